@@ -1,0 +1,1 @@
+"""Shared pieces every contest engine uses: jit options, seeded randomness, cards, chunk logs."""

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The two set-up commands of the README:  ./run.sh demo   and   ./run.sh test
+# Both install everything from nothing (a venv from the lock file) before they run.
+set -euo pipefail
+cd "$(dirname "$0")"; ROOT="$PWD"
+. .ci/env.sh
+
+bootstrap() {
+  local stamp=.venv/.lock-stamp
+  if [ -x .venv/bin/python ] && cmp -s requirements.lock "$stamp" && [ -x .venv/bin/cardlab ]; then
+    return
+  fi
+  echo "cardlab: installing the locked environment into .venv (first run only)" >&2
+  rm -rf .venv && python3.11 -m venv .venv
+  if [ -x .cache/tools/bin/uv ] || { python3.11 -m venv .cache/tools && .cache/tools/bin/pip install -q uv==0.13.9; }; then
+    .cache/tools/bin/uv pip install -q --python .venv/bin/python --compile-bytecode -r requirements.lock
+    .cache/tools/bin/uv pip install -q --python .venv/bin/python --no-deps --no-build-isolation -e .
+  else
+    .venv/bin/pip install -q -r requirements.lock        # fallback: plain pip
+    .venv/bin/pip install -q --no-deps --no-build-isolation -e .
+  fi
+  cp requirements.lock "$stamp"
+}
+
+bootstrap
+export PATH="$ROOT/.venv/bin:$PATH"
+case "${1:-}" in
+  demo) shift; exec cardlab demo "$@" ;;
+  test)
+    shift
+    ruff check .
+    set +e; python -m pytest -q "$@"; rc=$?; set -e
+    [ "$rc" -eq 5 ] && { echo "no tests were collected" >&2; exit 1; }
+    exit "$rc" ;;
+  *) echo "usage: ./run.sh demo|test [args...]" >&2; exit 2 ;;
+esac
