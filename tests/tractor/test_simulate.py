@@ -1,0 +1,73 @@
+"""The simulator against every shared case (byte-exact output, trick-by-trick traces) and bad input."""
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from cardlab.commands.tractor import app
+from engine.tractor.protocol import InputError
+from engine.tractor.simulate import render_trace, simulate_text
+
+DATA = Path(__file__).parent / "data"
+CASES = sorted(DATA.glob("*/*.in"))
+runner = CliRunner()
+
+
+def read(path: Path) -> str:
+    return path.read_bytes().decode()
+
+
+def test_all_shared_cases_are_here():
+    assert len(CASES) == 29
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: p.stem)
+def test_output_byte_for_byte(case):
+    got = "".join(r.output() for r in simulate_text(read(case)))
+    assert got == read(case.with_suffix(".out"))
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.with_suffix(".trace.txt").exists()], ids=lambda p: p.stem)
+def test_trick_by_trick_trace(case):
+    rows = [line for line in read(case.with_suffix(".trace.txt")).splitlines() if not line.startswith("#")]
+    (report,) = simulate_text(read(case))
+    assert render_trace(report) == rows
+
+
+def test_cli_simulate_matches_the_official_sample():
+    case = DATA / "core" / "00_official_sample.in"
+    result = runner.invoke(app, ["simulate"], input=case.read_bytes())
+    assert result.exit_code == 0
+    assert result.stdout == read(case.with_suffix(".out"))
+
+
+GOOD = read(DATA / "core" / "00_official_sample.in").split("\n\n", 1)[1]  # one case without T
+
+
+def two_cases(second: str) -> str:
+    return f"2\n\n{GOOD}\n{second}"
+
+
+@pytest.mark.parametrize("second, where, words", [
+    (GOOD.replace("DA DQ DK D4", "DA DQ DX D4"), "case 2, line 20, token 'DX'", "unknown card 'DX'"),
+    (GOOD.replace("DA DQ DK D4", "DA DQ DK D4D4"), "case 2, line 20, token 'D4D4'", "same length"),
+    (GOOD.replace("O Charles 2 2", "O Charles 2 10"), "case 2, line 17, token '10'", "CR of team 2"),
+    (GOOD.replace("O Charles 2 2", "X Charles 2 2"), "case 2, line 17, token 'X'", "main suit"),
+    (GOOD.replace("O Charles 2 2", "O Carl 2 2"), "case 2, line 17, token 'Carl'", "dealer"),
+    (GOOD.replace("DA BJ C8 HK", "DASA BJS2 C8S3 HKS4"), "case 2, line 29, token 'S2S2C2'", "26 cards"),
+    (GOOD.replace("H8 C7 HA HA", "H8 C7 HA DA"), "case 2, line 28, token 'DA'", "DA played a third time"),
+    (GOOD.replace("S9S9 H3D3 C3DT SAD3", "S9D3 H3S9 C3DT SAD3"), "case 2, line 19, token 'S9D3'", "mixes"),
+    (GOOD.rsplit("\n", 2)[0], "case 2, line 28", "input ended after 22 cards"),
+])
+def test_malformed_input_names_case_line_token_after_earlier_output(second, where, words):
+    result = runner.invoke(app, ["simulate"], input=two_cases(second).encode())
+    assert result.exit_code == 2
+    assert result.stdout == read(DATA / "core" / "00_official_sample.out")
+    assert result.stderr.startswith(f"error: {where}") and words in result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_bad_case_count():
+    with pytest.raises(InputError, match="line 1, token 'x'"):
+        list(simulate_text("x\n"))
