@@ -1,0 +1,9 @@
+"""Splendor bots. Each sees only the contest's stdin (an Observation) and answers with stdout text."""
+
+from bots.base import BotSpec
+from bots.splendor.simple import GreedyBot, GreedyConfig, RandomBot, RandomConfig
+
+BOTS: dict[str, BotSpec] = {
+    "random": BotSpec("random", RandomConfig, RandomBot, "uniform over legal actions, random returns"),
+    "greedy": BotSpec("greedy", GreedyConfig, GreedyBot, "one-ply search over a linear evaluation"),
+}

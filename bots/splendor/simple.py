@@ -1,0 +1,108 @@
+"""Baseline bots: uniform random legal moves, and a one-ply greedy with a linear evaluation."""
+
+import hashlib
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.splendor.view import determinise
+from engine.core.seeds import stream
+from engine.splendor import state as st
+from engine.splendor.protocol import Observation, render_input
+from engine.splendor.rules import CARDS, GEMS, GOLD, HAND_LIMIT, NOBLES
+
+
+def text_key(obs: Observation, seed: int) -> int:
+    """A per-position key for agents run one process per move (no state between moves)."""
+    digest = hashlib.blake2b(render_input(obs).encode() + seed.to_bytes(8, "little"), digest_size=8)
+    return int.from_bytes(digest.digest(), "little")
+
+
+class SeededBot:
+    """Draws from a per-game stream when the judge gives one, else from the position itself."""
+
+    seed = 0
+
+    def __init__(self):
+        self._rng: np.ndarray | None = None
+        self.kibitz: list[str] = []
+
+    def new_game(self, key: int) -> None:
+        self._rng = stream(key ^ self.seed)
+
+    def rng_for(self, obs: Observation) -> np.ndarray:
+        return self._rng if self._rng is not None else stream(text_key(obs, self.seed))
+
+
+@dataclass(frozen=True)
+class RandomConfig:
+    seed: int = 0
+
+
+class RandomBot(SeededBot):
+    def __init__(self, config: RandomConfig):
+        super().__init__()
+        self.seed = config.seed
+
+    def act(self, obs: Observation) -> str:
+        return st.random_move(determinise(obs), self.rng_for(obs)).text()
+
+
+@dataclass(frozen=True)
+class GreedyConfig:
+    points: float = 20.0  # per point scored (cards and nobles)
+    bonus: float = 4.0  # per purchased card (a permanent discount)
+    chip: float = 1.0  # per gem chip held
+    gold: float = 1.5  # per gold chip held
+    reserved: float = 1.0  # penalty per reserved card
+    target: float = 12.0  # times the best (points + 1) / (1 + missing chips) over reachable cards
+    noble: float = 1.5  # per bonus card counting towards a noble still on the board
+
+
+def missing_for(p: st.PlayerState, card_id: int) -> int:
+    """Chips still missing to buy the card, after bonuses, chips and gold."""
+    return max(0, p.shortfall(card_id) - p.chips[GOLD])
+
+
+def evaluate(game: st.GameState, seat: int, cfg: GreedyConfig) -> float:
+    p = game.players[seat]
+    candidates = [c for row in game.face_up for c in row if c] + p.reserved_ids()
+    target = max(((CARDS[c].points + 1) / (1 + missing_for(p, c)) for c in candidates), default=0.0)
+    nobles = sum(min(need, have) for n in game.nobles
+                 for need, have in zip(NOBLES[n].requires, p.bonus, strict=True))
+    return (cfg.points * p.score + cfg.bonus * len(p.cards) + cfg.chip * sum(p.chips[:GEMS])
+            + cfg.gold * p.chips[GOLD] - cfg.reserved * len(p.reserve) + cfg.target * target + cfg.noble * nobles)
+
+
+def greedy_returns(game: st.GameState, move: st.Move) -> st.Move:
+    """Give back the colours held most (lowest index on ties) until at ten chips."""
+    chips = st.chips_after(game, move)
+    returns = []
+    while sum(chips) > HAND_LIMIT:
+        colour = max(range(GEMS), key=lambda c: (chips[c], -c))
+        chips[colour] -= 1
+        returns.append(colour)
+    return st.Move(move.action, move.colours, move.card, tuple(returns))
+
+
+def greedy_move(game: st.GameState, cfg: GreedyConfig) -> st.Move:
+    seat, best, best_value = game.seat, st.PASS, -1e18
+    for code in st.legal_codes(game):
+        if st.CODE_RESERVE_BLIND <= code < st.CODE_BUY_UP:
+            continue  # the hidden card is unknown: nothing to evaluate
+        move = greedy_returns(game, st.move_for_code(game, code))
+        after = game.copy()
+        st.apply(after, move)
+        value = evaluate(after, seat, cfg)
+        if value > best_value + 1e-9:
+            best, best_value = move, value
+    return best
+
+
+class GreedyBot:
+    def __init__(self, config: GreedyConfig):
+        self.config = config
+        self.kibitz: list[str] = []
+
+    def act(self, obs: Observation) -> str:
+        return greedy_move(determinise(obs), self.config).text()

@@ -1,0 +1,124 @@
+"""Who answers a turn: an in-process bot, or an external program started anew for every move.
+
+Both take the exact stdin text and give back raw stdout, so the judge treats them alike.
+External programs are run the arbiter's way: a fresh process per move in the program's own
+directory, an 11 s CPU limit (RLIMIT_CPU), a wall-clock guard the arbiter lacks (sleepers
+would otherwise hang a match), the exit code ignored, and whatever stdout holds is parsed
+even after a crash or a kill.
+"""
+
+import os
+import shlex
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.splendor.protocol import kibitzes, parse_input
+from engine.splendor.rules import CPU_SECONDS
+
+
+@dataclass(frozen=True)
+class AgentReply:
+    stdout: str
+    kibitzes: tuple[str, ...] = ()
+    cpu_seconds: float = 0.0
+    wall_seconds: float = 0.0
+    returncode: int | None = 0
+    limit: str | None = None  # 'cpu' or 'wall' when a limit stopped the program
+
+
+class Agent(Protocol):
+    name: str
+
+    def respond(self, stdin_text: str) -> AgentReply: ...
+
+    def new_game(self, key: int) -> None: ...
+
+
+class Bot(Protocol):
+    """An in-process bot: sees the parsed stdin only, answers with its stdout text."""
+
+    def act(self, obs) -> str: ...
+
+
+@dataclass
+class InProcessAgent:
+    name: str
+    bot: Bot
+
+    def respond(self, stdin_text: str) -> AgentReply:
+        start = time.process_time()
+        wall = time.perf_counter()
+        stdout = self.bot.act(parse_input(stdin_text))
+        notes = tuple(getattr(self.bot, "kibitz", ()) or ())
+        return AgentReply(stdout, notes, time.process_time() - start, time.perf_counter() - wall)
+
+    def new_game(self, key: int) -> None:
+        if hasattr(self.bot, "new_game"):
+            self.bot.new_game(key)
+
+
+def command_argv(command: str) -> tuple[list[str], str | None]:
+    """argv with existing file paths made absolute, and the directory to run in.
+
+    The arbiter runs an agent in its binary's directory; for "python3 dir/agent.py" that is
+    the directory of the first argument after the program that names an existing file.
+    """
+    argv = shlex.split(command)
+    if not argv:
+        raise ValueError("empty agent command")
+    files = []
+    for i, arg in enumerate(argv):
+        if os.path.isfile(arg):
+            argv[i] = os.path.abspath(arg)
+            files.append(i)
+    script = [i for i in files if i > 0] or files
+    return argv, os.path.dirname(argv[script[0]]) if script else None
+
+
+@dataclass
+class ExternalAgent:
+    name: str
+    command: str
+    cpu_seconds: float = CPU_SECONDS
+    wall_seconds: float = CPU_SECONDS + 1.0
+    strict_exit: bool = False  # contest: False (a crashed agent's stdout still counts)
+    _argv: list[str] = field(default_factory=list, init=False)
+    _cwd: str | None = field(default=None, init=False)
+
+    def __post_init__(self):
+        self._argv, self._cwd = command_argv(self.command)
+
+    def new_game(self, key: int) -> None:
+        pass
+
+    def respond(self, stdin_text: str) -> AgentReply:
+        start = time.perf_counter()
+        try:
+            proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd)
+        except ProgramEnded:
+            return AgentReply("", returncode=None, wall_seconds=time.perf_counter() - start)
+        lines, limit = [], None
+        try:
+            proc.send(stdin_text.removesuffix("\n"))
+            proc.proc.stdin.close()  # the arbiter's stdin is a file: the agent sees its end
+        except ProgramEnded:
+            pass  # it quit before reading everything; its stdout may still hold a move
+        deadline = start + self.wall_seconds
+        while True:
+            try:
+                lines.append(proc.read_line(timeout=max(0.0, deadline - time.perf_counter())))
+            except ProgramEnded:
+                break
+            except LimitExceeded as hit:
+                limit = hit.kind
+                # read_line keeps an unterminated last line in its buffer when a limit hits
+                lines.append(proc._buffer.decode(errors="replace"))
+                break
+        report = proc.close(grace=0.0 if limit else 1.0)
+        stdout = "\n".join(lines)
+        if self.strict_exit and (report.returncode != 0 or limit):
+            stdout = ""
+        return AgentReply(stdout, tuple(kibitzes(report.stderr_tail)), report.cpu_seconds,
+                          time.perf_counter() - start, report.returncode, limit or report.limit)
