@@ -1,0 +1,161 @@
+"""The referee loop: one game of 2-4 seats, in-process bots or external programs.
+
+A seat is asked only when it must decide (spec 2). It gets the 8 setup lines before its
+first decision, then one Turn per decision; its answer is parsed and replaced as the
+referee does (spec 6). An external program that does not answer in time (1000 ms on its
+first turn, 50 ms after, configurable) or dies is treated as a TIMEOUT (spec 8): its
+stack leaves the game, it is folded and ranked out at the end of the hand.
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from engine.cg_holdem.protocol import Setup, Turn, parse_output
+from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
+from engine.cg_holdem.state import Action, Game, HandRecord, HistoryLine
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+
+
+class Bot(Protocol):
+    """An in-process player: sees exactly what the contest shows, answers an output line."""
+
+    def start(self, setup: Setup) -> None: ...
+
+    def act(self, turn: Turn) -> str: ...
+
+
+class Seat(Protocol):
+    def decide(self, setup: Setup | None, turn: Turn) -> str | None:
+        """The output line, or None for a timeout / crash."""
+
+    def close(self) -> dict: ...
+
+
+class BotSeat:
+    def __init__(self, bot: Bot):
+        self.bot = bot
+
+    def decide(self, setup: Setup | None, turn: Turn) -> str | None:
+        if setup is not None:
+            self.bot.start(setup)
+        return self.bot.act(turn)
+
+    def close(self) -> dict:
+        return {}
+
+
+class ProgramSeat:
+    """A persistent external program fed one turn at a time, as on CodinGame."""
+
+    def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None):
+        self.first_turn_s = first_turn_ms / 1000
+        self.turn_s = turn_ms / 1000
+        self.answered = 0
+        self.failure: str | None = None
+        self.process = LineProcess(argv, cwd=cwd)
+
+    def decide(self, setup: Setup | None, turn: Turn) -> str | None:
+        if self.failure:
+            return None
+        lines = (setup.lines() if setup is not None else []) + turn.lines()
+        try:
+            for line in lines:
+                self.process.send(line)
+            answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s)
+        except (LimitExceeded, ProgramEnded) as exc:
+            self.failure = str(exc)
+            self.process.close(grace=0.1)  # deactivated at once, like the SDK
+            return None
+        self.answered += 1
+        return answer
+
+    def close(self) -> dict:
+        report = self.process.close(grace=0.2) if not self.failure else None
+        return {"failure": self.failure, "answers": self.answered,
+                "cpu_seconds": report.cpu_seconds if report else None,
+                "stderr_tail": report.stderr_tail if report else ""}
+
+
+@dataclass(frozen=True)
+class GameResult:
+    seed: int
+    players: int
+    first_big_blind: int
+    scores: tuple[int, ...]
+    positions: tuple[int, ...]  # 1 = best, equal scores share
+    ranks: tuple[int | None, ...]  # elimination rank (0 = first out), None = survivor
+    final_stacks: tuple[int, ...]
+    rounds: int
+    hands: tuple[HandRecord, ...]
+    history: tuple[HistoryLine, ...]
+    messages: tuple[tuple[int, int, str], ...]  # (round, seat, chat message)
+    overflow: bool  # the Java referee would have crashed (spec 11.12)
+    seat_reports: tuple[dict, ...] = field(default_factory=tuple)
+
+
+def turn_for(game: Game, seat: int, last_round: int, showdowns_seen: int) -> Turn:
+    """The input of ``seat``'s current decision: history from its previous decision's round
+    (inclusive) to the round before this one, and the hands finished since then."""
+    start = last_round - 1 if last_round else 0
+    actions = tuple((h.round, h.hand, h.player, h.action, h.board) for h in game.history[start:game.round - 1])
+    showdowns = tuple((s.hand, s.board, s.cards) for s in game.showdowns[showdowns_seen:])
+    chips = tuple(game.total[s] if game.in_hand[s] else 0 for s in range(game.n))
+    return Turn(game.round, game.hand_nb, tuple(game.stack), chips, game.full_board[: game.board_shown],
+                game.hole[seat], actions, showdowns, tuple(game.possible_actions()))
+
+
+def setup_for(game: Game, seat: int) -> Setup:
+    return Setup(SMALL_BLIND, BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER,
+                 game.config.starting_stacks()[seat], game.first_big_blind, game.n, seat)
+
+
+def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = None,
+              on_turn: Callable[[int, Turn, str | None], None] | None = None) -> GameResult:
+    """Play one game to its end; ``on_turn(seat, turn, answer)`` sees every exchange."""
+    config = config or GameConfig(players=len(seats))
+    if config.players != len(seats):
+        raise ValueError(f"config is for {config.players} players but {len(seats)} seats were given")
+    game = Game(config, seed)
+    last_round = [0] * game.n
+    seen = [0] * game.n
+    messages = []
+    try:
+        while not game.over:
+            s = game.to_act
+            turn = turn_for(game, s, last_round[s], seen[s])
+            setup = setup_for(game, s) if last_round[s] == 0 else None
+            last_round[s], seen[s] = game.round, len(game.showdowns)
+            answer = seats[s].decide(setup, turn)
+            if on_turn is not None:
+                on_turn(s, turn, answer)
+            if answer is None:
+                game.apply(Action(TIMEOUT))
+                continue
+            kind, amount, message = parse_output(answer)
+            if message:
+                messages.append((turn.round, s, message))
+            game.apply(Action(kind, amount))
+    finally:
+        reports = tuple(seat.close() for seat in seats)
+    return GameResult(
+        seed=seed, players=game.n, first_big_blind=game.first_big_blind, scores=tuple(game.scores()),
+        positions=tuple(game.positions()), ranks=tuple(game.rank), final_stacks=tuple(game.stack),
+        rounds=game.round, hands=tuple(game.hands), history=tuple(game.history), messages=tuple(messages),
+        overflow=game.overflow, seat_reports=reports,
+    )
+
+
+def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfig | None = None,
+                  cwd: str | None = None) -> GameResult:
+    """A game of external programs (2 to 4), each a persistent process."""
+    config = config or GameConfig(players=len(commands))
+    seats = []
+    try:
+        for argv in commands:
+            seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd))
+    except ProgramEnded:
+        for seat in seats:
+            seat.close()
+        raise
+    return play_game(seats, seed=seed, config=config)

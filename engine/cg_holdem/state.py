@@ -1,0 +1,408 @@
+"""The referee's game state: positions, blinds, betting, replacement, settlement, eliminations.
+
+One ``Game`` is one CodinGame game (many hands). The judge asks ``to_act`` for a decision,
+feeds the player's parsed output to ``apply`` and reads the history for the protocol.
+Every rule below follows /work/shared/specs/cg_holdem.md; section numbers point there.
+"""
+
+from dataclasses import dataclass
+
+from engine.cg_holdem.deck import DeckSource
+from engine.cg_holdem.rules import (
+    ALL_IN,
+    BET,
+    CALL,
+    CHECK,
+    FOLD,
+    NONE,
+    RAISE_CAP,
+    TIMEOUT,
+    GameConfig,
+    big_blind,
+)
+from engine.cg_holdem.settle import pay_layers
+from engine.holdem_training._kernels import hand_value7
+
+PREFLOP, FLOP, TURN, RIVER = 0, 1, 2, 3
+_BOARD_AFTER_STREET = (0, 3, 4, 5)
+
+
+@dataclass(frozen=True)
+class Action:
+    """A parsed output: kind is FOLD/CHECK/CALL/BET/ALL-IN/TIMEOUT; amount only for BET."""
+
+    kind: str
+    amount: int = 0
+
+    def text(self) -> str:
+        """History spelling: BET carries its chips after an underscore."""
+        return f"{BET}_{self.amount}" if self.kind == BET else self.kind
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One round of the game: a decision after replacement, or a NONE round (player -1)."""
+
+    round: int
+    hand: int
+    player: int
+    action: str
+    board: tuple[int, ...]  # cards dealt when it happened
+
+
+@dataclass(frozen=True)
+class ShowdownLine:
+    """A finished hand as every player later sees it: final board and all dealt hole cards."""
+
+    hand: int
+    board: tuple[int, ...]
+    cards: tuple[tuple[int, int] | None, ...]  # None = seat eliminated before the hand
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """What the log keeps of one hand (cancelled hands included)."""
+
+    hand: int
+    big_blind: int
+    dealer: int
+    sb_seat: int
+    bb_seat: int
+    start_stacks: tuple[int, ...]
+    posted: tuple[int, ...]
+    cards: tuple[tuple[int, int] | None, ...]
+    board: tuple[int, ...]  # as far as it was dealt
+    actions: tuple[tuple[int, str, int], ...]  # (player, replaced action, chips added)
+    totals: tuple[int, ...]
+    won: tuple[int, ...]
+    end_stacks: tuple[int, ...]
+    showdown: bool
+    cancelled: bool
+    first_round: int
+    last_round: int
+
+
+class RefereeOverflow(RuntimeError):
+    """The Java referee would crash here (spec 11.12): a NONE round past the round cap."""
+
+
+class Game:
+    """A whole game. After construction the game has advanced to the first decision."""
+
+    def __init__(self, config: GameConfig, seed: int):
+        self.config = config
+        self.n = config.players
+        self.cap = config.round_cap
+        self.deck_source = DeckSource(seed, self.n)
+        self.first_big_blind = self.deck_source.first_big_blind
+        self.stack = list(config.starting_stacks())
+        self.rank: list[int | None] = [None] * self.n  # elimination rank, 0 = first out
+        self.round = 0
+        self.hand_nb = 0
+        self.bb_seat = -1
+        self.history: list[HistoryLine] = []
+        self.showdowns: list[ShowdownLine] = []
+        self.hands: list[HandRecord] = []
+        self.over = False
+        self.overflow = False  # the referee-crash case was hit (game ended there)
+        self.timed_out = [False] * self.n
+        self.to_act = -1
+        self._start_hand()
+        self._run()
+
+    # -- hand setup (spec 3, 4.2) ------------------------------------------------------
+    def _next_live(self, seat: int, step: int) -> int:
+        for k in range(1, self.n + 1):
+            s = (seat + step * k) % self.n
+            if self.stack[s] > 0:
+                return s
+        raise AssertionError("no live seat")
+
+    def _start_hand(self) -> None:
+        n = self.n
+        self.hand_nb += 1
+        self.bb = big_blind(self.hand_nb)
+        self.sb = self.bb // 2
+        live = [s for s in range(n) if self.stack[s] > 0]
+        self.in_hand = [self.stack[s] > 0 for s in range(n)]
+        self.bb_seat = self.first_big_blind if self.hand_nb == 1 else self._next_live(self.bb_seat, 1)
+        self.sb_seat = self._next_live(self.bb_seat, -1)
+        self.dealer = self.sb_seat if len(live) == 2 else self._next_live(self.sb_seat, -1)
+        self.start_stacks = tuple(self.stack)
+        self.total = [0] * n
+        self.street_bet = [0] * n
+        self.folded = [not x for x in self.in_hand]
+        self.acted = [False] * n
+        self.actions: list[tuple[int, str, int]] = []
+        self.decided = False
+        self.first_round = self.round + 1
+        self._post_blinds()
+        self._deal(self.deck_source.next_hand(), live)
+        self.street = PREFLOP
+        self.last_total = self.bb
+        self.last_raise = self.bb
+        self.last_raiser = -1
+        self.raise_count = 1  # the big blind counts as the first raise
+        self.to_act = self._next_active(self.bb_seat)
+
+    def _post_blinds(self) -> None:
+        for s in range(self.n):  # seat order, never a raise
+            if not self.in_hand[s]:
+                continue
+            if s == self.bb_seat:
+                owed = self.bb
+            elif s == self.sb_seat:
+                owed = self.sb
+            else:  # every other live seat owes the SB, yet goes all-in when short of a BB
+                owed = self.sb if self.stack[s] >= self.bb else self.stack[s]
+            self._put(s, min(owed, self.stack[s]))
+        self.posted = tuple(self.total)
+
+    def _deal(self, deck: list[int], live: list[int]) -> None:
+        order = [s for s in ((self.dealer + k) % self.n for k in range(1, self.n + 1)) if s in live]
+        count = len(order)
+        self.hole: list[tuple[int, int] | None] = [None] * self.n
+        for i, s in enumerate(order):
+            self.hole[s] = (deck[i], deck[count + i])
+        top = 2 * count  # burn, flop x3, burn, turn, burn, river
+        self.full_board = (deck[top + 1], deck[top + 2], deck[top + 3], deck[top + 5], deck[top + 7])
+        self.board_shown = 0
+
+    # -- betting state (spec 5) --------------------------------------------------------
+    def _put(self, s: int, chips: int) -> None:
+        self.stack[s] -= chips
+        self.total[s] += chips
+        self.street_bet[s] += chips
+
+    def _can_act(self, s: int) -> bool:
+        return not self.folded[s] and self.stack[s] > 0
+
+    def _next_active(self, seat: int) -> int:
+        for k in range(1, self.n + 1):
+            s = (seat + k) % self.n
+            if self._can_act(s):
+                return s
+        return -1
+
+    def call_amount(self, s: int) -> int:
+        top = max(self.total)
+        if self.street == PREFLOP:
+            top = max(top, self.bb)  # preflop everybody must reach a full big blind
+        return top - self.total[s]
+
+    def min_raise(self, s: int) -> int:
+        return self.last_raise + self.last_total - self.street_bet[s]
+
+    def capped(self) -> bool:
+        return self.raise_count > RAISE_CAP
+
+    def possible_actions(self) -> list[str]:
+        """Spec 5.1, in the referee's order."""
+        s = self.to_act
+        call, stack, capped = self.call_amount(s), self.stack[s], self.capped()
+        out = []
+        if call > 0:
+            if call < stack:
+                out.append(CALL)
+            elif not capped:
+                out.append(ALL_IN)
+        if s != self.last_raiser and not capped:
+            if ALL_IN not in out:
+                out.append(ALL_IN)
+            x = self.min_raise(s)
+            if x < stack:
+                out.append(f"{BET}_{x}")
+        if call == 0:
+            out.append(CHECK)
+        out.append(FOLD)
+        return out
+
+    def replace(self, action: Action) -> Action:
+        """Spec 6 replacement table: what the referee actually plays for this output."""
+        s = self.to_act
+        kind = action.kind
+        if kind in (FOLD, TIMEOUT):
+            return action
+        call, stack = self.call_amount(s), self.stack[s]
+        call_or_all_in = Action(CALL) if call < stack else Action(ALL_IN)
+        if kind == CHECK:
+            return action if call == 0 else Action(FOLD)
+        if kind == CALL:
+            if call == 0:
+                return Action(CHECK)
+            return call_or_all_in
+        if kind == ALL_IN:
+            if self.capped() or (s == self.last_raiser and call < stack):
+                return call_or_all_in
+            return action
+        x = action.amount  # BET
+        if x <= 0:
+            return Action(FOLD)
+        if x <= call or s == self.last_raiser or self.capped():
+            return call_or_all_in
+        if x >= stack:
+            return Action(ALL_IN)
+        least = self.min_raise(s)
+        if x < least:
+            return Action(BET, least) if least < stack else Action(ALL_IN)
+        return action
+
+    # -- playing a decision -------------------------------------------------------------
+    def apply(self, action: Action) -> HistoryLine:
+        """Play the current player's (parsed) output; returns its history line."""
+        if self.over or self.to_act < 0:
+            raise RuntimeError("no decision is pending")
+        s = self.to_act
+        played = self.replace(action)
+        chips = 0
+        if played.kind in (FOLD, TIMEOUT):
+            self.folded[s] = True
+            if played.kind == TIMEOUT:  # the stack leaves the game; eliminated at hand end
+                self.timed_out[s] = True
+                self.stack[s] = 0
+        elif played.kind == CALL:
+            chips = min(self.call_amount(s), self.stack[s])
+        elif played.kind == ALL_IN:
+            chips = self.stack[s]
+        elif played.kind == BET:
+            chips = played.amount
+        if chips:
+            self._put(s, chips)
+            self._raise_test(s)
+        self.acted[s] = True
+        line = HistoryLine(self.round, self.hand_nb, s, played.text(), self.full_board[: self.board_shown])
+        self.history.append(line)
+        self.actions.append((s, line.action, chips))
+        self.to_act = self._next_active(s)
+        self._run()
+        return line
+
+    def _raise_test(self, s: int) -> None:
+        """Every chip movement is tested against the old level; only full raises move it."""
+        raised = self.street_bet[s] - self.last_total
+        if raised >= self.last_raise:
+            self.last_raise = raised
+            self.last_total = self.street_bet[s]
+            self.last_raiser = s
+            self.raise_count += 1
+
+    # -- the referee's loop between decisions (spec 7, 8) -----------------------------
+    def _street_over(self) -> bool:
+        active = [s for s in range(self.n) if self._can_act(s)]
+        top = max(self.total)
+        if not active:
+            return True
+        if len(active) == 1 and not self.acted[active[0]]:
+            return self.total[active[0]] >= top  # asked only when below the max
+        return all(self.acted[s] and self.total[s] == top for s in active)
+
+    def _run(self) -> None:
+        """Advance until a decision is needed (to_act set, round counted) or the game ends."""
+        while not self.over:
+            if not self._street_over():
+                if self.round >= self.cap:
+                    self._cancel_hand()
+                    return
+                self.round += 1
+                self.decided = True
+                return
+            contenders = [s for s in range(self.n) if not self.folded[s]]
+            if len(contenders) == 1:
+                self._finish_hand(showdown=False)
+            elif sum(self._can_act(s) for s in contenders) <= 1:
+                if not self.decided:
+                    self._none_round()
+                    if self.over:
+                        return
+                self.board_shown = 5
+                self._finish_hand(showdown=True)
+            elif self.street == RIVER:
+                self._finish_hand(showdown=True)
+            elif self.round >= self.cap:
+                self._cancel_hand()
+                return
+            else:
+                self._next_street()
+
+    def _none_round(self) -> None:
+        if self.round >= self.cap:  # the Java referee overflows its history array here
+            self.overflow = True
+            self._cancel_hand()
+            return
+        self.round += 1
+        self.history.append(HistoryLine(self.round, self.hand_nb, -1, NONE, self.full_board))
+
+    def _next_street(self) -> None:
+        self.street += 1
+        self.board_shown = _BOARD_AFTER_STREET[self.street]
+        self.street_bet = [0] * self.n
+        self.acted = [False] * self.n
+        self.last_total = 0
+        self.last_raise = self.bb
+        self.last_raiser = -1
+        self.raise_count = 0
+        self.to_act = self._next_active(self.dealer)
+
+    # -- settlement and the end of a hand ---------------------------------------------
+    def _finish_hand(self, *, showdown: bool) -> None:
+        values = [0] * self.n
+        if showdown:
+            b = self.full_board
+            for s in range(self.n):
+                if not self.folded[s]:
+                    values[s] = int(hand_value7(*self.hole[s], *b))
+        won = pay_layers(self.total, self.folded, values, self.dealer)
+        for s in range(self.n):
+            self.stack[s] += won[s]
+            if self.timed_out[s]:
+                self.stack[s] = 0  # a timed-out player is out whatever comes back to him
+        self._record(won, showdown=showdown, cancelled=False)
+        self.showdowns.append(ShowdownLine(self.hand_nb, self.full_board[: self.board_shown], tuple(self.hole)))
+        self._eliminate()
+        if sum(x > 0 for x in self.stack) <= 1:
+            self._end_game()
+        else:
+            self._start_hand()
+
+    def _cancel_hand(self) -> None:
+        """Round cap (spec 8): every chip put in this hand goes back to its owner."""
+        refund = list(self.total)
+        for s in range(self.n):
+            if not self.timed_out[s]:
+                self.stack[s] += refund[s]
+        self._record([0] * self.n, showdown=False, cancelled=True)
+        self._eliminate()
+        self._end_game()
+
+    def _record(self, won: list[int], *, showdown: bool, cancelled: bool) -> None:
+        self.hands.append(
+            HandRecord(
+                hand=self.hand_nb, big_blind=self.bb, dealer=self.dealer, sb_seat=self.sb_seat,
+                bb_seat=self.bb_seat, start_stacks=self.start_stacks, posted=self.posted,
+                cards=tuple(self.hole), board=self.full_board[: self.board_shown],
+                actions=tuple(self.actions), totals=tuple(self.total), won=tuple(won),
+                end_stacks=tuple(self.stack), showdown=showdown, cancelled=cancelled,
+                first_round=self.first_round, last_round=self.round,
+            )
+        )
+
+    def _eliminate(self) -> None:
+        """Busts of one hand rank by chips put in: fewer = earlier; equal totals share."""
+        already = sum(r is not None for r in self.rank)
+        busted = [s for s in range(self.n) if self.rank[s] is None and self.stack[s] == 0]
+        for s in busted:
+            self.rank[s] = already + sum(self.total[t] < self.total[s] for t in busted)
+
+    def _end_game(self) -> None:
+        self.over = True
+        self.to_act = -1
+
+    # -- results (spec 8) ---------------------------------------------------------------
+    def scores(self) -> list[int]:
+        """CodinGame score: final stack for survivors, rank - players for the eliminated."""
+        return [self.stack[s] if self.rank[s] is None else self.rank[s] - self.n for s in range(self.n)]
+
+    def positions(self) -> list[int]:
+        """Finishing position, 1 = best; equal scores share a position."""
+        sc = self.scores()
+        return [1 + sum(o > x for o in sc) for x in sc]
