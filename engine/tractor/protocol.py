@@ -5,8 +5,11 @@ a case ends when every player has played 25 cards. Malformed input raises `Input
 naming the case, line and token.
 """
 
+import re
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.tractor.rules import (
     CARD_OF_TOKEN,
@@ -36,12 +39,11 @@ class InputError(ValueError):
         self.case, self.line, self.token = case, line, token
 
 
-@dataclass(frozen=True)
-class Trick:
-    """One input line's four plays, the leader's first; each play is a tuple of tokens."""
+class Trick(NamedTuple):
+    """One trick's four plays, the leader's first; each play is a tuple of tokens."""
 
     plays: tuple[tuple[str, ...], ...]
-    line: int
+    line: int  # where the trick starts
     texts: tuple[str, ...]  # the four play strings as written
 
 
@@ -52,21 +54,35 @@ class RoundInput:
     tricks: tuple[Trick, ...]
 
 
-def _tokens(text: str) -> Iterator[tuple[str, int]]:
-    for number, line in enumerate(text.split("\n"), start=1):
-        for token in line.split():
-            yield token, number
+class _Tokens:
+    """Whitespace-separated tokens with their line numbers and a read cursor."""
+
+    def __init__(self, text: str):
+        self.words: list[str] = []
+        self.lines: list[int] = []
+        for number, line in enumerate(text.split("\n"), start=1):
+            words = line.split()
+            if words:
+                self.words.extend(words)
+                self.lines.extend([number] * len(words))
+        self.pos = 0
+
+    def next(self) -> tuple[str, int] | None:
+        if self.pos >= len(self.words):
+            return None
+        self.pos += 1
+        return self.words[self.pos - 1], self.lines[self.pos - 1]
+
+
+_PLAY = re.compile(r"(?:[HSCD][2-9TJQKA]|[BR]J)+")
+_CARD = re.compile(r"..")
 
 
 def split_cards(text: str) -> tuple[str, ...] | None:
     """Two-letter cards of a play string, or None if any is unknown."""
-    if len(text) % 2:
+    if len(text) % 2 or not _PLAY.fullmatch(text):
         return None
-    cards = tuple(text[i:i + 2] for i in range(0, len(text), 2))
-    for card in cards:
-        if card not in CARD_OF_TOKEN:
-            return None
-    return cards
+    return (text,) if len(text) == 2 else tuple(_CARD.findall(text))
 
 
 def _unknown_card(text: str) -> str:
@@ -76,11 +92,11 @@ def _unknown_card(text: str) -> str:
     return text[-1]
 
 
-def _header(stream, case: int) -> RoundSetup:
+def _header(stream: _Tokens, case: int) -> RoundSetup:
     fields = []
     for what, accepted in (("main suit", MAIN_LETTERS), ("dealer", SEATS),
                            ("CR of team 1", RANKS), ("CR of team 2", RANKS)):
-        item = next(stream, None)
+        item = stream.next()
         if item is None:
             raise InputError(f"bad header: input ended before the {what}", case=case)
         token, line = item
@@ -92,10 +108,11 @@ def _header(stream, case: int) -> RoundSetup:
     return RoundSetup(main=fields[0], dealer=fields[1], cr1=fields[2], cr2=fields[3])
 
 
-def _trick(stream, case: int, played: int, last_line: int | None) -> Trick:
-    plays, texts, line = [], [], None
+def _bad_trick(stream: _Tokens, case: int, played: int, last_line: int | None) -> None:
+    """Raise the InputError for the trick at the cursor (the slow path names the exact token)."""
+    plays, line = [], None
     for seat in range(4):
-        item = next(stream, None)
+        item = stream.next()
         if item is None:
             raise InputError(f"input ended after {played} cards per player and {seat} plays of a trick; "
                              f"every player plays {HAND_SIZE} cards", case=case, line=line or last_line)
@@ -112,29 +129,47 @@ def _trick(stream, case: int, played: int, last_line: int | None) -> Trick:
             raise InputError(f"play of {len(cards)} cards in a trick led with {len(plays[0])}; "
                              "all four plays of a trick have the same length", case=case, line=where, token=token)
         plays.append(cards)
-        texts.append(token)
-    if played + len(plays[0]) > HAND_SIZE:
-        raise InputError(f"this trick brings each player to {played + len(plays[0])} cards; "
-                         f"a player plays exactly {HAND_SIZE} cards per round", case=case, line=line, token=texts[0])
-    return Trick(plays=tuple(plays), line=line, texts=tuple(texts))
+    raise AssertionError("_bad_trick called on a good trick")
+
+
+def _trick(stream: _Tokens, case: int, played: int, last_line: int | None) -> Trick:
+    pos = stream.pos
+    words = stream.words[pos:pos + 4]
+    if len(words) == 4:
+        a, b, c, d = words
+        size = len(a)
+        if not size % 2 and len(b) == size and len(c) == size and len(d) == size and _PLAY.fullmatch(a + b + c + d):
+            stream.pos = pos + 4
+            n = size // 2
+            if played + n > HAND_SIZE:
+                raise InputError(f"this trick brings each player to {played + n} cards; a player plays exactly "
+                                 f"{HAND_SIZE} cards per round", case=case, line=stream.lines[pos], token=a)
+            if n == 1:
+                plays = ((a,), (b,), (c,), (d,))
+            else:
+                plays = tuple(tuple(_CARD.findall(w)) for w in words)
+            return Trick(plays, stream.lines[pos], (a, b, c, d))
+    _bad_trick(stream, case, played, last_line)
 
 
 def _check_copies(tricks: list[Trick], case: int) -> None:
-    seen: dict[str, int] = {}
+    counts = Counter(_CARD.findall("".join(w for t in tricks for w in t.texts)))
+    if max(counts.values()) <= 2:
+        return
+    seen: Counter = Counter()
     for trick in tricks:
         for play, text in zip(trick.plays, trick.texts, strict=True):
+            seen.update(play)
             for card in play:
-                n = seen.get(card, 0) + 1
-                if n > 2:
+                if seen[card] > 2:
                     raise InputError(f"card {card} played a third time; two decks hold two of each card",
                                      case=case, line=trick.line, token=text)
-                seen[card] = n
 
 
 def read_rounds(text: str) -> Iterator[RoundInput]:
     """The cases of an input, one at a time, so a bad case comes after the good ones."""
-    stream = _tokens(text)
-    first = next(stream, None)
+    stream = _Tokens(text)
+    first = stream.next()
     if first is None:
         raise InputError("empty input; expected the number of cases T on the first line")
     token, line = first

@@ -1,0 +1,171 @@
+"""Referee for full Tractor rounds between in-process bots, and the check against the simulator.
+
+The contest has no bot protocol (a submission is a simulator reading finished rounds), so
+there are no external players here: `play_round` runs four in-process bots; every finished
+round can be rendered in the contest's input format and replayed through the simulator,
+which must give the same trick winners and result.
+
+A bot is any object with `hide(view, rng)` and `play(view, rng)` returning card ids. A bot
+whose answer breaks the rules gets the first legal play in card order instead, and the
+round records the fault (a judge never loses a round already under way).
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.core.log import ChunkLog
+from engine.core.seeds import Purpose, generator, match_key, unit_key
+from engine.tractor.protocol import render_input, render_result
+from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE, MAIN_LETTERS, SEATS, RoundSetup, team_of
+from engine.tractor.simulate import simulate_text
+from engine.tractor.state import IllegalPlay, RoundState, build_follow, render_cards
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """How a match is set up: the opponents' bot and which team the primary bot plays."""
+
+    opponent: str = "rule"
+    swap_seats: bool = True  # odd rounds put the primary bot on team 2 (both sides of every deal type)
+    check: bool = True  # replay every round through the simulator
+
+
+@dataclass(frozen=True)
+class PlayedRound:
+    index: int
+    state: RoundState
+    primary_team: int
+    faults: int  # illegal answers replaced by the judge
+
+    @property
+    def outcome(self):
+        return self.state.outcome
+
+    @property
+    def payoff(self) -> int:
+        """Levels the primary bot's team gained minus levels the other team gained."""
+        o, s = self.state.outcome, self.state.setup
+        gain1, gain2 = o.cr1 - s.cr1, o.cr2 - s.cr2
+        return gain1 - gain2 if self.primary_team == 1 else gain2 - gain1
+
+    def expected_output(self, case: int = 1) -> str:
+        o = self.state.outcome
+        return render_result(case, ft_points=o.ft_points, cr1=o.cr1, cr2=o.cr2,
+                             next_dealer=o.next_dealer, winner_team=o.winner_team)
+
+
+def round_setup(rng: np.random.Generator) -> RoundSetup:
+    return RoundSetup(main=int(rng.integers(5)), dealer=int(rng.integers(4)),
+                      cr1=int(rng.integers(13)), cr2=int(rng.integers(13)))
+
+
+def round_deal(key: int, index: int) -> tuple[RoundSetup, list[int]]:
+    """The setup and shuffled two-deck order of round `index` of the match with this key."""
+    rng = generator(unit_key(key, index, Purpose.DEAL))
+    setup = round_setup(rng)
+    deck = [int(c) for c in rng.permutation(np.repeat(np.arange(DECK_SIZE // 2), 2))]
+    return setup, deck
+
+
+def _fallback_play(state: RoundState) -> tuple[int, ...]:
+    hand = state.hands[state.to_act]
+    if not state.trick:
+        return (hand[0],)
+    return build_follow(hand, state.trick[0], state.code, lambda c: c)
+
+
+def play_round(setup: RoundSetup, deck, bots, rngs) -> tuple[RoundState, int]:
+    """Play one round with bots[seat] using rngs[seat]; returns the finished state and the faults."""
+    state = RoundState(setup, deck)
+    faults = 0
+    dealer = setup.dealer
+    hidden = tuple(bots[dealer].hide(state.view(dealer), rngs[dealer]))
+    try:
+        state.hide(hidden)
+    except IllegalPlay:
+        faults += 1
+        state.hide(tuple(state.hands[dealer][:HIDDEN_SIZE]))
+    while not state.done:
+        seat = state.to_act
+        cards = tuple(bots[seat].play(state.view(seat), rngs[seat]))
+        if not state.can_play(cards):
+            faults += 1
+            cards = _fallback_play(state)
+        state.play(cards)
+    return state, faults
+
+
+def play_rounds(primary, opponent, *, seed: int, first: int, count: int, swap_seats: bool = True):
+    """Rounds first..first+count-1 of a match; the deal of round i depends only on (seed, i)."""
+    key = match_key(seed)
+    played = []
+    for index in range(first, first + count):
+        setup, deck = round_deal(key, index)
+        primary_team = 2 if swap_seats and index % 2 else 1
+        bots = [primary if team_of(seat) == primary_team else opponent for seat in range(4)]
+        bot_key = unit_key(key, index, Purpose.BOT)
+        rngs = [generator(unit_key(bot_key, seat, Purpose.BOT)) for seat in range(4)]
+        state, faults = play_round(setup, deck, bots, rngs)
+        played.append(PlayedRound(index=index, state=state, primary_team=primary_team, faults=faults))
+    return played
+
+
+def contest_input(rounds: list[PlayedRound]) -> str:
+    return render_input([(r.state.setup, r.state.contest_lines()) for r in rounds])
+
+
+def disagreements(rounds: list[PlayedRound]) -> list[str]:
+    """Rounds where the simulator, fed the contest text of the round, disagrees with the engine."""
+    reports = list(simulate_text(contest_input(rounds)))
+    problems = []
+    for case, (played, report) in enumerate(zip(rounds, reports, strict=True), start=1):
+        if report.output() != played.expected_output(case):
+            problems.append(f"round {played.index}: simulator {report.output()!r} vs engine "
+                            f"{played.expected_output(case)!r}")
+        elif [t.winner for t in report.tricks] != [t.winner for t in played.state.tricks]:
+            problems.append(f"round {played.index}: trick winners differ")
+    return problems
+
+
+def round_tables(rounds: list[PlayedRound]) -> dict[str, dict[str, list]]:
+    """Raw columns for data/sql/tractor.sql: one row per round, one per trick."""
+    r_cols: dict[str, list] = {k: [] for k in (
+        "round", "main", "dealer", "cr1", "cr2", "primary_team", "ft_points", "trick_points", "hidden_points",
+        "multiplier", "new_cr1", "new_cr2", "next_dealer", "winner_team", "tricks", "faults", "payoff")}
+    t_cols: dict[str, list] = {k: [] for k in (
+        "round", "trick", "leader", "play1", "play2", "play3", "play4", "structure", "winner", "points")}
+    for r in rounds:
+        s, o = r.state.setup, r.outcome
+        values = (r.index, MAIN_LETTERS[s.main], SEATS[s.dealer], s.cr1, s.cr2, r.primary_team, o.ft_points,
+                  o.trick_points, o.hidden_points, o.multiplier, o.cr1, o.cr2, SEATS[o.next_dealer],
+                  o.winner_team, len(r.state.tricks), r.faults, r.payoff)
+        for name, value in zip(r_cols, values, strict=True):
+            r_cols[name].append(value)
+        for t in r.state.tricks:
+            plays = [render_cards(p) for p in t.plays]
+            values = (r.index, t.number, SEATS[t.leader], *plays, t.structure, SEATS[t.winner], t.points)
+            for name, value in zip(t_cols, values, strict=True):
+                t_cols[name].append(value)
+    return {"tr_rounds": r_cols, "tr_tricks": t_cols}
+
+
+def play_chunk(spec, config, *, seed: int, first: int, count: int, options: MatchOptions | None = None,
+               bots=None) -> ChunkLog:
+    """Rounds first..first+count-1 for the workspace: payoff = the primary team's level difference.
+
+    bots: the registry to find options.opponent in (bots.tractor.BOTS; passed in so the engine
+    does not import the bots layer).
+    """
+    options = options or MatchOptions()
+    if bots is None or options.opponent not in bots:
+        accepted = ", ".join(sorted(bots or {}))
+        raise KeyError(f"unknown opponent {options.opponent!r}; accepted: {accepted}")
+    primary = spec.make(config)
+    opponent = bots[options.opponent].make()
+    rounds = play_rounds(primary, opponent, seed=seed, first=first, count=count, swap_seats=options.swap_seats)
+    stats = {"faults": float(sum(r.faults for r in rounds))}
+    if options.check:
+        stats["simulator_disagreements"] = float(len(disagreements(rounds)))
+    payoffs = np.array([r.payoff for r in rounds], dtype=np.float64)
+    return ChunkLog(first=first, payoffs=payoffs, tables=round_tables(rounds), stats=stats)
