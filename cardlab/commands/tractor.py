@@ -1,20 +1,29 @@
 """`cardlab tractor ...`, `cardlab judge tractor`, `cardlab export tractor`, `cardlab bench tractor ...`.
 
-Tractor (SPOJ TRACTOR) is a single-round *simulator* contest: a submission reads rounds on
-stdin and prints each round's result. There is no bot-vs-judge protocol; `judge` plays
-rounds between in-process bots and checks every round against the simulator.
+Tractor (SPOJ TRACTOR) is a single-round *simulator* contest: a submission reads finished
+rounds on stdin and prints each round's result. There is no bot-vs-judge protocol, so
+`judge` plays rounds between in-process bots and replays each through the simulator.
 """
 
+import math
+import shutil
 import sys
+import time
+from pathlib import Path
 
 import typer
+from rich.console import Console
+from rich.table import Table
 
-from engine.tractor.protocol import InputError
-from engine.tractor.simulate import render_trace, simulate_text
+from engine.tractor.rules import SEATS, team_of
+from engine.tractor.simulate import run, simulate_text
 
 app = typer.Typer(help="Tractor single-round simulator (SPOJ TRACTOR) and full-round tools.",
                   no_args_is_help=True)
 bench_app = typer.Typer(help="Tractor benchmarks.", no_args_is_help=True)
+
+SPEED_BUDGET = 1.0  # seconds for 1,000 cases on one core (issue 7)
+BUNDLE_MODULES = ("rules.py", "tricks.py", "protocol.py", "simulate.py")  # stdlib-only simulator
 
 
 @app.callback()
@@ -32,26 +41,175 @@ def _fail(message: str, code: int = 2):
     raise typer.Exit(code)
 
 
-def run_simulator(text: str, out, *, trace=None) -> InputError | None:
-    """Write every case's output to `out` (trick rows to `trace`); return the input error, if any."""
-    try:
-        for report in simulate_text(text):
-            out.write(report.output())
-            if trace is not None:
-                trace.write(f"# case {report.round.case}\n" + "\n".join(render_trace(report)) + "\n")
-    except InputError as exc:
-        out.flush()
-        return exc
-    return None
-
-
 @app.command()
 def simulate(
     trace: bool = typer.Option(False, "--trace", help="also write trick-by-trick rows to stderr"),
 ):
     """Read contest input on stdin, print the judge's output byte for byte (exit 2 on malformed input)."""
     text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    error = run_simulator(text, sys.stdout, trace=sys.stderr if trace else None)
+    error = run(text, sys.stdout, trace=sys.stderr if trace else None)
     sys.stdout.flush()
     if error is not None:
         _fail(str(error))
+
+
+def _bots_or_fail(bot: str, opponent: str, settings: list[str]):
+    from bots.base import ConfigError
+    from bots.tractor import BOTS
+
+    for name in (bot, opponent):
+        if name not in BOTS:
+            raise typer.BadParameter(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+    try:
+        config = BOTS[bot].config_from(settings)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+    return BOTS, config
+
+
+@app.command("generate")
+def generate(
+    rounds: int = typer.Option(10, "--rounds", min=1, help="rounds (cases) to write"),
+    seed: int = typer.Option(0, "--seed", min=0),
+    bot: str = typer.Option("random", "--bot", help="bot on team 1 (random, rule)"),
+    opponent: str = typer.Option("rule", "--opponent", help="bot on team 2"),
+):
+    """Play rounds with the bots and print them as a contest input (feed it to `simulate`)."""
+    from engine.tractor.judge import contest_input, play_rounds
+
+    bots, config = _bots_or_fail(bot, opponent, [])
+    played = play_rounds(bots[bot].make(config), bots[opponent].make(), seed=seed, first=0, count=rounds,
+                         swap_seats=False)
+    sys.stdout.write(contest_input(played))
+
+
+def judge(
+    rounds: int = typer.Option(200, "--rounds", min=1, help="rounds to play"),
+    seed: int = typer.Option(0, "--seed", min=0, help="match seed (deals depend on seed and round only)"),
+    bot: str = typer.Option("rule", "--bot", help="primary bot (random, rule)"),
+    opponent: str = typer.Option("random", "--opponent", help="the other team's bot"),
+    settings: list[str] = typer.Option([], "--set", help="primary bot config as key=value (repeatable)"),
+    swap_seats: bool = typer.Option(True, "--swap-seats/--no-swap-seats", help="primary on team 2 in odd rounds"),
+    log: bool = typer.Option(False, "--log", help="append the rounds to the DuckDB hand log"),
+):
+    """Play full Tractor rounds between in-process bots and print the scores.
+
+    No external programs: the contest's only protocol is the simulator's stdin/stdout.
+
+    Every round is also replayed through the simulator; disagreements are counted.
+    """
+    from engine.tractor.judge import MatchOptions
+    from engine.tractor.judge import play_chunk as play_tractor_chunk
+
+    bots, config = _bots_or_fail(bot, opponent, settings)
+    options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
+    started = time.perf_counter()
+    chunk = play_tractor_chunk(bots[bot], config, seed=seed, first=0, count=rounds, options=options, bots=bots)
+    seconds = time.perf_counter() - started
+    _print_scores(chunk, bot=bot, opponent=opponent, seconds=seconds)
+    if log:
+        _log_match(chunk, bot=bot, config=config, seed=seed, options=options, seconds=seconds)
+
+
+def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:
+    payoffs = chunk.payoffs
+    n = len(payoffs)
+    mean = float(payoffs.mean())
+    se = float(payoffs.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    rounds = chunk.tables["tr_rounds"]
+    declares = [team_of(SEATS.index(dealer)) == team
+                for dealer, team in zip(rounds["dealer"], rounds["primary_team"], strict=True)]
+    table = Table(title=f"tractor: {bot} vs {opponent}, {n} rounds ({seconds:.1f} s)")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    table.add_row("levels per round (primary - other)", f"{mean:+.3f} ± {1.96 * se:.3f}")
+    table.add_row("total levels", f"{payoffs.sum():+.0f}")
+    for role, flag in (("as declarer", True), ("as defender", False)):
+        pts = [p for p, d in zip(rounds["ft_points"], declares, strict=True) if d == flag]
+        if pts:
+            table.add_row(f"mean FT points {role}", f"{sum(pts) / len(pts):.1f} over {len(pts)} rounds")
+    table.add_row("judge fixes of illegal plays", f"{chunk.stats.get('faults', 0):.0f}")
+    table.add_row("simulator disagreements", f"{chunk.stats.get('simulator_disagreements', 0):.0f}")
+    Console().print(table)
+
+
+def _log_match(chunk, *, bot: str, config, seed: int, options, seconds: float) -> None:
+    import dataclasses
+
+    try:
+        from flows.store import log_judged_match
+    except ImportError:
+        _fail("the hand log (flows.store.log_judged_match) is not available in this checkout")
+    match_id = log_judged_match("tractor", bot=bot, config=dataclasses.asdict(config), seed=seed, log=chunk,
+                                options=dataclasses.asdict(options), seconds=seconds)
+    typer.echo(f"logged match {match_id}")
+
+
+def export(
+    directory: Path = typer.Argument(..., help="bundle directory to create"),
+    force: bool = typer.Option(False, "--force", help="replace an existing directory"),
+):
+    """Write a standalone simulator bundle: `DIR/run < input > output` (needs only python3 >= 3.11).
+
+    Set PYTHON to choose the interpreter the bundle runs with.
+    """
+    if directory.exists():
+        if not force:
+            _fail(f"{directory} exists; pass --force to replace it")
+        shutil.rmtree(directory)
+    source = Path(__file__).resolve().parents[2] / "engine"
+    target = directory / "engine" / "tractor"
+    target.mkdir(parents=True)
+    (directory / "engine" / "__init__.py").write_text("")
+    (target / "__init__.py").write_text("")
+    for name in BUNDLE_MODULES:
+        shutil.copyfile(source / "tractor" / name, target / name)
+    (directory / "simulate.py").write_text(
+        '"""Tractor single-round simulator: contest input on stdin, results on stdout."""\n'
+        "import sys\n\n"
+        "from engine.tractor.simulate import run\n\n"
+        'error = run(sys.stdin.buffer.read().decode("utf-8", errors="replace"), sys.stdout)\n'
+        "sys.stdout.flush()\n"
+        "if error is not None:\n"
+        '    print(f"error: {error}", file=sys.stderr)\n'
+        "    sys.exit(2)\n"
+    )
+    runner = directory / "run"
+    runner.write_text('#!/bin/sh\ncd "$(dirname "$0")" && exec "${PYTHON:-python3}" -S -B simulate.py\n')
+    runner.chmod(0o755)
+    typer.echo(f"wrote {directory} (run it as: {runner} < input > output)")
+
+
+@bench_app.command("simulate")
+def bench_simulate(
+    cases: int = typer.Option(1000, "--cases", min=1, help="cases to generate when no --input is given"),
+    seed: int = typer.Option(1, "--seed", min=0),
+    input_file: Path | None = typer.Option(None, "--input", exists=True, dir_okay=False, help="read this input"),
+    write: Path | None = typer.Option(None, "--write", help="save the generated input here"),
+    repeat: int = typer.Option(3, "--repeat", min=1, help="timed runs; the best is reported"),
+):
+    """Time the simulator on a 1,000-case input (generated by the bots, seeded, or read from --input)."""
+    if input_file is not None:
+        text = input_file.read_bytes().decode("utf-8", errors="replace")
+    else:
+        from bots.tractor import BOTS
+        from engine.tractor.judge import contest_input, play_rounds
+
+        started = time.perf_counter()
+        played = play_rounds(BOTS["random"].make(), BOTS["rule"].make(), seed=seed, first=0, count=cases)
+        text = contest_input(played)
+        typer.echo(f"generated {cases} rounds (random vs rule, seed {seed}) in {time.perf_counter() - started:.1f} s")
+        if write is not None:
+            write.write_text(text)
+    times, walls = [], []
+    for _ in range(repeat):
+        started, wall = time.process_time(), time.perf_counter()
+        count = sum(1 for _ in simulate_text(text))
+        times.append(time.process_time() - started)
+        walls.append(time.perf_counter() - wall)
+    best = min(times)
+    per_1000 = best * 1000 / count
+    typer.echo(f"simulated {count} cases: best of {repeat} {best:.3f} s CPU, {min(walls):.3f} s wall "
+               f"({count / best:,.0f} cases/s); "
+               f"{per_1000:.3f} s per 1,000 cases = {per_1000 / SPEED_BUDGET:.2f} x the {SPEED_BUDGET:.0f} s budget "
+               "(no peer simulator in the project to compare with)")

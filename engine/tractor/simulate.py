@@ -85,6 +85,22 @@ def simulate_text(text: str) -> Iterator[RoundReport]:
         yield simulate_round(rnd)
 
 
+def run(text: str, out, *, trace=None) -> InputError | None:
+    """Write every case's output to `out` (trick rows to `trace`); return the input error, if any.
+
+    The output of the cases before a malformed one is written (and flushed) first.
+    """
+    try:
+        for report in simulate_text(text):
+            out.write(report.output())
+            if trace is not None:
+                trace.write(f"# case {report.round.case}\n" + "\n".join(render_trace(report)) + "\n")
+    except InputError as exc:
+        out.flush()
+        return exc
+    return None
+
+
 def render_trace(report: RoundReport) -> list[str]:
     """Trick rows as in shared/data/tractor/core/*.trace.txt (leader, plays, structure, winner...)."""
     rows, total = [], 0
