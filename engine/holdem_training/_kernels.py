@@ -6,22 +6,24 @@ The key holds four suit counters in its low 16 bits (biased by 3 so bit 3 of a n
 means "5+ cards of that suit") and, above them, the rank multiset written in base 5
 (sum of 5**rank, unique per multiset). A flush (3% of hands) is scored from its suit's
 13-bit rank mask; everything else goes through a perfect hash (hash and displace) of the
-base-5 key into a 64K table of strength ordinals. Ordinals: 1..7462, higher is better,
-equal iff the contest calls the hands a tie.
+base-5 key into a 64K table of strength ordinals. Ordinals: 1..4824 (the classes a best
+5 of 7 cards can take), higher is better, equal iff the contest calls the hands a tie.
 """
 
 import numpy as np
 
+from engine.core._rng import derive_key, next_u64, shuffle_prefix
 from engine.core.jit import kernel
 
 # Hand categories (the ordinal's coarse class), weakest first.
 HIGH_CARD, ONE_PAIR, TWO_PAIR, TRIPS, STRAIGHT, FLUSH, FULL_HOUSE, QUADS, STRAIGHT_FLUSH = range(9)
 
-_SUIT_BIAS = np.uint64(0x3333)
+SUIT_BIAS = np.uint64(0x3333)
 _FLUSH_BITS = np.uint64(0x8888)
 _BUCKET_BITS = 13
 _SLOT_BITS = 16
 _SLOT_MASK = (1 << _SLOT_BITS) - 1
+_LOW32 = np.uint64(0xFFFFFFFF)
 
 
 # --------------------------------------------------------------------------------------
@@ -223,45 +225,51 @@ def _build_tables():
     for m in np.flatnonzero(flush_values >= 0):
         flush[m] = ordinal[int(flush_values[m])]
     card_key = np.array([(5**(c % 13) << 16) | (1 << (4 * (c // 13))) for c in range(52)], np.uint64)
+    card_bit = np.array([1 << (16 * (c // 13) + c % 13) for c in range(52)], np.uint64)
     # Lowest ordinal of each category, to recover a category from an ordinal.
     category_start = np.zeros(10, np.int64)
     for cat in range(9):
         category_start[cat] = ordinal[int(distinct[(distinct >> 20) >= cat][0])]
     category_start[9] = len(distinct) + 1
-    return card_key, noflush, flush, disp, multiplier, category_start
+    return card_key, card_bit, noflush, flush, disp, multiplier, category_start
 
 
-CARD_KEY, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, HASH_MULTIPLIER, CATEGORY_START = _build_tables()
-HAND_CLASSES = int(CATEGORY_START[9] - 1)  # 7462 distinct strengths
+CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, HASH_MULTIPLIER, CATEGORY_START = _build_tables()
+HAND_CLASSES = int(CATEGORY_START[9] - 1)  # 4824: the distinct strengths 7 cards can make
 
 
 # --------------------------------------------------------------------------------------
 # The evaluator
 # --------------------------------------------------------------------------------------
-@kernel(inline="always")
-def _flush_mask(suit, c0, c1, c2, c3, c4, c5, c6):
-    mask = 0
-    for c in (c0, c1, c2, c3, c4, c5, c6):
-        if c // 13 == suit:
-            mask |= 1 << (c % 13)
-    return mask
-
-
 @kernel
-def hand_value7(c0, c1, c2, c3, c4, c5, c6):
-    """Strength of the best 5 of 7 cards (engine ints): 1..7462, higher is better."""
-    key = (CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
-           + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6] + _SUIT_BIAS)
+def value_from_parts(key, bits):
+    """Strength from a hand's summed CARD_KEY (plus SUIT_BIAS) and OR of CARD_BIT.
+    Both parts are additive, so rollouts reuse the board's share across both players."""
     flush_bits = key & _FLUSH_BITS
     if flush_bits:
-        suit = 0
-        while not (flush_bits >> np.uint64(4 * suit + 3)) & np.uint64(1):
-            suit += 1
-        return np.int64(FLUSH_ORDINAL[_flush_mask(suit, c0, c1, c2, c3, c4, c5, c6)])
+        suit = np.uint64(0)
+        while not (flush_bits >> (np.uint64(4) * suit + np.uint64(3))) & np.uint64(1):
+            suit += np.uint64(1)
+        return np.int64(FLUSH_ORDINAL[(bits >> (np.uint64(16) * suit)) & np.uint64(0x1FFF)])
     h = (key >> np.uint64(16)) * HASH_MULTIPLIER
     bucket = h >> np.uint64(64 - _BUCKET_BITS)
     slot = (h >> np.uint64(64 - _BUCKET_BITS - _SLOT_BITS)) + np.uint64(DISPLACEMENT[bucket])
     return np.int64(NOFLUSH_ORDINAL[slot & np.uint64(_SLOT_MASK)])
+
+
+@kernel
+def hand_value7(c0, c1, c2, c3, c4, c5, c6):
+    """Strength of the best 5 of 7 cards (engine ints): 1..4824, higher is better."""
+    key = (CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
+           + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6] + SUIT_BIAS)
+    if not key & _FLUSH_BITS:  # the common case, without touching the rank bits
+        h = (key >> np.uint64(16)) * HASH_MULTIPLIER
+        bucket = h >> np.uint64(64 - _BUCKET_BITS)
+        slot = (h >> np.uint64(64 - _BUCKET_BITS - _SLOT_BITS)) + np.uint64(DISPLACEMENT[bucket])
+        return np.int64(NOFLUSH_ORDINAL[slot & np.uint64(_SLOT_MASK)])
+    bits = (CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3]
+            | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6])
+    return value_from_parts(key, bits)
 
 
 @kernel
@@ -282,3 +290,110 @@ def evaluate_many(hands):
         out[i] = hand_value7(hands[i, 0], hands[i, 1], hands[i, 2], hands[i, 3],
                              hands[i, 4], hands[i, 5], hands[i, 6])
     return out
+
+
+# --------------------------------------------------------------------------------------
+# Dealing and Monte Carlo (the judge's and Bob's sampling; bots may reuse them)
+# --------------------------------------------------------------------------------------
+DEALT = 9  # per hand: Alice's 2, Bob's 2, then the 5 board cards in deal order
+
+
+@kernel
+def deal_chunk(match_key, first, count, deal_purpose, opponent_purpose):
+    """Deal keys, cards, showdown outcome (+1 Alice wins, 0 tie, -1 Bob wins) and RATE/Bob
+    stream keys of hands first..first+count-1 (0-based); hand i depends only on (match_key, i)."""
+    deal_keys = np.empty(count, np.uint64)
+    cards = np.empty((count, DEALT), np.int64)
+    outcome = np.empty(count, np.int64)
+    stream_keys = np.empty(count, np.uint64)
+    deck = np.empty(52, np.int64)
+    state = np.empty(1, np.uint64)
+    for i in range(count):
+        index = np.uint64(first + i)
+        deal_keys[i] = derive_key(match_key, index, deal_purpose)
+        state[0] = deal_keys[i]
+        for c in range(52):
+            deck[c] = c
+        shuffle_prefix(state, deck, 52, DEALT)
+        cards[i, :] = deck[:DEALT]
+        alice = hand_value7(deck[0], deck[1], deck[4], deck[5], deck[6], deck[7], deck[8])
+        bob = hand_value7(deck[2], deck[3], deck[4], deck[5], deck[6], deck[7], deck[8])
+        outcome[i] = (alice > bob) - (alice < bob)
+        stream_keys[i] = derive_key(match_key, index, opponent_purpose)
+    return deal_keys, cards, outcome, stream_keys
+
+
+@kernel(inline="always")
+def _swap_in(unseen, i, bits32, n):
+    """Fisher-Yates step i: move a uniform pick of unseen[i:n] to position i and return it.
+    The pick uses 32 random bits by multiply-shift (bias under n / 2**32)."""
+    j = i + np.int64((bits32 * np.uint64(n - i)) >> np.uint64(32))
+    c = unseen[j]
+    unseen[j] = unseen[i]
+    unseen[i] = c
+    return c
+
+
+@kernel
+def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
+    """(wins, ties) of the hand hole0/hole1 over `rollouts` random completions: the other
+    player's two cards, then the board cards after the first `known`, drawn in that order
+    as the prefix of a fresh uniform shuffle of every card not seen (hole and known board)."""
+    seen = (np.uint64(1) << np.uint64(hole0)) | (np.uint64(1) << np.uint64(hole1))
+    board_key = SUIT_BIAS
+    board_bits = np.uint64(0)
+    for j in range(known):
+        seen |= np.uint64(1) << np.uint64(board[j])
+        board_key += CARD_KEY[board[j]]
+        board_bits |= CARD_BIT[board[j]]
+    unseen = np.empty(52, np.int64)
+    n = 0
+    for c in range(52):
+        if not (seen >> np.uint64(c)) & np.uint64(1):
+            unseen[n] = c
+            n += 1
+    need = 2 + 5 - known
+    my_key = CARD_KEY[hole0] + CARD_KEY[hole1]
+    my_bits = CARD_BIT[hole0] | CARD_BIT[hole1]
+    mine = value_from_parts(board_key + my_key, board_bits | my_bits)  # final when known == 5
+    wins = 0
+    ties = 0
+    for _ in range(rollouts):
+        key = board_key
+        bits = board_bits
+        # Fisher-Yates stopped once the prefix is drawn; each 64-bit output makes two picks.
+        r = next_u64(stream)
+        opp0 = _swap_in(unseen, 0, r >> np.uint64(32), n)
+        opp1 = _swap_in(unseen, 1, r & _LOW32, n)
+        for i in range(2, need, 2):
+            r = next_u64(stream)
+            c = _swap_in(unseen, i, r >> np.uint64(32), n)
+            key += CARD_KEY[c]
+            bits |= CARD_BIT[c]
+            if i + 1 < need:
+                c = _swap_in(unseen, i + 1, r & _LOW32, n)
+                key += CARD_KEY[c]
+                bits |= CARD_BIT[c]
+        if known < 5:
+            mine = value_from_parts(key + my_key, bits | my_bits)
+        theirs = value_from_parts(key + CARD_KEY[opp0] + CARD_KEY[opp1], bits | CARD_BIT[opp0] | CARD_BIT[opp1])
+        wins += mine > theirs
+        ties += mine == theirs
+    return wins, ties
+
+
+@kernel
+def bob_calls(stream, cards, known, pot, raise_amount, rollouts):
+    """Bob's answer to a raise: True = CALL. From his view (his hole cards cards[2:4] and the
+    first `known` board cards) he rolls out the unseen cards, assumes Alice checks from here
+    on, and calls iff the mean profit of calling beats folding. In exact integers: relative
+    to folding, a call wins pot + x, ties pot / 2 (the pot is always even) or loses x."""
+    bob_wins, ties = sample_outcomes(stream, cards[2], cards[3], cards[4:], known, rollouts)
+    alice_wins = rollouts - bob_wins - ties
+    return 2 * bob_wins * (pot + raise_amount) + ties * pot - 2 * alice_wins * raise_amount > 0
+
+
+@kernel
+def rate_counts(stream, cards, known, rollouts):
+    """The RATE query: Alice's (wins, ties) over random completions of Bob's hole and the board."""
+    return sample_outcomes(stream, cards[0], cards[1], cards[4:], known, rollouts)

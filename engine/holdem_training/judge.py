@@ -1,0 +1,317 @@
+"""The Hold'em Training referee, for in-process bots and for external programs.
+
+Both run hands through `state.HandState`. Hand i (0-based; the contest's hand number is
+i + 1) is dealt from (match seed, i) and its RATE answers and Bob's rollouts come from one
+stream derived from (match seed, i), so any chunk of a match replays identically alone.
+The contest's rule for bad output (malformed line, unknown action, raise outside [1, a],
+RATE budget exceeded) is -1 and stop; the hands already finished are kept and reported.
+"""
+
+import time
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from engine.core import seeds
+from engine.core.log import ChunkLog
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.holdem_training import _kernels, protocol
+from engine.holdem_training.rules import (
+    BOB_ROLLOUTS,
+    CPU_SECONDS,
+    FOLD,
+    MAX_HANDS,
+    MEMORY_MB,
+    RATE_BUDGET,
+    Action,
+    View,
+    points,
+)
+from engine.holdem_training.state import HandState, IllegalAction
+
+HANDS_TABLE = "ht_hands"
+ACTIONS_TABLE = "ht_actions"
+
+
+class InProcessBot(Protocol):
+    def start_match(self, hands: int, rate_budget: int) -> None: ...
+    def act(self, view: View, rate) -> Action: ...
+    def observe(self, view: View, action: Action, response: str) -> None: ...
+    def end_hand(self, hand: int, delta: int) -> None: ...
+
+
+class MatchAborted(Exception):
+    """The judge printed -1: the contest's answer to bad output or an exhausted RATE budget."""
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    log: ChunkLog  # the hands finished (all of them unless the match stopped early)
+    hands_requested: int
+    status: str  # "ok", "aborted" (-1), "limit" (cpu/memory/wall), "ended" (program quit)
+    reason: str  # why it stopped early, "" when ok
+    limit: str | None = None  # "cpu", "memory" or "wall" when a limit stopped the program
+    rate_used: int = 0
+    cpu_seconds: float | None = None  # external programs only
+    peak_memory_mb: float | None = None
+
+    @property
+    def hands_played(self) -> int:
+        return self.log.count
+
+    @property
+    def complete(self) -> bool:
+        return self.status == "ok" and self.hands_played == self.hands_requested
+
+    @property
+    def average_profit(self) -> float:
+        """Mean profit over the hands played (the contest's W when the match completed)."""
+        return float(np.mean(self.log.payoffs)) if self.hands_played else 0.0
+
+    @property
+    def points(self) -> int:
+        """The statement's points; 0 unless the match completed (only those are scored)."""
+        return points(self.average_profit) if self.complete else 0
+
+
+@dataclass(frozen=True)
+class _Deal:
+    first: int
+    deal_keys: np.ndarray
+    cards: np.ndarray  # (count, 9): Alice 2, Bob 2, board 5
+    outcome: np.ndarray
+    stream_keys: np.ndarray
+
+    @classmethod
+    def of(cls, seed: int, first: int, count: int) -> "_Deal":
+        key = np.uint64(seeds.match_key(seed))
+        arrays = _kernels.deal_chunk(key, first, count, np.uint64(int(seeds.Purpose.DEAL)),
+                                     np.uint64(int(seeds.Purpose.OPPONENT)))
+        return cls(first, *arrays)
+
+    def hand(self, i: int, stream: np.ndarray, card_rows: list, bob_rollouts: int) -> HandState:
+        stream[0] = self.stream_keys[i]
+        return HandState(self.first + i + 1, self.cards[i], int(self.outcome[i]), stream,
+                         bob_rollouts=bob_rollouts, card_tuple=card_rows[i])
+
+
+class _Recorder:
+    """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far."""
+
+    def __init__(self):
+        self.profits: list[int] = []
+        self.ends: list[int] = []
+        self.pots: list[int] = []
+        self.rounds: list[int] = []
+        self.rates: list[int] = []
+        self.actions = {k: [] for k in ("hand", "round", "action", "amount", "response", "pot_before",
+                                        "stack_before")}
+
+    def action(self, event) -> None:
+        a = self.actions
+        a["hand"].append(event.hand)
+        a["round"].append(event.round)
+        a["action"].append(event.kind)
+        a["amount"].append(event.amount)
+        a["response"].append(event.response)
+        a["pot_before"].append(event.pot_before)
+        a["stack_before"].append(event.stack_before)
+
+    def hand(self, state: HandState, event, rate_rollouts: int) -> None:
+        self.profits.append(state.delta)
+        self.ends.append(state.end)
+        self.pots.append(state.pot)  # when Bob folds, the pot before the raise
+        self.rounds.append(event.round)
+        self.rates.append(rate_rollouts)
+
+    def log(self, deal: _Deal, rate_used: int) -> ChunkLog:
+        n = len(self.profits)
+        cards = deal.cards[:n]
+        hands = {
+            "hand": np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64),
+            "deal_key": deal.deal_keys[:n],
+            **{f"alice_c{j}": cards[:, j] for j in range(2)},
+            **{f"bob_c{j}": cards[:, 2 + j] for j in range(2)},
+            **{f"board_c{j}": cards[:, 4 + j] for j in range(5)},
+            "showdown": deal.outcome[:n],
+            "end_code": np.array(self.ends, np.int64),
+            "rounds_played": np.array(self.rounds, np.int64),
+            "final_pot": np.array(self.pots, np.int64),
+            "profit": np.array(self.profits, np.int64),
+            "rate_rollouts": np.array(self.rates, np.int64),
+        }
+        actions = {k: (v if k in ("action", "response") else np.array(v, np.int64))
+                   for k, v in self.actions.items()}
+        return ChunkLog(deal.first, np.array(self.profits, np.int64),
+                        {HANDS_TABLE: hands, ACTIONS_TABLE: actions},
+                        {"hands_played": float(n), "rate_rollouts": float(rate_used)})
+
+
+# ------------------------------------------------------------------------------------------
+# In-process bots
+# ------------------------------------------------------------------------------------------
+class _RateMeter:
+    """The RATE query for in-process bots: same stream, budget and 6-decimal answers as the
+    protocol, so a bot sees exactly what it would see over stdin."""
+
+    __slots__ = ("state", "used", "budget", "in_hand")
+
+    def __init__(self, budget: int):
+        self.state: HandState | None = None
+        self.used = 0
+        self.budget = budget
+        self.in_hand = 0
+
+    def __call__(self, rollouts: int) -> tuple[float, float]:
+        if type(rollouts) is not int or rollouts < 1:
+            raise MatchAborted(f"RATE t needs an integer t >= 1, got {rollouts!r}")
+        if self.used + rollouts > self.budget:
+            raise MatchAborted(f"RATE budget exceeded: {self.used} + {rollouts} > {self.budget}")
+        self.used += rollouts
+        self.in_hand += rollouts
+        wins, ties = self.state.rate(rollouts)
+        return round(wins / rollouts, 6), round(ties / rollouts, 6)
+
+
+def play_chunk(bot: InProcessBot, *, seed: int, first: int, count: int, rate_budget: int | None = None,
+               bob_rollouts: int = BOB_ROLLOUTS) -> ChunkLog:
+    """Hands first..first+count-1 (0-based) of match `seed` for an in-process bot.
+
+    The RATE budget defaults to this chunk's share of the match budget (300 per hand)."""
+    budget = RATE_BUDGET * count // MAX_HANDS if rate_budget is None else rate_budget
+    return _play_in_process(bot, seed=seed, first=first, count=count, rate_budget=budget,
+                            bob_rollouts=bob_rollouts).log
+
+
+def play_match(bot: InProcessBot, *, seed: int, hands: int = MAX_HANDS, rate_budget: int = RATE_BUDGET,
+               bob_rollouts: int = BOB_ROLLOUTS) -> MatchResult:
+    """A whole match, as the contest runs it, for an in-process bot."""
+    return _play_in_process(bot, seed=seed, first=0, count=hands, rate_budget=rate_budget,
+                            bob_rollouts=bob_rollouts)
+
+
+def _play_in_process(bot, *, seed: int, first: int, count: int, rate_budget: int,
+                     bob_rollouts: int) -> MatchResult:
+    deal = _Deal.of(seed, first, count)
+    card_rows = [tuple(row) for row in deal.cards.tolist()]
+    record = _Recorder()
+    rate = _RateMeter(rate_budget)
+    stream = np.zeros(1, np.uint64)
+    status, reason = "ok", ""
+    bot.start_match(count, rate_budget)
+    try:
+        for i in range(count):
+            state = deal.hand(i, stream, card_rows, bob_rollouts)
+            rate.state, rate.in_hand = state, 0
+            while True:
+                view = state.view()
+                action = bot.act(view, rate)
+                event = state.apply(action)
+                record.action(event)
+                if event.end >= 0:
+                    break
+                bot.observe(view, action, event.response)
+            if event.kind != FOLD:
+                bot.observe(view, action, event.response)
+            record.hand(state, event, rate.in_hand)
+            bot.end_hand(state.hand, state.delta)
+    except (MatchAborted, IllegalAction) as exc:
+        status, reason = "aborted", str(exc)
+    except Exception as exc:  # a crashing bot ends its match like a crashing program would
+        status, reason = "ended", f"bot raised {type(exc).__name__}: {exc}"
+    return MatchResult(record.log(deal, rate.used), count, status, reason, rate_used=rate.used)
+
+
+# ------------------------------------------------------------------------------------------
+# External programs over the contest's protocol
+# ------------------------------------------------------------------------------------------
+def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_budget: int = RATE_BUDGET,
+                  cpu_seconds: float = CPU_SECONDS, memory_mb: float = MEMORY_MB,
+                  wall_seconds: float | None = None, cwd: str | None = None,
+                  transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS) -> MatchResult:
+    """Run `argv` as the contestant for a whole match with the contest's limits.
+
+    `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge."""
+    wall = 3 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
+    deal = _Deal.of(seed, 0, hands)
+    card_rows = [tuple(row) for row in deal.cards.tolist()]
+    record = _Recorder()
+    status, reason, limit = "ok", "", None
+    rate_used = 0
+    stream = np.zeros(1, np.uint64)
+    deadline = time.monotonic() + wall
+    proc = None
+    try:
+        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd)
+        talk = _Wire(proc, deadline, transcript)
+        talk.send(protocol.hand_count_line(hands))
+        for i in range(hands):
+            state = deal.hand(i, stream, card_rows, bob_rollouts)
+            in_hand = 0
+            while True:
+                talk.send("\n".join(protocol.state_lines(state.view())))
+                command = protocol.parse_command(talk.read())
+                while isinstance(command, protocol.RateRequest):
+                    t = command.rollouts
+                    if rate_used + t > rate_budget:
+                        raise MatchAborted(f"RATE budget exceeded: {rate_used} + {t} > {rate_budget}")
+                    rate_used += t
+                    in_hand += t
+                    talk.send(protocol.rates_line(*state.rate(t), t))
+                    command = protocol.parse_command(talk.read())
+                event = state.apply(command)
+                record.action(event)
+                if event.kind != FOLD:
+                    talk.send(protocol.opponent_line(event.response, event.amount))
+                if event.end >= 0:
+                    break
+            record.hand(state, event, in_hand)
+            talk.send(protocol.result_line(state.delta))
+        talk.send(protocol.score_line(float(np.mean(record.profits))))
+    except (MatchAborted, IllegalAction, protocol.ProtocolError) as exc:
+        status, reason = "aborted", str(exc)
+        _try_send(proc, protocol.ABORT, transcript)
+    except LimitExceeded as exc:
+        status, reason, limit = "limit", str(exc), exc.kind
+    except ProgramEnded as exc:
+        status, reason = "ended", str(exc)
+    report = proc.close() if proc is not None else None
+    if report is not None:
+        if status != "limit" and report.limit:
+            status, limit, reason = "limit", report.limit, f"{report.limit} limit exceeded"
+        elif status != "limit" and report.cpu_seconds > cpu_seconds:
+            status, limit = "limit", "cpu"
+            reason = f"cpu limit exceeded: {report.cpu_seconds:.2f} s > {cpu_seconds:g} s"
+    return MatchResult(record.log(deal, rate_used), hands, status, reason, limit=limit, rate_used=rate_used,
+                       cpu_seconds=report.cpu_seconds if report else None,
+                       peak_memory_mb=report.peak_memory_mb if report else None)
+
+
+class _Wire:
+    __slots__ = ("proc", "deadline", "transcript")
+
+    def __init__(self, proc: LineProcess, deadline: float, transcript: list[str] | None):
+        self.proc, self.deadline, self.transcript = proc, deadline, transcript
+
+    def send(self, text: str) -> None:
+        if self.transcript is not None:
+            self.transcript.extend("> " + line for line in text.split("\n"))
+        self.proc.send(text)
+
+    def read(self) -> str:
+        line = self.proc.read_line(timeout=max(0.001, self.deadline - time.monotonic()))
+        if self.transcript is not None:
+            self.transcript.append("< " + line)
+        return line
+
+
+def _try_send(proc: LineProcess | None, line: str, transcript: list[str] | None) -> None:
+    if proc is None:
+        return
+    try:
+        proc.send(line)
+        if transcript is not None:
+            transcript.append("> " + line)
+    except (ProgramEnded, LimitExceeded):
+        pass

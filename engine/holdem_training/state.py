@@ -1,0 +1,151 @@
+"""One hand of Hold'em Training as a state machine: legality is defined here once.
+
+`HandState.apply(action)` checks the action, asks Bob's rule (a numba kernel) for his answer
+to a raise, moves the chips and returns a frozen `Event`; the list of events is the hand log.
+Both judges (in-process and external program) drive hands through this class.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.holdem_training import _kernels
+from engine.holdem_training.rules import (
+    BOARD_SIZE_BY_ROUND,
+    BOB_ROLLOUTS,
+    CALL,
+    CHECK,
+    END_ALICE_FOLD,
+    END_BOB_FOLD,
+    END_SHOWDOWN,
+    FOLD,
+    RAISE,
+    ROUNDS,
+    START_POT,
+    START_STACK,
+    Action,
+    View,
+)
+
+
+class IllegalAction(ValueError):
+    """An action the contest does not accept here (the judge answers -1 and stops)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Alice's action in one round and what followed."""
+
+    hand: int
+    round: int
+    kind: str  # CHECK, FOLD or RAISE
+    amount: int  # chips raised (0 unless RAISE)
+    response: str  # Bob's answer: CHECK, CALL, FOLD; "" after Alice folds
+    pot_before: int
+    stack_before: int
+    end: int  # -1 while the hand goes on, else END_SHOWDOWN / END_ALICE_FOLD / END_BOB_FOLD
+    delta: int  # Alice's profit once the hand ended, else 0
+
+
+def verify_action(action: object, stack: int) -> Action:
+    """The action itself if the contest accepts it with `stack` chips behind, else IllegalAction."""
+    if not isinstance(action, Action):
+        raise IllegalAction(f"expected an Action, got {type(action).__name__}")
+    if action.kind == RAISE:
+        if type(action.amount) is not int or not 1 <= action.amount <= stack:
+            raise IllegalAction(f"RAISE {action.amount!r} is outside [1, {stack}]")
+    elif action.kind not in (CHECK, FOLD):
+        raise IllegalAction(f"unknown action {action.kind!r}; accepted: CHECK, FOLD, RAISE x")
+    return action
+
+
+class HandState:
+    """Hand `hand` (1-based) dealt as `cards` = Alice's 2, Bob's 2, board 5 (engine ints).
+
+    `outcome` is the showdown result for Alice (+1, 0, -1), known from the deal; `stream` is
+    the one-element SplitMix64 state that serves RATE answers and Bob's rollouts, in order.
+    """
+
+    __slots__ = ("hand", "cards", "_cards", "outcome", "stream", "bob_rollouts",
+                 "round", "stack", "opp_stack", "pot", "end", "delta")
+
+    def __init__(self, hand: int, cards, outcome: int, stream: np.ndarray, *, bob_rollouts: int = BOB_ROLLOUTS,
+                 card_tuple: tuple[int, ...] | None = None):
+        self.hand = hand
+        self._cards = np.ascontiguousarray(cards, dtype=np.int64)
+        self.cards = card_tuple if card_tuple is not None else tuple(int(c) for c in self._cards)
+        self.outcome = int(outcome)
+        self.stream = stream
+        self.bob_rollouts = bob_rollouts
+        self.round = 1
+        self.stack = START_STACK
+        self.opp_stack = START_STACK
+        self.pot = START_POT
+        self.end = -1
+        self.delta = 0
+
+    @property
+    def ended(self) -> bool:
+        return self.end >= 0
+
+    @property
+    def known(self) -> int:
+        return BOARD_SIZE_BY_ROUND[self.round - 1]
+
+    def view(self) -> View:
+        c = self.cards
+        return View(self.hand, self.round, self.stack, self.opp_stack, self.pot, (c[0], c[1]),
+                    c[4:4 + BOARD_SIZE_BY_ROUND[self.round - 1]])
+
+    def rate(self, rollouts: int) -> tuple[int, int]:
+        """Alice's (wins, ties) over `rollouts` random completions (the RATE query)."""
+        if self.ended:
+            raise IllegalAction("RATE after the hand ended")
+        return _kernels.rate_counts(self.stream, self._cards, self.known, rollouts)
+
+    def can(self, action: object) -> bool:
+        try:
+            verify_action(action, self.stack)
+        except IllegalAction:
+            return False
+        return not self.ended
+
+    def apply(self, action: Action) -> Event:
+        if self.ended:
+            raise IllegalAction(f"hand {self.hand} is over")
+        verify_action(action, self.stack)
+        pot, stack, rnd = self.pot, self.stack, self.round
+        kind = action.kind
+        if kind == CHECK:
+            response = CHECK
+            self._next_round()
+        elif kind == FOLD:
+            response = ""
+            self._finish(END_ALICE_FOLD, stack - START_STACK)
+        elif _kernels.bob_calls(self.stream, self._cards, self.known, pot, action.amount, self.bob_rollouts):
+            response = CALL
+            self.stack -= action.amount
+            self.opp_stack -= action.amount
+            self.pot += 2 * action.amount
+            self._next_round()
+        else:
+            response = FOLD
+            self._finish(END_BOB_FOLD, stack + pot - START_STACK)
+        return Event(self.hand, rnd, kind, action.amount if kind == RAISE else 0, response, pot, stack,
+                     self.end, self.delta)
+
+    def _next_round(self) -> None:
+        if self.round < ROUNDS:
+            self.round += 1
+            return
+        if self.outcome > 0:
+            won = self.pot
+        elif self.outcome == 0:
+            won = self.pot // 2
+        else:
+            won = 0
+        self._finish(END_SHOWDOWN, self.stack + won - START_STACK)
+
+    def _finish(self, end: int, delta: int) -> None:
+        self.end = end
+        self.delta = delta
