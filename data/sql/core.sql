@@ -1,0 +1,88 @@
+-- cardlab hand log: the tables every game shares. Raw tables are append-only (a chunk is
+-- replaced as a whole when it is written again, which makes writes idempotent).
+
+CREATE TABLE IF NOT EXISTS matches (
+    match_id     VARCHAR PRIMARY KEY,
+    game         VARCHAR NOT NULL,
+    bot          VARCHAR NOT NULL,
+    config       VARCHAR NOT NULL,      -- JSON of the bot's frozen config
+    options      VARCHAR,               -- JSON of the game's match options (opponent, files)
+    seed         BIGINT NOT NULL,
+    units        INTEGER NOT NULL,      -- hands / games / rounds planned
+    sweep_id     VARCHAR,
+    source       VARCHAR NOT NULL,      -- match, sweep, judge, ...
+    code_version VARCHAR,
+    started_at   TIMESTAMP NOT NULL,
+    finished_at  TIMESTAMP,
+    seconds      DOUBLE
+);
+
+-- One row per played unit (hand, game or round): the primary bot's payoff.
+CREATE TABLE IF NOT EXISTS units (
+    match_id VARCHAR NOT NULL,
+    chunk    INTEGER NOT NULL,
+    unit     INTEGER NOT NULL,
+    payoff   DOUBLE NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS chunks (
+    match_id   VARCHAR NOT NULL,
+    chunk      INTEGER NOT NULL,
+    first_unit INTEGER NOT NULL,
+    n_units    INTEGER NOT NULL,
+    seconds    DOUBLE,               -- time the chunk took to play
+    stats      VARCHAR,              -- JSON of the judge's extra numbers
+    written_at TIMESTAMP NOT NULL,
+    PRIMARY KEY (match_id, chunk)
+);
+
+CREATE TABLE IF NOT EXISTS sweeps (
+    sweep_id    VARCHAR PRIMARY KEY,
+    game        VARCHAR NOT NULL,
+    bot         VARCHAR NOT NULL,
+    grid        VARCHAR NOT NULL,    -- JSON: key -> list of values
+    units       INTEGER NOT NULL,    -- per config
+    seed        BIGINT NOT NULL,
+    started_at  TIMESTAMP NOT NULL,
+    finished_at TIMESTAMP,
+    best_match  VARCHAR,
+    mlflow_run  VARCHAR
+);
+
+-- Staging: the units with their match's labels.
+CREATE OR REPLACE VIEW stg_units AS
+SELECT u.match_id, u.chunk, u.unit, u.payoff, m.game, m.bot, m.config, m.seed, m.sweep_id, m.source
+FROM units u JOIN matches m USING (match_id);
+
+-- Mart: result per match (= per config in a sweep) with standard error and 95% CI.
+CREATE OR REPLACE VIEW mart_match_results AS
+WITH per_match AS (
+    SELECT match_id, count(*) AS units, avg(payoff) AS mean, stddev_samp(payoff) AS sd
+    FROM units GROUP BY match_id
+)
+SELECT m.match_id, m.game, m.bot, m.config, m.sweep_id, m.source, m.seed,
+       coalesce(p.units, 0)                    AS units,
+       p.mean, p.sd,
+       p.sd / sqrt(p.units)                    AS se,
+       p.mean - 1.96 * p.sd / sqrt(p.units)    AS ci_low,
+       p.mean + 1.96 * p.sd / sqrt(p.units)    AS ci_high,
+       m.seconds,
+       p.units / nullif(m.seconds, 0)          AS units_per_s
+FROM matches m LEFT JOIN per_match p USING (match_id);
+
+-- Mart: paired differences between configs of one sweep on the same deals (common random
+-- numbers): a positive mean says match_a beat match_b.
+CREATE OR REPLACE VIEW mart_sweep_pairs AS
+SELECT a.sweep_id, a.match_id AS match_a, b.match_id AS match_b,
+       count(*)                                  AS units,
+       avg(a.payoff - b.payoff)                  AS mean_diff,
+       stddev_samp(a.payoff - b.payoff) / sqrt(count(*)) AS se_diff
+FROM stg_units a
+JOIN stg_units b ON a.sweep_id = b.sweep_id AND a.unit = b.unit AND a.match_id <> b.match_id
+WHERE a.sweep_id IS NOT NULL
+GROUP BY ALL;
+
+-- Mart: cumulative payoff per match in unit order (for curves).
+CREATE OR REPLACE VIEW mart_cumulative AS
+SELECT match_id, unit, sum(payoff) OVER (PARTITION BY match_id ORDER BY unit) AS cumulative
+FROM units;

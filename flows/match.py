@@ -1,0 +1,93 @@
+"""Playing a match in chunks: the plain functions under `cardlab match` and the sweep flow."""
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from bots.base import config_as_dict
+from engine.core.log import ChunkLog
+from flows import games
+from flows.stats import RunningSummary, Summary
+from flows.store import HandLog, new_match_id
+
+DEFAULT_CHUNK = 5000
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    game: str
+    bot: str
+    overrides: tuple[tuple[str, str], ...] = ()
+    options: tuple[tuple[str, str], ...] = ()
+    seed: int = 1
+    units: int = 10_000
+    chunk_size: int = DEFAULT_CHUNK
+
+    def adapter(self):
+        return games.get(self.game)
+
+    def config(self):
+        return self.adapter().spec(self.bot).config_from(dict(self.overrides))
+
+    def chunks(self) -> list[tuple[int, int, int]]:
+        """(chunk index, first unit, count) covering units 0..units-1."""
+        size = max(1, self.chunk_size)
+        return [(i, first, min(size, self.units - first)) for i, first in enumerate(range(0, self.units, size))]
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    match_id: str
+    summary: Summary
+    seconds: float
+
+    @property
+    def units_per_s(self) -> float:
+        return self.summary.n / self.seconds if self.seconds > 0 else float("nan")
+
+
+def play_chunk(plan: MatchPlan, first: int, count: int) -> tuple[ChunkLog, float]:
+    """Play units first..first+count-1 in this process; deterministic in (seed, unit)."""
+    adapter = plan.adapter()
+    spec = adapter.spec(plan.bot)
+    config = spec.config_from(dict(plan.overrides))
+    options = adapter.options(dict(plan.options))
+    started = time.perf_counter()
+    log = adapter.play_chunk(spec, config, seed=plan.seed, first=first, count=count, options=options)
+    return log, time.perf_counter() - started
+
+
+def record_match(store: HandLog, plan: MatchPlan, match_id: str, *, source: str, sweep_id: str | None = None):
+    adapter = plan.adapter()
+    store.ensure_game(adapter)
+    store.begin_match(
+        match_id=match_id, game=adapter.name, bot=plan.bot, config=config_as_dict(plan.config()),
+        seed=plan.seed, units=plan.units, source=source, options=dict(plan.options), sweep_id=sweep_id,
+    )
+
+
+def run_match(
+    plan: MatchPlan,
+    store: HandLog | None,
+    *,
+    match_id: str | None = None,
+    source: str = "match",
+    progress: Callable[[int], None] | None = None,
+) -> MatchResult:
+    """Play a whole match chunk by chunk in this process, writing each chunk as it finishes."""
+    match_id = match_id or new_match_id()
+    if store is not None:
+        record_match(store, plan, match_id, source=source)
+    running = RunningSummary()
+    played = 0.0
+    for chunk, first, count in plan.chunks():
+        log, seconds = play_chunk(plan, first, count)
+        played += seconds
+        running.add(log.payoffs)
+        if store is not None:
+            store.write_chunk(match_id, chunk, log, seconds=seconds)
+        if progress is not None:
+            progress(count)
+    if store is not None:
+        store.finish_match(match_id, played)
+    return MatchResult(match_id, running.result(), played)

@@ -1,0 +1,206 @@
+"""The only writer of the DuckDB hand log (DuckDB allows one writing process per file).
+
+Workers never open the database: they return ChunkLogs, and the process that owns the
+HandLog appends them in bulk through Arrow. A chunk is written in one transaction that
+first removes any earlier copy of the same (match_id, chunk), so writing it again, e.g.
+after a crashed sweep is re-run, neither duplicates nor loses a row.
+"""
+
+import json
+import subprocess
+import time
+import uuid
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import polars as pl
+
+from engine.core.log import ChunkLog
+from flows.games.base import SQL_DIR, GameAdapter
+from flows.settings import PROJECT_ROOT, Paths
+
+CORE_TABLES = ("units", "chunks")
+
+
+@cache
+def code_version() -> str:
+    """The commit the code runs from, with '+dirty' when the work tree has changes."""
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=5
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=PROJECT_ROOT, capture_output=True, text=True, timeout=5,
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return (head or "unknown") + ("+dirty" if dirty else "")
+
+
+def new_match_id(prefix: str = "m") -> str:
+    return f"{prefix}-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:8]}"
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class HandLog:
+    """A read-write connection to the hand log with the schema of every game it has seen."""
+
+    def __init__(self, path: Path | str | None = None):
+        self.path = Path(path) if path is not None else Paths.from_env().db
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.con = duckdb.connect(str(self.path))
+        self._games: set[str] = set()
+        self._columns: dict[str, list[str]] = {}
+        self.con.execute((SQL_DIR / "core.sql").read_text())
+
+    def close(self) -> None:
+        self.con.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- schema ------------------------------------------------------------------------
+    def ensure_game(self, game: GameAdapter) -> None:
+        if game.name in self._games:
+            return
+        sql = game.sql_path()
+        if sql.exists():
+            self.con.execute(sql.read_text())
+        self._games.add(game.name)
+
+    def table_columns(self, table: str) -> list[str]:
+        if table not in self._columns:
+            rows = self.con.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_name = ? ORDER BY ordinal_position",
+                [table],
+            ).fetchall()
+            if not rows:
+                raise KeyError(f"the hand log has no table {table!r}; is it created in data/sql/?")
+            self._columns[table] = [r[0] for r in rows]
+        return self._columns[table]
+
+    # -- writing -----------------------------------------------------------------------
+    def begin_match(
+        self,
+        *,
+        match_id: str,
+        game: str,
+        bot: str,
+        config: dict,
+        seed: int,
+        units: int,
+        source: str,
+        options: dict | None = None,
+        sweep_id: str | None = None,
+    ) -> None:
+        """Record a match once; a re-run with the same id keeps the first record."""
+        self.con.execute(
+            "INSERT INTO matches (match_id, game, bot, config, options, seed, units, sweep_id, source,"
+            " code_version, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+            [match_id, game, bot, json.dumps(config, sort_keys=True), json.dumps(options or {}, sort_keys=True),
+             seed, units, sweep_id, source, code_version(), _now()],
+        )
+
+    def finish_match(self, match_id: str, seconds: float) -> None:
+        self.con.execute(
+            "UPDATE matches SET finished_at = ?, seconds = ? WHERE match_id = ?", [_now(), seconds, match_id]
+        )
+
+    def written_chunks(self, match_id: str) -> set[int]:
+        rows = self.con.execute("SELECT chunk FROM chunks WHERE match_id = ?", [match_id]).fetchall()
+        return {r[0] for r in rows}
+
+    def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
+        """Append one chunk in one transaction, replacing any earlier copy. Returns units written."""
+        frames = {"units": pl.DataFrame({
+            "unit": pl.Series(range(log.first, log.first + log.count), dtype=pl.Int32),
+            "payoff": pl.Series(log.payoffs, dtype=pl.Float64),
+        })}
+        for table, columns in log.tables.items():
+            frames[table] = pl.DataFrame(columns)
+        self.con.begin()
+        try:
+            for table, frame in frames.items():
+                self._replace(table, match_id, chunk, frame)
+            self.con.execute("DELETE FROM chunks WHERE match_id = ? AND chunk = ?", [match_id, chunk])
+            self.con.execute(
+                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [match_id, chunk, log.first, log.count, seconds, json.dumps(log.stats), _now()],
+            )
+            self.con.commit()
+        except Exception:
+            self.con.rollback()
+            raise
+        return log.count
+
+    def _replace(self, table: str, match_id: str, chunk: int, frame: pl.DataFrame) -> None:
+        columns = self.table_columns(table)
+        frame = frame.with_columns(pl.lit(match_id).alias("match_id"), pl.lit(chunk, dtype=pl.Int32).alias("chunk"))
+        unknown = set(frame.columns) - set(columns)
+        if unknown:
+            raise KeyError(f"table {table!r} has no column(s) {sorted(unknown)}; it has {columns}")
+        self.con.execute(f"DELETE FROM {table} WHERE match_id = ? AND chunk = ?", [match_id, chunk])
+        arrow = frame.to_arrow()  # noqa: F841 - DuckDB scans the local Arrow table by name
+        self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM arrow")
+
+    # -- sweeps ------------------------------------------------------------------------
+    def begin_sweep(self, *, sweep_id: str, game: str, bot: str, grid: dict, units: int, seed: int) -> None:
+        self.con.execute(
+            "INSERT INTO sweeps (sweep_id, game, bot, grid, units, seed, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT DO NOTHING",
+            [sweep_id, game, bot, json.dumps(grid), units, seed, _now()],
+        )
+
+    def finish_sweep(self, sweep_id: str, *, best_match: str | None, mlflow_run: str | None) -> None:
+        self.con.execute(
+            "UPDATE sweeps SET finished_at = ?, best_match = ?, mlflow_run = ? WHERE sweep_id = ?",
+            [_now(), best_match, mlflow_run, sweep_id],
+        )
+
+    # -- reading (the writer may read its own data) ----------------------------------------
+    def query(self, sql: str, params: Iterable | None = None) -> pl.DataFrame:
+        return pl.from_arrow(self.con.execute(sql, list(params or [])).to_arrow_table())
+
+
+def read_only(path: Path | str | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for analysis and reports (fails while a writer holds the file)."""
+    path = Path(path) if path is not None else Paths.from_env().db
+    if not path.exists():
+        raise FileNotFoundError(f"no hand log at {path}; run a match or a sweep first")
+    return duckdb.connect(str(path), read_only=True)
+
+
+def log_judged_match(
+    game: GameAdapter | str,
+    *,
+    bot: str,
+    config: dict,
+    seed: int,
+    log: ChunkLog,
+    options: dict | None = None,
+    seconds: float | None = None,
+    db: Path | str | None = None,
+) -> str:
+    """Log a whole judged match (e.g. an external program through a judge) as chunk 0."""
+    from flows import games
+
+    adapter = games.get(game) if isinstance(game, str) else game
+    match_id = new_match_id("j")
+    started = time.perf_counter()
+    with HandLog(db) as store:
+        store.ensure_game(adapter)
+        store.begin_match(match_id=match_id, game=adapter.name, bot=bot, config=config, seed=seed,
+                          units=log.count, source="judge", options=options)
+        store.write_chunk(match_id, 0, log, seconds=seconds)
+        store.finish_match(match_id, seconds if seconds is not None else time.perf_counter() - started)
+    return match_id

@@ -1,0 +1,174 @@
+"""The sweep flow: configs x seed chunks fanned out over the task runner, every hand
+streamed to the hand log by this process (the single writer), one MLflow parent run with
+a child per config, and the best config named by its lower confidence bound."""
+
+import itertools
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from prefect import flow, get_run_logger, task
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+
+from bots.base import config_as_dict
+from flows import games, tracking
+from flows.match import MatchPlan, play_chunk, record_match
+from flows.runners import make_task_runner
+from flows.store import HandLog, new_match_id
+
+
+@dataclass(frozen=True)
+class SweepSpec:
+    game: str
+    bot: str
+    grid: tuple[tuple[str, tuple[str, ...]], ...]  # key -> values, in the order given
+    units: int = 20_000  # per config
+    seed: int = 1
+    chunk_size: int = 5000
+    options: tuple[tuple[str, str], ...] = ()
+    fixed: tuple[tuple[str, str], ...] = ()  # overrides shared by every config
+    sweep_id: str | None = None  # give the id of a crashed sweep to resume it
+
+    def configs(self) -> list[tuple[tuple[str, str], ...]]:
+        keys = [k for k, _ in self.grid]
+        combos = itertools.product(*(values for _, values in self.grid)) if self.grid else [()]
+        return [tuple(self.fixed) + tuple(zip(keys, combo, strict=True)) for combo in combos]
+
+    def plans(self) -> list[MatchPlan]:
+        return [MatchPlan(game=self.game, bot=self.bot, overrides=overrides, options=self.options,
+                          seed=self.seed, units=self.units, chunk_size=self.chunk_size)
+                for overrides in self.configs()]
+
+
+@dataclass(frozen=True)
+class SweepOutcome:
+    sweep_id: str
+    runs: tuple[tracking.ConfigRun, ...]
+    best: tracking.ConfigRun
+    runner_up: tracking.ConfigRun | None
+    paired_diff: float | None
+    paired_se: float | None
+    mlflow_run_id: str | None
+    seconds: float
+    units_written: int
+
+
+def validate(spec: SweepSpec) -> None:
+    """Fail before any work if a game, bot, key or value is wrong (clear one-line errors)."""
+    adapter = games.get(spec.game)
+    bot = adapter.spec(spec.bot)
+    for plan in spec.plans():
+        bot.config_from(dict(plan.overrides))
+    adapter.options(dict(spec.options))
+    if spec.units < 2:
+        raise ValueError("a sweep needs at least 2 units per config")
+
+
+@task(name="play-chunk", persist_result=False, cache_policy=NO_CACHE, retries=0)
+def play_chunk_task(plan: MatchPlan, first: int, count: int):
+    return play_chunk(plan, first, count)
+
+
+def _match_id(sweep_id: str, index: int) -> str:
+    return f"{sweep_id}-c{index:02d}"
+
+
+@flow(name="cardlab-sweep", validate_parameters=False, log_prints=True)
+def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
+               progress: Callable[[int], None] | None = None, max_in_flight: int | None = None) -> SweepOutcome:
+    logger = get_run_logger()
+    started = time.perf_counter()
+    sweep_id = spec.sweep_id or new_match_id("s")
+    plans = spec.plans()
+    adapter = games.get(spec.game)
+    written = 0
+    with HandLog(db) as store:
+        store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
+                          units=spec.units, seed=spec.seed)
+        jobs = []
+        for index, plan in enumerate(plans):
+            match_id = _match_id(sweep_id, index)
+            record_match(store, plan, match_id, source="sweep", sweep_id=sweep_id)
+            done = store.written_chunks(match_id)  # resuming skips what is already stored
+            jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
+        logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
+        # Waves bound memory: at most `window` chunks are in flight or waiting to be written.
+        window = max_in_flight or 4 * max(1, getattr(sweep_flow.task_runner, "max_workers", None) or 2)
+        chunk_seconds: dict[str, float] = {}
+        for start in range(0, len(jobs), window):
+            wave = jobs[start:start + window]
+            futures = {play_chunk_task.submit(plan, first, count): (mid, c) for mid, plan, c, first, count in wave}
+            for future in as_completed(list(futures)):
+                match_id, chunk = futures.pop(future)
+                log, seconds = future.result()
+                written += store.write_chunk(match_id, chunk, log, seconds=seconds)
+                chunk_seconds[match_id] = chunk_seconds.get(match_id, 0.0) + seconds
+                if progress is not None:
+                    progress(log.count)
+        for index, _ in enumerate(plans):
+            match_id = _match_id(sweep_id, index)
+            total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
+                                [match_id])["s"][0]
+            store.finish_match(match_id, float(total))
+        runs = _config_runs(store, sweep_id, plans)
+        best, runner_up = _ranked(runs)
+        diff, se = _paired(store, best, runner_up)
+        run_id = None
+        if track:
+            run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
+                                        grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
+                                        best=best, runner_up=runner_up, paired_diff=diff, paired_se=se)
+        store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id)
+    logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
+    return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
+                        time.perf_counter() - started, written)
+
+
+def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
+    rows = store.query("SELECT * FROM mart_match_results WHERE sweep_id = ? ORDER BY match_id", [sweep_id])
+    by_id = {r["match_id"]: r for r in rows.iter_rows(named=True)}
+    runs = []
+    for index, plan in enumerate(plans):
+        row = by_id[_match_id(sweep_id, index)]
+        runs.append(tracking.ConfigRun(
+            match_id=row["match_id"], bot=plan.bot, config=config_as_dict(plan.config()),
+            overrides=dict(plan.overrides), units=int(row["units"]), mean=float(row["mean"]),
+            se=float(row["se"] or 0.0), ci_low=float(row["ci_low"] or row["mean"]),
+            ci_high=float(row["ci_high"] or row["mean"]), units_per_s=float(row["units_per_s"] or 0.0),
+        ))
+    return runs
+
+
+def _ranked(runs: list[tracking.ConfigRun]):
+    ordered = sorted(runs, key=lambda r: r.ci_low, reverse=True)
+    return ordered[0], (ordered[1] if len(ordered) > 1 else None)
+
+
+def _paired(store: HandLog, best, runner_up) -> tuple[float | None, float | None]:
+    if runner_up is None:
+        return None, None
+    row = store.query(
+        "SELECT avg(a.payoff - b.payoff) AS d, stddev_samp(a.payoff - b.payoff) / sqrt(count(*)) AS se "
+        "FROM units a JOIN units b ON a.unit = b.unit WHERE a.match_id = ? AND b.match_id = ?",
+        [best.match_id, runner_up.match_id],
+    ).row(0, named=True)
+    return float(row["d"]), float(row["se"] or 0.0)
+
+
+def parse_grid(items: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """``k=v1,v2`` strings -> ((k, (v1, v2)), ...); values are checked later against the config."""
+    grid = []
+    for item in items:
+        key, sep, values = item.partition("=")
+        parts = tuple(v.strip() for v in values.split(",") if v.strip())
+        if not sep or not key.strip() or not parts:
+            raise ValueError(f"expected --grid key=v1,v2,..., got {item!r}")
+        grid.append((key.strip(), parts))
+    return tuple(grid)
+
+
+def with_runner(kind: str | None = None, **kwargs):
+    """The sweep flow bound to a task runner chosen by setting (threads or dask)."""
+    return sweep_flow.with_options(task_runner=make_task_runner(kind, **kwargs))
+

@@ -1,0 +1,119 @@
+"""MLflow: one experiment per game, a parent run per sweep, a child run per config."""
+
+import json
+from dataclasses import dataclass
+
+import mlflow
+from mlflow.tracking import MlflowClient
+
+from flows.settings import Paths
+
+
+@dataclass(frozen=True)
+class ConfigRun:
+    match_id: str
+    bot: str
+    config: dict
+    overrides: dict
+    units: int
+    mean: float
+    se: float
+    ci_low: float
+    ci_high: float
+    units_per_s: float
+
+
+@dataclass(frozen=True)
+class PickedRun:
+    run_id: str
+    parent_run_id: str
+    sweep_id: str
+    game: str
+    bot: str
+    config: dict
+    overrides: dict
+    lower_bound: float
+    mean: float
+
+
+def _client() -> MlflowClient:
+    paths = Paths.from_env()
+    mlflow.set_tracking_uri(paths.tracking_uri)
+    return MlflowClient(paths.tracking_uri)
+
+
+def experiment_id(game: str) -> str:
+    client = _client()
+    name = f"cardlab-{game}"
+    found = client.get_experiment_by_name(name)
+    if found is not None:
+        return found.experiment_id
+    root = Paths.from_env().artifact_root / name
+    root.mkdir(parents=True, exist_ok=True)
+    return client.create_experiment(name, artifact_location=root.as_uri())
+
+
+def log_sweep(
+    *, game: str, sweep_id: str, bot: str, grid: dict, seed: int, runs: list[ConfigRun],
+    best: ConfigRun, runner_up: ConfigRun | None, paired_diff: float | None, paired_se: float | None,
+) -> str:
+    """Record a finished sweep; returns the parent run id."""
+    exp = experiment_id(game)
+    with mlflow.start_run(experiment_id=exp, run_name=f"sweep {sweep_id}") as parent:
+        mlflow.set_tags({"cardlab.kind": "sweep", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
+                         "cardlab.bot": bot})
+        mlflow.log_params({"bot": bot, "seed": seed, "configs": len(runs), "units_per_config": best.units,
+                           "grid": json.dumps(grid)[:500]})
+        for run in runs:
+            with mlflow.start_run(experiment_id=exp, run_name=_label(run.overrides), nested=True):
+                mlflow.set_tags({"cardlab.kind": "config", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
+                                 "cardlab.bot": bot, "cardlab.match_id": run.match_id,
+                                 "cardlab.overrides": json.dumps(run.overrides, sort_keys=True)})
+                mlflow.log_params({k: str(v)[:500] for k, v in run.config.items()})
+                mlflow.log_metrics({"mean": run.mean, "se": run.se, "ci_low": run.ci_low, "ci_high": run.ci_high,
+                                    "units": run.units, "units_per_s": run.units_per_s})
+                mlflow.log_dict({"game": game, "bot": bot, "config": run.config, "overrides": run.overrides},
+                                "config.json")
+        metrics = {"best_mean": best.mean, "best_ci_low": best.ci_low}
+        if paired_diff is not None:
+            metrics |= {"paired_diff_vs_runner_up": paired_diff, "paired_se_vs_runner_up": paired_se or 0.0}
+        mlflow.log_metrics(metrics)
+        mlflow.set_tags({"cardlab.best_match": best.match_id,
+                         "cardlab.best_overrides": json.dumps(best.overrides, sort_keys=True),
+                         "cardlab.runner_up_match": runner_up.match_id if runner_up else ""})
+        return parent.info.run_id
+
+
+def _label(overrides: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "defaults"
+
+
+def pick_best(game: str, sweep_id: str | None = None) -> PickedRun:
+    """The config with the highest lower confidence bound in a sweep (the latest one by default)."""
+    client = _client()
+    name = f"cardlab-{game}"
+    exp = client.get_experiment_by_name(name)
+    if exp is None:
+        raise LookupError(f"no MLflow experiment {name!r}: run `cardlab sweep {game} ...` first")
+    parent_filter = "tags.`cardlab.kind` = 'sweep'"
+    if sweep_id:
+        parent_filter += f" and tags.`cardlab.sweep_id` = '{sweep_id}'"
+    parents = client.search_runs([exp.experiment_id], parent_filter, order_by=["attributes.start_time DESC"],
+                                 max_results=1)
+    if not parents:
+        raise LookupError(f"no sweep {sweep_id or ''} found in {name!r}".replace("  ", " "))
+    parent = parents[0]
+    sid = parent.data.tags["cardlab.sweep_id"]
+    children = client.search_runs(
+        [exp.experiment_id], f"tags.`mlflow.parentRunId` = '{parent.info.run_id}'",
+        order_by=["metrics.ci_low DESC"], max_results=1000,
+    )
+    if not children:
+        raise LookupError(f"sweep {sid} has no config runs")
+    best = max(children, key=lambda r: r.data.metrics.get("ci_low", float("-inf")))
+    config_doc = json.loads(mlflow.artifacts.load_text(f"{best.info.artifact_uri}/config.json"))
+    return PickedRun(
+        run_id=best.info.run_id, parent_run_id=parent.info.run_id, sweep_id=sid, game=game,
+        bot=config_doc["bot"], config=config_doc["config"], overrides=config_doc["overrides"],
+        lower_bound=best.data.metrics["ci_low"], mean=best.data.metrics["mean"],
+    )

@@ -1,0 +1,57 @@
+import duckdb
+import numpy as np
+import pytest
+
+from engine.core.log import ChunkLog
+from flows.match import MatchPlan, play_chunk, run_match
+from flows.store import HandLog, read_only
+
+
+def _rows(db, match_id):
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        units = con.execute("SELECT unit, payoff FROM units WHERE match_id = ? ORDER BY unit", [match_id]).fetchall()
+        flips = con.execute("SELECT unit, heads FROM toy_flips WHERE match_id = ? ORDER BY unit", [match_id]).fetchall()
+        chunks = con.execute("SELECT count(*) FROM chunks WHERE match_id = ?", [match_id]).fetchall()[0][0]
+    finally:
+        con.close()
+    return units, flips, chunks
+
+
+def test_writing_the_same_chunk_twice_keeps_one_copy(toy, tmp_path):
+    db = tmp_path / "h.duckdb"
+    plan = MatchPlan(game="toy", bot="coin", seed=3, units=300, chunk_size=100)
+    with HandLog(db) as store:
+        result = run_match(plan, store)
+        log, _ = play_chunk(plan, 100, 100)
+        store.write_chunk(result.match_id, 1, log)  # chunk 1 again, e.g. a retried task
+    units, flips, chunks = _rows(db, result.match_id)
+    assert [u for u, _ in units] == list(range(300))
+    assert [u for u, _ in flips] == list(range(300))
+    assert chunks == 3
+
+
+def test_a_failed_chunk_write_leaves_nothing_half_written(toy, tmp_path):
+    db = tmp_path / "h.duckdb"
+    with HandLog(db) as store:
+        store.ensure_game(toy)
+        bad = ChunkLog(first=0, payoffs=np.ones(3), tables={"toy_flips": {"unit": [0, 1, 2], "no_such": [1, 2, 3]}})
+        with pytest.raises(KeyError, match="no_such"):
+            store.write_chunk("m-x", 0, bad)
+        assert store.query("SELECT count(*) AS n FROM units")["n"][0] == 0
+
+
+def test_same_seed_gives_identical_rows_and_chunking_does_not_matter(toy, tmp_path):
+    db = tmp_path / "h.duckdb"
+    with HandLog(db) as store:
+        a = run_match(MatchPlan(game="toy", bot="coin", seed=9, units=250, chunk_size=250), store)
+        b = run_match(MatchPlan(game="toy", bot="coin", seed=9, units=250, chunk_size=70), store)
+        c = run_match(MatchPlan(game="toy", bot="coin", seed=10, units=250, chunk_size=250), store)
+    rows_a, rows_b, rows_c = (_rows(db, r.match_id)[:2] for r in (a, b, c))
+    assert rows_a == rows_b
+    assert rows_a != rows_c
+
+
+def test_read_only_connection_names_a_missing_file(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no hand log"):
+        read_only(tmp_path / "missing.duckdb")

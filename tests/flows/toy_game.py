@@ -1,0 +1,50 @@
+"""A tiny game for testing the workspace without any contest's engine.
+
+Each unit is a biased coin flip from the unit's own stream: payoff +1 with probability
+``edge`` else -1. Besides payoffs it logs a raw table so the store path is exercised.
+"""
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from bots.base import BotSpec
+from engine.core import seeds
+from engine.core.log import ChunkLog
+from flows.games.base import GameAdapter
+
+
+@dataclass(frozen=True)
+class CoinConfig:
+    edge: float = 0.5
+    label: str = "plain"
+
+
+def play_chunk(spec, config, *, seed, first, count, options=None) -> ChunkLog:
+    key = seeds.match_key(seed)
+    flips = np.empty(count)
+    for i in range(count):
+        u = seeds.generator(seeds.unit_key(key, first + i, seeds.Purpose.DEAL)).random()
+        flips[i] = 1.0 if u < config.edge else -1.0
+    return ChunkLog(
+        first=first,
+        payoffs=flips,
+        tables={"toy_flips": {"unit": np.arange(first, first + count, dtype=np.int32), "heads": flips > 0}},
+        stats={"flips": float(count)},
+    )
+
+
+BOT = BotSpec(name="coin", config_type=CoinConfig, factory=lambda c: c, summary="a biased coin")
+
+
+@dataclass(frozen=True)
+class ToyAdapter(GameAdapter):
+    def sql_path(self) -> Path:
+        return Path(__file__).with_name("toy.sql")
+
+
+ADAPTER = ToyAdapter(
+    name="toy", title="Toy coin game", unit="flip", bots={"coin": BOT}, default_bot="coin",
+    play_chunk=play_chunk, sql_file="toy.sql", default_grid={"edge": ("0.4", "0.6")}, default_units=200,
+)
