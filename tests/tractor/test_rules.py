@@ -82,3 +82,34 @@ def test_settle_next_dealer_and_winner():
     assert (down.ft_points, down.multiplier, down.next_dealer, down.cr1) == (80, 2, 0, 0)
     ct_last = settle(dealer=3, cr1=0, cr2=0, trick_points=60, hidden_points=10, last_width=4, last_winner=1)
     assert (ct_last.ft_points, ct_last.multiplier) == (60, 0)
+
+
+def brute_honour(pair_codes, lengths):
+    """Try every order of the follower's pairs over the lead's pair slots (block by block)."""
+    import itertools
+
+    need = sum(lengths)
+    best = None
+    for chosen in itertools.permutations(pair_codes, need):
+        blocks, at = [], 0
+        for n in lengths:
+            blocks.append(sorted(chosen[at:at + n]))
+            at += n
+        if all(b == list(range(b[0], b[0] + len(b))) for b in blocks):
+            best = max(best if best is not None else -1, blocks[0][-1])
+    return best
+
+
+def test_matched_honour_against_brute_force():
+    import random
+
+    from engine.tractor.tricks import matched_honour
+
+    rng = random.Random(5)  # seeded: the cases are fixed
+    for _ in range(400):
+        pair_codes = [rng.choice([128, 129, 130, 131, 133, 140, 140, 141, 142]) for _ in range(rng.randint(1, 6))]
+        lengths = sorted((rng.choice([1, 1, 2, 3]) for _ in range(rng.randint(1, 3))), reverse=True)
+        counts = {}
+        for code in pair_codes:
+            counts[code] = counts.get(code, 0) + 1
+        assert matched_honour(counts, tuple(lengths)) == brute_honour(pair_codes, lengths), (pair_codes, lengths)
