@@ -74,21 +74,22 @@ def test_chunks_replay_bit_for_bit():
     assert whole.stats["simulator_disagreements"] == 0
 
 
-def test_adapter_writes_the_hand_log(tmp_path):
-    from flows.store import HandLog, log_judged_match
+def test_a_match_through_the_workspace_fills_the_hand_log(tmp_path):
+    from flows.match import MatchPlan, run_match
+    from flows.store import HandLog
 
-    spec = ADAPTER.spec(ADAPTER.default_bot)
-    log = ADAPTER.play_chunk(spec, spec.default_config(), seed=2, first=0, count=4,
-                             options=ADAPTER.options({"opponent": "random"}))
-    db = tmp_path / "hands.duckdb"
-    log_judged_match(ADAPTER, bot="rule", config={}, seed=2, log=log, db=db)
-    with HandLog(db) as store:
+    plan = MatchPlan(game="tractor", bot="rule", options=(("opponent", "random"),), seed=2, units=4, chunk_size=2)
+    direct = ADAPTER.play_chunk(ADAPTER.spec("rule"), ADAPTER.spec("rule").default_config(), seed=2, first=0,
+                                count=4, options=ADAPTER.options({"opponent": "random"}))
+    with HandLog(tmp_path / "hands.duckdb") as store:
+        result = run_match(plan, store)
         rounds = store.query("SELECT round, payoff, result FROM stg_tr_rounds ORDER BY round")
         tricks = store.query("SELECT count(*) AS n, sum(points) AS pts FROM stg_tr_tricks")
         roles = store.query("SELECT sum(rounds) AS n FROM mart_tr_roles")
-    assert rounds["payoff"].to_list() == [int(p) for p in log.payoffs]
-    assert tricks["n"][0] == len(log.tables["tr_tricks"]["round"]) and tricks["pts"][0] <= 4 * 200
-    assert roles["n"][0] == 4
+        chunks = store.query("SELECT count(*) AS n FROM chunks WHERE match_id = ?", [result.match_id])
+    assert rounds["payoff"].to_list() == [int(p) for p in direct.payoffs]  # chunked = one piece
+    assert tricks["n"][0] == len(direct.tables["tr_tricks"]["round"]) and tricks["pts"][0] <= 4 * 200
+    assert roles["n"][0] == 4 and chunks["n"][0] == 2
 
 
 def test_export_bundle_runs_standalone(tmp_path):
