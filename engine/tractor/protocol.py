@@ -60,7 +60,7 @@ class _Tokens:
     def __init__(self, text: str):
         self.words: list[str] = []
         self.lines: list[int] = []
-        for number, line in enumerate(text.split("\n"), start=1):
+        for number, line in enumerate(text.splitlines(), start=1):
             words = line.split()
             if words:
                 self.words.extend(words)

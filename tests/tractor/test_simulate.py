@@ -71,3 +71,17 @@ def test_malformed_input_names_case_line_token_after_earlier_output(second, wher
 def test_bad_case_count():
     with pytest.raises(InputError, match="line 1, token 'x'"):
         list(simulate_text("x\n"))
+
+
+def test_cli_trace_rows_go_to_stderr():
+    case = DATA / "core" / "07_offsuit_CR_tie_first_played_wins.in"
+    result = runner.invoke(app, ["simulate", "--trace"], input=case.read_bytes())
+    rows = [line for line in read(case.with_suffix(".trace.txt")).splitlines() if not line.startswith("#")]
+    assert result.exit_code == 0 and result.stdout == read(case.with_suffix(".out"))
+    assert result.stderr.splitlines() == ["# case 1", *rows]
+
+
+def test_old_mac_line_ends_parse_too():
+    case = DATA / "core" / "21_multi_case_4cases.in"
+    text = read(case).replace("\n", "\r")
+    assert "".join(r.output() for r in simulate_text(text)) == read(case.with_suffix(".out"))
