@@ -146,25 +146,27 @@ def _log_match(chunk, *, bot: str, config, seed: int, options, seconds: float) -
 
 
 def export(
-    directory: Path = typer.Argument(..., help="bundle directory to create"),
-    force: bool = typer.Option(False, "--force", help="replace an existing directory"),
+    out: Path = typer.Option(..., "--out", help="bundle directory to write (created if missing)"),
+    bot: str = typer.Option("rule", "--bot", hidden=True, help="accepted for `cardlab pick --out`; unused"),
+    set_: list[str] = typer.Option([], "--set", hidden=True, help="accepted for `cardlab pick --out`; unused"),
 ):
     """Write a standalone simulator bundle: `DIR/run < input > output` (needs only python3 >= 3.11).
 
+    A Tractor submission is the simulator itself, so no bot goes into the bundle.
+
     Set PYTHON to choose the interpreter the bundle runs with.
     """
-    if directory.exists():
-        if not force:
-            _fail(f"{directory} exists; pass --force to replace it")
-        shutil.rmtree(directory)
-    source = Path(__file__).resolve().parents[2] / "engine"
-    target = directory / "engine" / "tractor"
+    _bots_or_fail(bot, bot, set_)
+    source = Path(__file__).resolve().parents[2] / "engine" / "tractor"
+    target = out / "engine" / "tractor"
+    if target.exists():
+        shutil.rmtree(target)  # only the bundle's own package is replaced
     target.mkdir(parents=True)
-    (directory / "engine" / "__init__.py").write_text("")
+    (out / "engine" / "__init__.py").write_text("")
     (target / "__init__.py").write_text("")
     for name in BUNDLE_MODULES:
-        shutil.copyfile(source / "tractor" / name, target / name)
-    (directory / "simulate.py").write_text(
+        shutil.copyfile(source / name, target / name)
+    (out / "simulate.py").write_text(
         '"""Tractor single-round simulator: contest input on stdin, results on stdout."""\n'
         "import sys\n\n"
         "from engine.tractor.simulate import run\n\n"
@@ -174,10 +176,10 @@ def export(
         '    print(f"error: {error}", file=sys.stderr)\n'
         "    sys.exit(2)\n"
     )
-    runner = directory / "run"
+    runner = out / "run"
     runner.write_text('#!/bin/sh\ncd "$(dirname "$0")" && exec "${PYTHON:-python3}" -S -B simulate.py\n')
     runner.chmod(0o755)
-    typer.echo(f"wrote {directory} (run it as: {runner} < input > output)")
+    typer.echo(f"wrote {out} (run it as: {runner} < input > output)")
 
 
 @bench_app.command("simulate")

@@ -94,7 +94,7 @@ def test_a_match_through_the_workspace_fills_the_hand_log(tmp_path):
 
 def test_export_bundle_runs_standalone(tmp_path):
     bundle = tmp_path / "sim"
-    CliRunner().invoke(typer_app(), ["export", str(bundle)], catch_exceptions=False)
+    CliRunner().invoke(typer_app(), ["export", "--out", str(bundle)], catch_exceptions=False)
     case = DATA / "robustness" / "R1_multi_case_crlf.in"
     env = {**os.environ, "PYTHON": sys.executable, "PYTHONPATH": ""}
     done = subprocess.run([str(bundle / "run")], input=case.read_bytes(), capture_output=True, env=env, timeout=60)
