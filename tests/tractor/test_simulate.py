@@ -1,5 +1,6 @@
 """The simulator against every shared case (byte-exact output, trick-by-trick traces) and bad input."""
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -85,3 +86,30 @@ def test_old_mac_line_ends_parse_too():
     case = DATA / "core" / "21_multi_case_4cases.in"
     text = read(case).replace("\n", "\r")
     assert "".join(r.output() for r in simulate_text(text)) == read(case.with_suffix(".out"))
+
+
+def test_mangled_input_gives_input_errors_never_crashes():
+    import random
+
+    rng = random.Random(3)  # seeded mutations of a real multi-case input
+    base = read(DATA / "core" / "21_multi_case_4cases.in")
+    alphabet = "HSCDOBRJ23456789TJQKA \n\r"
+    outcomes = Counter()
+    for _ in range(400):
+        text = list(base)
+        for _ in range(rng.randint(1, 3)):
+            at = rng.randrange(len(text))
+            kind = rng.randrange(3)
+            if kind == 0:
+                del text[at]
+            elif kind == 1:
+                text.insert(at, rng.choice(alphabet))
+            else:
+                text[at] = rng.choice(alphabet)
+        try:
+            list(simulate_text("".join(text)))
+            outcomes["ok"] += 1
+        except InputError as exc:
+            assert str(exc).startswith("case ") or "bad case count" in str(exc)
+            outcomes["error"] += 1
+    assert outcomes["error"] > 100
