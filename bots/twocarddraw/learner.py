@@ -1,0 +1,88 @@
+"""The learning bot: Dirichlet beliefs per server row, updated by online EM, best response to
+the posterior mean.
+
+Each finished hand adds expected counts: the server's hidden pre-draw and post-draw hands
+get their posterior given the whole observed history (its moves, its draw count, its cards
+if shown), under the current beliefs. The prior is the bank's mean with per-row strength
+matched to the bank's spread. One hand visits each situation at most once, so a best
+response to the posterior means is the Bayes-optimal play if we ignore exploration.
+"""
+
+import numpy as np
+
+from bots.twocarddraw.prior import load_bank
+from bots.twocarddraw.tracker import Observation, PolicyBot
+from engine.twocarddraw import rules as R
+from engine.twocarddraw.best_response import Evaluator
+
+HANDS = np.arange(R.N_HANDS)
+
+
+class LearnerBot(PolicyBot):
+    learns_across_hands = True
+
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.hands_seen = 0
+
+    def on_init(self) -> None:
+        c = self.config
+        bank = load_bank(self.bets, count=c.prior_count, seed=c.prior_seed)
+        strength = bank.concentration(low=c.strength_min, high=c.strength_max) * c.prior_scale
+        self.alpha = bank.mean * strength[:, None]
+        self.alpha_sum = self.alpha.sum(axis=1)
+        self.evaluator = Evaluator(self.bets)
+        self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+        self.resolve()
+
+    def resolve(self) -> None:
+        self.evaluator.solve(self.alpha / self.alpha_sum[:, None], policy=self.policy)
+
+    def on_hand_over(self, observation: Observation) -> None:
+        add_expected_counts(self.alpha, self.alpha_sum, observation)
+        self.hands_seen += 1
+        if self.hands_seen % self.config.resolve_every == 0:
+            self.resolve()
+
+
+def hand_posterior(alpha: np.ndarray, alpha_sum: np.ndarray, obs: Observation):
+    """Posterior over the server's pre-draw hand and (if the draw happened) its post-draw hand."""
+    like = R.DEAL_PROB.copy()
+    for bets, action in obs.moves1:
+        rows = R.round1_row(bets, HANDS)
+        like *= alpha[rows, action] / alpha_sum[rows]
+    if obs.history < 0:
+        return like / like.sum(), None
+    rows = R.draw_row(obs.history, obs.player_drew, HANDS)
+    like *= alpha[rows, obs.server_drew] / alpha_sum[rows]
+    like2 = np.ones(R.N_HANDS)
+    for bets, action in obs.moves2:
+        rows = R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS)
+        like2 *= alpha[rows, action] / alpha_sum[rows]
+    if obs.shown >= 0:
+        shown = like2[obs.shown]
+        like2[:] = 0.0
+        like2[obs.shown] = shown
+    joint = like[:, None] * R.DRAW_TRANSITION[obs.server_drew] * like2[None, :]
+    joint /= joint.sum()
+    return joint.sum(axis=1), joint.sum(axis=0)
+
+
+def add_expected_counts(alpha: np.ndarray, alpha_sum: np.ndarray, obs: Observation, weight: float = 1.0) -> None:
+    """One online-EM step: the hand's expected row/action counts under the current beliefs."""
+    pre, post = hand_posterior(alpha, alpha_sum, obs)
+    pre = pre * weight
+    for bets, action in obs.moves1:
+        _add(alpha, alpha_sum, R.round1_row(bets, HANDS), action, pre)
+    if post is None:
+        return
+    _add(alpha, alpha_sum, R.draw_row(obs.history, obs.player_drew, HANDS), obs.server_drew, pre)
+    post = post * weight
+    for bets, action in obs.moves2:
+        _add(alpha, alpha_sum, R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS), action, post)
+
+
+def _add(alpha, alpha_sum, rows, action, mass) -> None:
+    alpha[rows, action] += mass
+    alpha_sum[rows] += mass

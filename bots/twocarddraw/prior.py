@@ -1,0 +1,60 @@
+"""A bank of generated server strategies per bet pair: what a bot may know before a test.
+
+Top TopCoder entries precomputed per bet pair offline; we do the same and cache the bank's
+per-row mean and variance on disk (the strategies come from seeds far from any test's).
+"""
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from engine.twocarddraw import best_response as B
+from engine.twocarddraw import rules as R
+
+DEFAULT_BANK_SEED = 1_000_000
+
+
+@dataclass(frozen=True, eq=False)
+class Bank:
+    bets: R.BetSizes
+    mean: np.ndarray  # (N_ROWS, 3)
+    var: np.ndarray  # (N_ROWS, 3) sample variance over the bank
+    count: int
+
+    def concentration(self, *, low: float, high: float) -> np.ndarray:
+        """Per-row Dirichlet strength matching the bank's spread: var_a = m_a (1 - m_a) / (s + 1)."""
+        spread = (self.mean * (1 - self.mean)).sum(axis=1)
+        var = self.var.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            strength = np.where(var > 0, spread / np.maximum(var, 1e-12) - 1.0, high)
+        return np.clip(strength, low, high)
+
+
+def bank_steps(count: int) -> list[int]:
+    """Step counts spread evenly over the statement's 10,000..200,000 range."""
+    span = B.MAX_STEPS - B.MIN_STEPS
+    return [B.MIN_STEPS + round(span * (j + 0.5) / count) for j in range(count)]
+
+
+def cache_dir() -> Path:
+    home = os.environ.get("CARDLAB_HOME") or str(Path(__file__).resolve().parents[2])
+    return Path(home) / ".cache" / "twocarddraw"
+
+
+def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, build: bool = True) -> Bank:
+    path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}.npz"
+    if path.exists():
+        data = np.load(path)
+        return Bank(bets, data["mean"], data["var"], count)
+    if not build:
+        raise FileNotFoundError(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
+    members = [B.generate(bets, steps=steps, seed=seed + j).strategy.probs for j, steps in enumerate(bank_steps(count))]
+    stack = np.stack(members)
+    bank = Bank(bets, stack.mean(axis=0), stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0]), count)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp.npz")
+    np.savez(tmp, mean=bank.mean, var=bank.var)
+    tmp.replace(path)
+    return bank

@@ -1,0 +1,77 @@
+"""Best response to a known server strategy, and the seeded server-strategy generator.
+
+Thin wrappers over the numba kernels: validation and array plumbing here, loops there.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.core import seeds
+from engine.twocarddraw import _kernels as K
+from engine.twocarddraw import rules as R
+from engine.twocarddraw.strategy import Strategy
+
+GENERATOR_EPS = 1e-3  # the generator's opponent errs 1 time in 1000 per wrong action
+MIN_STEPS, MAX_STEPS = 10_000, 200_000  # what the statement says the server used
+
+
+@dataclass(frozen=True, eq=False)
+class BestResponse:
+    value: float  # the player's expected profit per hand
+    policy: np.ndarray  # (N_PLAYER_ROWS,) action codes, see rules.py
+
+
+class Evaluator:
+    """Reusable caches for repeated best responses (a learning bot re-solves every few hands)."""
+
+    def __init__(self, bets: R.BetSizes):
+        self.bets = bets
+        self.rho1 = np.zeros((R.N_HISTORIES, R.N_HANDS))
+        self.rho2 = np.zeros((63, R.N_HANDS))
+        self.v2 = np.zeros((63, R.N_HANDS))
+        self.u = np.zeros((21, R.N_HANDS))
+        self.vdraw = np.zeros((R.N_HISTORIES, R.N_HANDS))
+        self.scratch = np.zeros((K.SCRATCH_ROWS, R.N_HANDS))
+
+    def solve(self, probs: np.ndarray, *, eps: float = 0.0, policy: np.ndarray | None = None) -> float:
+        """Value per hand of the (eps-)best response to probs; writes the policy if given."""
+        if policy is None:
+            policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+        return K.evaluate(
+            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, eps,
+            self.rho1, self.rho2, self.v2, self.u, self.vdraw, policy, self.scratch,
+        )
+
+
+def best_response(strategy: Strategy, *, eps: float = 0.0) -> BestResponse:
+    policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+    value = Evaluator(strategy.bets).solve(np.ascontiguousarray(strategy.probs), eps=eps, policy=policy)
+    return BestResponse(float(value), policy)
+
+
+@dataclass(frozen=True, eq=False)
+class Generated:
+    strategy: Strategy
+    eps_value: float  # the value the generator minimised (player vs the eps-erring responder)
+    trace: np.ndarray  # eps_value after every trace_every steps
+
+
+
+def free_rows() -> np.ndarray:
+    """Rows with more than one allowed action, in the generator's sweep order."""
+    return np.flatnonzero(R.allowed_actions().sum(axis=1) > 1).astype(np.int64)
+
+
+def generate(bets: R.BetSizes, *, steps: int, seed: int, eps: float = GENERATOR_EPS, trace_every: int = 0) -> Generated:
+    """A server strategy as the contest built them, reproducible from (bets, steps, seed)."""
+    if steps < 0:
+        raise ValueError(f"steps must be >= 0, got {steps}")
+    probs = np.zeros((R.N_ROWS, 3))
+    key = seeds.unit_key(seeds.match_key(seed), bets.bet1 * 16 + bets.bet2, seeds.Purpose.OPPONENT)
+    trace = np.zeros(steps // trace_every if trace_every > 0 else 0)
+    value = K.generate(
+        probs, R.allowed_actions(), free_rows(), steps, bets.bet1, bets.bet2, eps,
+        seeds.stream(key), R.DEAL_PROB, R.DRAW_TRANSITION, trace_every, trace,
+    )
+    return Generated(Strategy(bets, probs), float(value), trace)

@@ -1,0 +1,114 @@
+"""The in-process tester: TopCoder's call order, hidden server moves, limits, replayability."""
+
+import numpy as np
+import pytest
+
+from bots.twocarddraw import BOTS
+from bots.twocarddraw.tracker import TrackingBot
+from engine.twocarddraw import best_response as B
+from engine.twocarddraw import judge as J
+from engine.twocarddraw import rules as R
+from engine.twocarddraw.protocol import write_strategy
+
+
+class RandomBot(TrackingBot):
+    """Random legal answers (its own seeded generator), recording what the tracker infers."""
+
+    def __init__(self, seed=0, fail_at=-1):
+        super().__init__()
+        self.rng = np.random.default_rng(seed)
+        self.observations, self.winnings, self.calls = [], [], []
+        self.fail_at = fail_at
+
+    def new_hand(self, card1, card2, winnings):
+        self.winnings.append(winnings)
+        if len(self.winnings) == self.fail_at:
+            return 7
+        return super().new_hand(card1, card2, winnings)
+
+    def on_hand_over(self, observation):
+        self.observations.append(observation)
+
+    def choose_round1(self, hand, bets):
+        return int(self.rng.integers(1, 3)) if bets == 0 else int(self.rng.integers(0, 3 if bets < 3 else 2))
+
+    def choose_draw(self, hand, history):
+        return int(self.rng.integers(0, 3))
+
+    def choose_round2(self, hand, history, player_drew, server_drew, bets2):
+        return self.choose_round1(hand, bets2)
+
+
+def _server_moves(letters: str) -> list[tuple[int, int]]:
+    """(bets the server faced, its action) from a round's letters, player first."""
+    moves, bets = [], 0
+    for n, letter in enumerate(letters):
+        if letter in "br":
+            bets += 1
+        if n % 2 == 1:
+            moves.append((bets - (letter == "r"), {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}[letter]))
+    return moves
+
+
+def test_oracle_profit_matches_the_best_response_value(generated_12, tmp_path):
+    value = B.best_response(generated_12).value
+    write_strategy(generated_12, tmp_path / "s.txt")
+    oracle = BOTS["oracle"].make(BOTS["oracle"].config_from({"strategy": str(tmp_path / "s.txt")}))
+    result = J.play_match(oracle, generated_12, seed=3, hands=20_000)
+    se = result.profits.std() / np.sqrt(len(result.profits))
+    assert result.status == J.OK and abs(result.profits.mean() - value) < 4 * se, (result.profits.mean(), value, se)
+
+
+def test_bot_infers_hidden_server_moves_and_folds(generated_12):
+    bot = RandomBot(seed=4)
+    result = J.play_match(bot, generated_12, seed=5, hands=3_000)
+    cols = result.record.columns
+    assert set(cols["ended"]) == {"player_fold", "server_fold", "showdown"}
+    # winnings passed to new_hand are the running profit: the only sign of a server fold
+    assert bot.winnings == list(np.concatenate([[0], np.cumsum(cols["profit"])[:-1]]))
+    for n, obs in enumerate(bot.observations):  # one per finished hand (the last is never closed)
+        assert list(obs.moves1) == _server_moves(cols["round1"][n])
+        assert list(obs.moves2) == _server_moves(cols["round2"][n])
+        assert obs.server_drew == cols["s_drew"][n] and obs.player_drew == cols["p_drew"][n]
+        shown = R.hand_index(cols["s_final1"][n], cols["s_final2"][n]) if cols["ended"][n] == "showdown" else -1
+        assert obs.shown == shown
+        if obs.history >= 0:
+            assert R.HISTORIES[obs.history] == (cols["bets1"][n], cols["first"][n])
+
+
+def test_chunks_replay_bit_for_bit(generated_12):
+    whole = J.play_match(BOTS["sample"].make(), generated_12, seed=8, hands=300)
+    part = J.play_match(BOTS["sample"].make(), generated_12, seed=8, first=100, hands=100)
+    assert np.array_equal(whole.profits[100:200], part.profits)
+    assert whole.record.columns["s_card1"][100:200] == part.record.columns["s_card1"]
+    other = J.play_match(BOTS["sample"].make(), generated_12, seed=9, hands=300)
+    assert not np.array_equal(whole.profits, other.profits)
+
+
+def test_bad_return_scores_zero_and_keeps_played_hands(generated_12):
+    result = J.play_match(RandomBot(fail_at=51), generated_12, seed=1, hands=100)
+    assert result.status == J.INVALID and "new_hand returned 7" in result.record.message
+    assert len(result.profits) == 50 and result.score == 0.0
+
+
+def test_cpu_limit_ends_the_test(generated_12):
+    class Slow(RandomBot):
+        def draw(self, card1, card2, bets):
+            sum(range(200_000))
+            return super().draw(card1, card2, bets)
+
+    result = J.play_match(Slow(), generated_12, seed=1, hands=2_000, cpu_limit=0.05)
+    assert result.status == J.TIME_LIMIT and result.score == 0.0 and result.cpu_seconds > 0.05
+
+
+def test_score_is_profit_plus_hands_floored_at_zero(generated_12):
+    result = J.play_match(BOTS["sample"].make(), generated_12, seed=2, hands=1_000)
+    assert result.score == max(0, result.profit + 1_000)
+    assert result.chunk_log().count == 1_000
+
+
+@pytest.mark.parametrize("hand", [(4, 4), (0, 1)])
+def test_sample_bot_bets_only_with_two_fours(hand):
+    bot = BOTS["sample"].make()
+    bot.init(1, 2)
+    assert bot.new_hand(*hand, 0) == (1 if hand == (4, 4) else 0)
