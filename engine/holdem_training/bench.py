@@ -38,11 +38,11 @@ class Rate:
     detail: str
 
 
-def random_hands(count: int, *, seed: int) -> np.ndarray:
-    """count random 7-card hands (distinct cards each), in random order, as an (n, 7) array."""
+def random_hands(count: int, *, seed: int, size: int = 7) -> np.ndarray:
+    """count random sets of `size` distinct cards, in random order, as an (n, size) array."""
     rng = seeds.generator(seeds.match_key(seed))
     keys = rng.random((count, 52))
-    return np.argsort(keys, axis=1)[:, :7].astype(np.int64)
+    return np.argpartition(keys, size, axis=1)[:, :size].astype(np.int64)
 
 
 def _cache_dir() -> Path:
