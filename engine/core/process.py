@@ -58,6 +58,7 @@ class LineProcess:
         self._last_poll = 0.0
         self._buffer = b""
         self._stderr_path = None
+        self._reaped_cpu: float | None = None  # CPU of the whole run, once reaped with wait4
 
         def limit_cpu():
             if cpu_seconds is not None:
@@ -92,6 +93,13 @@ class LineProcess:
             self._raise_if_limit()
             raise ProgramEnded("the program closed its input") from exc
 
+    def close_input(self) -> None:
+        """Send end-of-file (batch programs read to EOF before answering); output stays readable."""
+        try:
+            self.proc.stdin.close()
+        except OSError:
+            pass
+
     def read_line(self, timeout: float | None = None) -> str:
         """The next line without its newline; raises ProgramEnded at EOF, LimitExceeded on a limit."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -119,6 +127,8 @@ class LineProcess:
     # -- limits ------------------------------------------------------------------------
     def cpu_used(self) -> float:
         """CPU seconds (user + system) used so far by the program."""
+        if self._reaped_cpu is not None:
+            return self._reaped_cpu
         try:
             with open(f"/proc/{self.proc.pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
@@ -144,30 +154,47 @@ class LineProcess:
             self._kill()
             raise LimitExceeded("memory", f"peak {self._peak_kb / 1024:.0f} MB > {self.memory_limit_mb:g} MB")
 
-    def _raise_if_limit(self) -> None:
-        code = self.proc.poll()
-        if code is None:
+    def _reap(self, timeout: float) -> int | None:
+        """Wait up to `timeout` s for the program to exit and reap it with wait4, keeping its CPU
+        time (Popen.poll/wait would reap it too and lose that, so a report said 0 s)."""
+        deadline = time.monotonic() + timeout
+        while self.proc.returncode is None:
             try:
-                code = self.proc.wait(timeout=0.2)
-            except subprocess.TimeoutExpired:
-                return
+                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
+            except ChildProcessError:  # already reaped elsewhere
+                return self.proc.poll()
+            if pid:
+                self.proc.returncode = os.waitstatus_to_exitcode(status)
+                self._reaped_cpu = usage.ru_utime + usage.ru_stime
+                self._peak_kb = max(self._peak_kb, usage.ru_maxrss)
+                break
+            if time.monotonic() >= deadline:
+                return None
+            time.sleep(0.005)
+        return self.proc.returncode
+
+    def _raise_if_limit(self) -> None:
+        code = self._reap(0.2)
+        if code is None:
+            return
         if code in (-signal.SIGXCPU, -signal.SIGKILL) and self.cpu_limit is not None:
             if self.cpu_used() >= self.cpu_limit or code == -signal.SIGXCPU:
                 self._limit_hit = "cpu"
                 raise LimitExceeded("cpu", f"more than {self.cpu_limit:g} s of CPU")
 
     def _kill(self) -> None:
-        if self.proc.poll() is None:
+        if self._reap(0) is None:
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except OSError:
                 self.proc.kill()
-            self.proc.wait()
+            if self._reap(10.0) is None:
+                self.proc.wait()
 
     def close(self, grace: float = 1.0) -> ProcessReport:
         """Close stdin, give the program a moment to exit, then stop it; report what it used."""
         cpu = self.cpu_used()
-        if self.proc.poll() is None:
+        if self.proc.returncode is None:
             try:
                 self._poll_memory(force=True)
             except LimitExceeded:
@@ -176,18 +203,9 @@ class LineProcess:
             self.proc.stdin.close()
         except OSError:
             pass
-        deadline = time.monotonic() + grace
-        while self.proc.returncode is None:
-            pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
-            if pid:  # reaped here, so the exact CPU of the whole run is known
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                cpu = max(cpu, usage.ru_utime + usage.ru_stime)
-                self._peak_kb = max(self._peak_kb, usage.ru_maxrss)
-                break
-            if time.monotonic() > deadline:
-                self._kill()
-                break
-            time.sleep(0.005)
+        if self._reap(grace) is None:
+            self._kill()
+        cpu = max(cpu, self.cpu_used())
         self._selector.close()
         self.proc.stdout.close()
         self._stderr_file.seek(0, os.SEEK_END)
