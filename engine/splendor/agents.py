@@ -8,6 +8,7 @@ even after a crash or a kill.
 """
 
 import os
+import resource
 import shlex
 import time
 from dataclasses import dataclass, field
@@ -77,6 +78,11 @@ def command_argv(command: str) -> tuple[list[str], str | None]:
     return argv, os.path.dirname(argv[script[0]]) if script else None
 
 
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
 @dataclass
 class ExternalAgent:
     name: str
@@ -95,6 +101,7 @@ class ExternalAgent:
 
     def respond(self, stdin_text: str) -> AgentReply:
         start = time.perf_counter()
+        children_before = _children_cpu()
         try:
             proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd)
         except ProgramEnded:
@@ -117,8 +124,11 @@ class ExternalAgent:
                 lines.append(proc._buffer.decode(errors="replace"))
                 break
         report = proc.close(grace=0.0 if limit else 1.0)
+        # LineProcess loses the CPU of a child its poll() already reaped; the children's
+        # rusage delta is exact here because one judge thread runs one agent at a time.
+        cpu = report.cpu_seconds or max(0.0, _children_cpu() - children_before)
         stdout = "\n".join(lines)
         if self.strict_exit and (report.returncode != 0 or limit):
             stdout = ""
-        return AgentReply(stdout, tuple(kibitzes(report.stderr_tail)), report.cpu_seconds,
+        return AgentReply(stdout, tuple(kibitzes(report.stderr_tail)), cpu,
                           time.perf_counter() - start, report.returncode, limit or report.limit)

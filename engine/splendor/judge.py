@@ -10,6 +10,9 @@ after each game; winners share one point per game. Every game's deal comes from
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+import numpy as np
+
+from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
 from engine.splendor import state as st
 from engine.splendor.agents import Agent, AgentReply
@@ -143,3 +146,81 @@ def play_match(
             on_game(g, result)
     ranked = sorted(standings.values(), key=Standing.sort_key)
     return MatchResult(tuple(results), tuple(ranked))
+
+
+# -- the workspace's view: a chunk of a match as raw table columns ---------------------------
+
+ACTION_PASS = 0
+
+
+def _turn_rows(rows: dict[str, list], g: int, result: GameResult, cand_seat: int) -> None:
+    for log in result.turns:
+        event = log.event
+        rows["game"].append(g)
+        rows["round"].append(event.round)
+        rows["seat"].append(event.seat)
+        rows["is_candidate"].append(event.seat == cand_seat)
+        rows["action"].append(ACTION_PASS if event.move is None else event.move.action)
+        rows["card"].append(event.move.card if event.move is not None else 0)
+        rows["tokens"].append(" ".join(map(str, event.tokens)))
+        rows["returned"].append(len(event.returns))
+        rows["noble"].append(event.noble)
+        rows["chips"].append(sum(log.chips))
+        rows["gold"].append(log.chips[5])
+        rows["points"].append(log.points)
+        rows["message"].append(event.message)
+        rows["cpu_ms"].append(round(log.reply.cpu_seconds * 1000.0, 3))
+
+
+def _game_row(rows: dict[str, list], g: int, result: GameResult, cand_seat: int) -> None:
+    others = [s for i, s in enumerate(result.scores) if i != cand_seat]
+    rows["game"].append(g)
+    rows["players"].append(len(result.names))
+    rows["cand_seat"].append(cand_seat)
+    rows["rounds"].append(result.rounds)
+    rows["winners"].append(len(result.winners))
+    rows["cand_share"].append(result.share(cand_seat))
+    rows["cand_points"].append(result.scores[cand_seat])
+    rows["cand_cards"].append(result.cards[cand_seat])
+    rows["opp_best_points"].append(max(others, default=0))
+    rows["passes"].append(sum(1 for t in result.turns if t.event.move is None and t.event.seat == cand_seat))
+
+
+TURN_COLUMNS = ("game", "round", "seat", "is_candidate", "action", "card", "tokens", "returned", "noble",
+                "chips", "gold", "points", "message", "cpu_ms")
+GAME_COLUMNS = ("game", "players", "cand_seat", "rounds", "winners", "cand_share", "cand_points", "cand_cards",
+                "opp_best_points", "passes")
+
+
+def chunk_log(first: int, games: Sequence[tuple[int, GameResult, int]]) -> ChunkLog:
+    """ChunkLog of (game index, result, candidate seat) entries; payoff = the candidate's win share."""
+    turns = {c: [] for c in TURN_COLUMNS}
+    rows = {c: [] for c in GAME_COLUMNS}
+    payoffs = np.zeros(len(games), dtype=np.float64)
+    for i, (g, result, cand_seat) in enumerate(games):
+        payoffs[i] = result.share(cand_seat)
+        _turn_rows(turns, g, result, cand_seat)
+        _game_row(rows, g, result, cand_seat)
+    stats = {"mean_rounds": float(np.mean(rows["rounds"])) if games else 0.0,
+             "mean_points": float(np.mean(rows["cand_points"])) if games else 0.0}
+    return ChunkLog(first, payoffs, {"spl_turns": turns, "spl_games": rows}, stats)
+
+
+def play_chunk(candidate: Agent, opponents: Sequence[Agent], *, seed: int, first: int, count: int) -> ChunkLog:
+    """Games first..first+count-1: the candidate sits at seat g % players, opponents fill the
+    other seats in order. Payoff per game = the candidate's win share (1/#winners or 0)."""
+    players = 1 + len(opponents)
+    games = []
+    for g in range(first, first + count):
+        cand_seat = g % players
+        seated = list(opponents)
+        seated.insert(cand_seat, candidate)
+        for seat, agent in enumerate(seated):
+            agent.new_game(bot_key(seed, g, seat))
+        games.append((g, play_game(seated, game_deal(seed, g, players)), cand_seat))
+    return chunk_log(first, games)
+
+
+def match_chunk(match: MatchResult, candidate: str) -> ChunkLog:
+    """A whole match as one chunk, seen from the named agent (e.g. to log a judged match)."""
+    return chunk_log(0, [(g, r, r.names.index(candidate)) for g, r in enumerate(match.games)])

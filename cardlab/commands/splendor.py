@@ -1,0 +1,279 @@
+"""`cardlab judge splendor`, `cardlab export splendor`, `cardlab splendor ...`, `cardlab bench splendor ...`."""
+
+import dataclasses
+import json
+import os
+import shlex
+import stat
+import sys
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
+bench_app = typer.Typer(help="Splendor benchmarks: random-game speed, search strength.", no_args_is_help=True)
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+@app.callback()
+def _splendor_group():
+    """Splendor (nerdvana-ro arbiter): tournaments and game records."""
+
+
+@bench_app.callback()
+def _bench_group():
+    """Splendor benchmarks."""
+
+
+def _fail(message: str, code: int = 2):
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def _bot_config(bot: str, settings: list[str]):
+    from bots.base import ConfigError
+    from bots.splendor import BOTS
+
+    if bot not in BOTS:
+        raise typer.BadParameter(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+    try:
+        return BOTS[bot], BOTS[bot].config_from(settings)
+    except ConfigError as exc:
+        raise typer.BadParameter(str(exc)) from exc
+
+
+def _agent_names(commands: list[str]) -> list[str]:
+    names = []
+    for command in commands:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            _fail(f"cannot parse agent command {command!r}: {exc}")
+        if not argv:
+            _fail("an agent command is empty; give each agent as one string, e.g. \"python3 agent.py\"")
+        path = Path(argv[-1] if len(argv) > 1 else argv[0])
+        base = path.parent.name if path.name == "run" and path.parent.name else path.stem or path.name
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base}-{k}", k + 1
+        names.append(name)
+    return names
+
+
+def _standings_table(title: str, standings, ratings=None) -> Table:
+    table = Table(title=title)
+    for column in ("agent", "points", "wins", "prestige", "games"):
+        table.add_column(column, justify="left" if column == "agent" else "right")
+    if ratings:
+        table.add_column("rating (mu - 3 sigma)", justify="right")
+    by_name = {r[0]: r for r in ratings or []}
+    for s in standings:
+        row = [s.name, f"{s.points:g}", str(s.wins), str(s.prestige), str(s.games)]
+        if ratings:
+            row.append(f"{by_name[s.name][3]:.2f}")
+        table.add_row(*row)
+    return table
+
+
+def judge(
+    games: int = typer.Option(2, "--games", min=1, help="games in the match (seats rotate after each)"),
+    seed: int = typer.Option(1, "--seed", min=0, help="match seed; game g's deal depends on (seed, g) only"),
+    commands: list[str] = typer.Argument(..., help="1-4 agent commands, each one string, e.g. \"python3 a.py\""),
+    save: Path | None = typer.Option(None, "--save", help="write DIR/game-NNN.json records"),
+    save_inputs: bool = typer.Option(False, "--save-inputs", help="also write every agent's stdin (needs --save)"),
+    cpu: float = typer.Option(11.0, "--cpu", min=0.1, help="CPU seconds per move (contest: 11)"),
+    wall: float = typer.Option(12.0, "--wall", min=0.1, help="wall-clock guard per move in seconds"),
+    strict_exit: bool = typer.Option(False, "--strict-exit", help="a crash or a limit makes the move a pass"),
+    log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)"),
+):
+    """Play external agents as the contest's arbiter does; print each player's points and wins."""
+    from engine.splendor.agents import ExternalAgent
+    from engine.splendor.judge import match_chunk, play_match
+    from engine.splendor.record import save_game
+
+    if not 1 <= len(commands) <= 4:
+        raise typer.BadParameter(f"give 1 to 4 agent commands, got {len(commands)}")
+    if save_inputs and save is None:
+        raise typer.BadParameter("--save-inputs needs --save DIR")
+    names = _agent_names(commands)
+    agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit)
+              for n, c in zip(names, commands, strict=True)]
+    console = Console()
+
+    def on_game(g, result):
+        if save is not None:
+            save_game(result, save, g + 1, inputs=save_inputs)
+        console.print(f"game {g + 1}: {' '.join(f'{n}={s}' for n, s in zip(result.names, result.scores, strict=True))}"
+                      f" rounds={result.rounds} winners={[result.names[w] for w in result.winners]}")
+
+    started = time.perf_counter()
+    result = play_match(agents, games=games, seed=seed, keep_inputs=save_inputs, on_game=on_game)
+    seconds = time.perf_counter() - started
+    console.print(_standings_table(f"Splendor match, {games} games, seed {seed}", result.standings))
+    for name in names:
+        turns = [t for g in result.games for t in g.turns if g.names[t.event.seat] == name]
+        cpu_max = max((t.reply.cpu_seconds for t in turns), default=0.0)
+        console.print(f"{name}: max CPU per move {cpu_max:.2f} s, passes {sum(t.event.move is None for t in turns)}")
+    if log:
+        _log(match_chunk(result, names[0]), names, commands, seed, seconds)
+
+
+def _log(chunk, names, commands, seed, seconds):
+    try:
+        from flows.store import log_judged_match
+    except ImportError:
+        _fail("flows.store.log_judged_match is not available; the games were not logged")
+    match_id = log_judged_match("splendor", bot=f"external:{names[0]}", config={"command": commands[0]},
+                                seed=seed, log=chunk, options={"agents": dict(zip(names, commands, strict=True))},
+                                seconds=seconds)
+    typer.echo(f"logged as {match_id}")
+
+
+RUN_TEMPLATE = """#!{python}
+# A cardlab Splendor agent ({bot}); one move per process: stdin in, move out.
+import os
+import sys
+
+os.environ.setdefault("NUMBA_CACHE_DIR", {cache!r})
+sys.path.insert(0, {project!r})
+from bots.splendor.agent import run_agent  # noqa: E402
+
+sys.exit(run_agent({bot!r}, {settings!r}))
+"""
+
+
+def export(
+    out: Path = typer.Option(..., "--out", help="directory to write (created if missing)"),
+    bot: str = typer.Option("mcts", "--bot", help="bot to export (random, greedy, mcts)"),
+    set_: list[str] = typer.Option([], "--set", help="bot config as key=value (repeatable)"),
+):
+    """Write DIR/run: an executable contest agent using this project's venv python."""
+    spec, config = _bot_config(bot, set_)
+    settings = [f"{k}={v}" for k, v in dataclasses.asdict(config).items()]
+    out.mkdir(parents=True, exist_ok=True)
+    python = PROJECT / ".venv" / "bin" / "python"
+    run = out / "run"
+    run.write_text(RUN_TEMPLATE.format(python=python if python.exists() else sys.executable, bot=spec.name,
+                                       settings=settings, project=str(PROJECT),
+                                       cache=os.environ.get("NUMBA_CACHE_DIR", str(PROJECT / ".cache" / "numba"))))
+    run.chmod(run.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    (out / "bot.json").write_text(json.dumps({"bot": spec.name, "config": dict(s.split("=", 1) for s in settings)},
+                                             indent=2) + "\n")
+    typer.echo(f"wrote {run} ({spec.name}); try: cardlab judge splendor --games 2 -- {run} {run}")
+
+
+@app.command("tournament")
+def tournament(
+    bots: list[str] = typer.Argument(..., help="bots as NAME or NAME:k=v,k=v (a name may repeat with settings)"),
+    games: int = typer.Option(2, "--games", min=1, help="games per match"),
+    seed: int = typer.Option(1, "--seed", min=0),
+    table_size: int = typer.Option(2, "--table-size", min=2, max=4, help="2: round robin; 3-4: all tables"),
+    save: Path | None = typer.Option(None, "--save", help="write records to DIR/<match>/game-NNN.json"),
+):
+    """In-process tournament as the contest ran them; standings plus openskill ratings."""
+    from engine.splendor.agents import InProcessAgent
+    from engine.splendor.record import save_game
+    from engine.splendor.tournament import tournament2, tournament34
+    from flows.games.splendor import ratings
+
+    agents = []
+    for item in bots:
+        name, _, sets = item.partition(":")
+        spec, config = _bot_config(name, [s for s in sets.split(",") if s])
+        agents.append(InProcessAgent(item if item not in [a.name for a in agents] else f"{item}#{len(agents)}",
+                                     spec.make(config)))
+    if len(agents) < table_size:
+        raise typer.BadParameter(f"--table-size {table_size} needs at least that many bots, got {len(agents)}")
+
+    def on_match(names, result):
+        if save is not None:
+            for g, game in enumerate(result.games):
+                save_game(game, save / "---".join(n.replace("/", "_") for n in names), g + 1)
+        typer.echo(f"{' vs '.join(names)}: " + ", ".join(f"{s.name} {s.points:g}" for s in result.standings))
+
+    if table_size == 2:
+        result = tournament2(agents, games=games, seed=seed, on_match=on_match)
+    else:
+        result = tournament34(agents, table_size=table_size, games=games, seed=seed, on_match=on_match)
+    Console().print(_standings_table("Splendor tournament", result.standings, ratings(result.games())))
+
+
+@app.command("replay")
+def replay(record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a game-NNN.json record")):
+    """Replay a saved record through the engine and print the final scores."""
+    from engine.splendor.record import load
+    from engine.splendor.record import replay as replay_record
+
+    try:
+        states = replay_record(load(record_file))
+    except (ValueError, KeyError, IndexError, TypeError) as exc:
+        _fail(f"{record_file}: not a valid Splendor record ({exc})")
+    final = states[-1]
+    typer.echo(f"{len(states) - 1} turns, rounds {final.round - 1}, scores {final.scores()}")
+
+
+@bench_app.command("speed")
+def bench_speed(
+    games: int = typer.Option(50_000, "--games", min=100, help="numba random games to time"),
+    peer_games: int = typer.Option(100, "--peer-games", min=10, help="reference-engine games (the peer)"),
+    seed: int = typer.Option(1, "--seed", min=0),
+):
+    """Random 2-player games per second on one core: numba engine vs the Python reference."""
+    import numpy as np
+
+    from engine.core.seeds import stream
+    from engine.splendor import fast
+    from engine.splendor import state as st
+    from engine.splendor.rules import SplendorConfig
+
+    fast.random_games(seed, 0, 10)  # compile / load the cache outside the timing
+    deals, moves = fast.game_keys(seed, 0, games)
+    scores = np.zeros((games, 2), dtype=np.int64)
+    turns = np.zeros(games, dtype=np.int64)
+    started = time.perf_counter()
+    fast.K.random_games(deals, moves, 2, scores, turns)
+    numba_s = time.perf_counter() - started
+    started = time.perf_counter()
+    for g in range(peer_games):
+        game = st.GameState.new(st.deal_from_key(int(deals[g]), 2), SplendorConfig())
+        rng = stream(int(moves[g]))
+        while not game.over:
+            st.apply(game, st.random_move(game, rng))
+    peer_s = time.perf_counter() - started
+    fast_rate, peer_rate = games / numba_s, peer_games / peer_s
+    verdict = "met" if fast_rate >= 20000 else "NOT met"
+    typer.echo(f"numba: {fast_rate:,.0f} games/s ({turns.mean():.1f} turns/game, "
+               f"{turns.sum() / numba_s / 1e6:.2f} M turns/s); python reference: {peer_rate:,.1f} games/s; "
+               f"ratio {fast_rate / peer_rate:,.0f}x; target 20,000 games/s: {verdict}")
+
+
+@bench_app.command("strength")
+def bench_strength(
+    games: int = typer.Option(20, "--games", min=1, help="games per setting"),
+    time_ms: int = typer.Option(200, "--time-ms", min=1, help="search budget per move"),
+    players: str = typer.Option("2,4", "--players", help="table sizes to run: 2, 4 or 2,4"),
+    seed: int = typer.Option(1, "--seed", min=0),
+    set_: list[str] = typer.Option([], "--set", help="extra mcts config key=value"),
+):
+    """The search bot vs greedy: 2-player win share, and 4-player tables vs three greedy bots."""
+    from flows.games.splendor import ADAPTER, SplendorOptions
+
+    spec, config = _bot_config("mcts", [f"time_ms={time_ms}", *set_])
+    try:
+        sizes = sorted({int(p) for p in players.split(",") if p.strip()})
+        assert sizes and all(p in (2, 4) for p in sizes)
+    except (ValueError, AssertionError):
+        raise typer.BadParameter(f"--players takes 2, 4 or 2,4; got {players!r}") from None
+    targets = {2: 0.90, 4: 0.60}
+    for size in sizes:
+        started = time.perf_counter()
+        log = ADAPTER.play_chunk(spec, config, seed=seed, first=0, count=games,
+                                 options=SplendorOptions(players=size, opponent="greedy"))
+        share = float(log.payoffs.mean())
+        sd = float(log.payoffs.std(ddof=1)) if games > 1 else 0.0
+        typer.echo(f"{size} players, mcts {time_ms} ms/move vs greedy: win share {share:.2f} "
+                   f"(+/- {1.96 * sd / games ** 0.5:.2f}) over {games} games; chance-level {1 / size:.2f}; "
+                   f"issue target at 1 s/move {targets[size]:.2f}; {time.perf_counter() - started:.0f} s")

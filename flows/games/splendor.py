@@ -1,0 +1,83 @@
+"""Splendor in the workspace: the adapter (a unit is one game; the payoff is the candidate's
+win share, 1/#winners or 0), and tournament ratings from openskill (Plackett-Luce)."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from bots.base import BotSpec, ConfigError, split_pairs
+from bots.splendor import BOTS
+from engine.core.log import ChunkLog
+from engine.splendor.agents import InProcessAgent
+from engine.splendor.judge import GameResult, play_chunk
+from flows.games.base import GameAdapter
+
+
+@dataclass(frozen=True)
+class SplendorOptions:
+    players: int = 2  # table size: the candidate plus players-1 opponents
+    opponent: str = "greedy"  # a bot name from bots.splendor.BOTS
+    opponent_set: str = ""  # the opponent's config as k=v;k=v
+
+    def __post_init__(self):
+        if self.players not in (2, 3, 4):
+            raise ValueError(f"players must be 2, 3 or 4, got {self.players}")
+        if self.opponent not in BOTS:
+            raise ValueError(f"unknown opponent {self.opponent!r}; accepted: {', '.join(sorted(BOTS))}")
+
+
+def opponent_agents(options: SplendorOptions) -> list[InProcessAgent]:
+    spec = BOTS[options.opponent]
+    pairs = [p for p in options.opponent_set.split(";") if p.strip()]
+    try:
+        config = spec.config_from(split_pairs(pairs))
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from exc
+    return [InProcessAgent(f"{options.opponent}-{i + 1}", spec.make(config)) for i in range(options.players - 1)]
+
+
+def play_splendor_chunk(spec: BotSpec, config, *, seed: int, first: int, count: int,
+                        options: SplendorOptions | None = None) -> ChunkLog:
+    options = options or SplendorOptions()
+    candidate = InProcessAgent(f"{spec.name}*", spec.make(config))
+    return play_chunk(candidate, opponent_agents(options), seed=seed, first=first, count=count)
+
+
+def game_ranks(result: GameResult) -> list[int]:
+    """1 for the winners, then by score (more) and purchased cards (fewer); a capped game
+    with no winner is a draw for everyone."""
+    if not result.winners:
+        return [1] * len(result.names)
+    keys = sorted({(-s, c) for i, (s, c) in enumerate(zip(result.scores, result.cards, strict=True))
+                   if i not in result.winners})
+    return [1 if i in result.winners else 2 + keys.index((-s, c))
+            for i, (s, c) in enumerate(zip(result.scores, result.cards, strict=True))]
+
+
+def ratings(games: Iterable[GameResult]) -> list[tuple[str, float, float, float]]:
+    """(name, mu, sigma, ordinal) per agent after rating the games in order, best first."""
+    model = PlackettLuce()
+    table = {}
+    for result in games:
+        teams = [[table.setdefault(n, model.rating(name=n))] for n in result.names]
+        rated = model.rate(teams, ranks=game_ranks(result))
+        for name, (rating,) in zip(result.names, rated, strict=True):
+            table[name] = rating
+    rows = [(n, r.mu, r.sigma, r.ordinal()) for n, r in table.items()]
+    return sorted(rows, key=lambda row: -row[3])
+
+
+ADAPTER = GameAdapter(
+    name="splendor",
+    title="Splendor (nerdvana-ro arbiter)",
+    unit="game",
+    bots=BOTS,
+    default_bot="greedy",
+    play_chunk=play_splendor_chunk,
+    sql_file="splendor.sql",
+    options_type=SplendorOptions,
+    default_grid={"target": ("8", "12", "16"), "noble": ("0.5", "1.5")},
+    default_units=16,
+    payoff_label="win share per game",
+)

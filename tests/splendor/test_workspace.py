@@ -1,0 +1,99 @@
+"""Workspace wiring: chunks are deterministic and independent of chunking, the SQL loads and
+its views answer, tournaments pair and deal as the contest did, ratings come from openskill."""
+
+from itertools import combinations
+
+import numpy as np
+import typer
+from typer.testing import CliRunner
+
+from bots.splendor import BOTS
+from cardlab.commands import splendor as cli
+from engine.splendor import state as st
+from engine.splendor.agents import ExternalAgent, InProcessAgent
+from engine.splendor.judge import GameResult
+from engine.splendor.protocol import output_tokens
+from engine.splendor.tournament import circle_rounds, tournament2
+from flows.games.splendor import ADAPTER, SplendorOptions, game_ranks, ratings
+
+from .test_protocol import EXAMPLE, example_state
+
+
+def chunk(first, count):
+    return ADAPTER.play_chunk(BOTS["random"], BOTS["random"].default_config(), seed=5, first=first, count=count,
+                              options=SplendorOptions(opponent="random"))
+
+
+def test_chunks_do_not_depend_on_chunking():
+    whole = chunk(0, 3)
+    parts = [chunk(0, 1), chunk(1, 2)]
+    assert np.array_equal(whole.payoffs, np.concatenate([p.payoffs for p in parts]))
+    games = whole.tables["spl_games"]
+    assert games["game"] == [0, 1, 2] and games["cand_seat"] == [0, 1, 0]
+    assert whole.tables["spl_turns"]["tokens"] == sum((p.tables["spl_turns"]["tokens"] for p in parts), [])
+
+
+def test_sql_views_decode_a_logged_chunk(tmp_path):
+    from flows.store import log_judged_match, read_only
+
+    log = chunk(0, 2)
+    db = tmp_path / "log.duckdb"
+    match_id = log_judged_match(ADAPTER, bot="random", config={}, seed=5, log=log, db=db)
+    con = read_only(db)
+    games, share = con.execute("SELECT games, win_share FROM mart_spl_results WHERE match_id = ?",
+                               [match_id]).fetchone()
+    assert games == 2 and abs(share - log.payoffs.mean()) < 1e-12
+    turns = con.execute("SELECT count(*) FROM stg_spl_turns").fetchone()[0]
+    assert turns == len(log.tables["spl_turns"]["game"])
+    assert con.execute("SELECT sum(share) FROM mart_spl_action_mix").fetchone()[0] == 1.0
+
+
+def test_circle_method_meets_every_pair_once_with_a_bye_for_odd_counts():
+    for n in (2, 4, 5, 6):
+        rounds = circle_rounds(n)
+        assert len(rounds) == n + n % 2 - 1
+        pairs = sorted(tuple(sorted(p)) for r in rounds for p in r)
+        assert pairs == list(combinations(range(n), 2))
+
+
+class Passer:
+    def act(self, obs):
+        return "1 0"
+
+
+def test_round_robin_gives_every_pairing_of_a_round_the_same_deals():
+    agents = [InProcessAgent(f"p{i}", Passer()) for i in range(4)]
+    result = tournament2(agents, games=1, seed=2)
+    by_round = [result.matches[i:i + 2] for i in range(0, 6, 2)]
+    for (_, a), (_, b) in by_round:
+        assert a.games[0].deal == b.games[0].deal
+    assert by_round[0][0][1].games[0].deal != by_round[1][0][1].games[0].deal
+    assert all(s.points == 0 for s in result.standings)  # passers never finish: capped, no winner
+
+
+def _result(scores, cards, winners):
+    names = tuple(f"n{i}" for i in range(len(scores)))
+    return GameResult(names, st.Deal(((), (), ()), ()), (), tuple(scores), tuple(cards), tuple(winners), 30)
+
+
+def test_ranks_and_openskill_ratings():
+    assert game_ranks(_result([16, 15, 9], [10, 9, 5], [0])) == [1, 2, 3]
+    assert game_ranks(_result([10, 12], [4, 5], [])) == [1, 1]
+    rated = ratings([_result([16, 3], [9, 2], [0])] * 3)
+    assert [r[0] for r in rated] == ["n0", "n1"] and rated[0][1] > 25 > rated[1][1]
+
+
+def test_export_writes_a_contest_agent_that_answers_legally(tmp_path):
+    app = typer.Typer()
+    app.command("export")(cli.export)
+    app.command("judge")(cli.judge)
+    runner = CliRunner()
+    out = runner.invoke(app, ["export", "--out", str(tmp_path / "agent"), "--bot", "greedy", "--set", "chip=2"])
+    assert out.exit_code == 0, out.output
+    reply = ExternalAgent("greedy", str(tmp_path / "agent" / "run")).respond(EXAMPLE)
+    assert reply.returncode == 0
+    st.validate(example_state(), output_tokens(reply.stdout))  # raises if the arbiter would pass it
+    bad = runner.invoke(app, ["export", "--out", str(tmp_path / "x"), "--bot", "nope"])
+    assert bad.exit_code == 2 and "accepted" in bad.output
+    too_many = runner.invoke(app, ["judge", "--games", "1", "--", *["a"] * 5])
+    assert too_many.exit_code == 2 and "1 to 4" in too_many.output
