@@ -5,6 +5,7 @@ rounds on stdin and prints each round's result. There is no bot-vs-judge protoco
 `judge` plays rounds between in-process bots and replays each through the simulator.
 """
 
+import io
 import math
 import shutil
 import sys
@@ -91,17 +92,28 @@ def judge(
     settings: list[str] = typer.Option([], "--set", help="primary bot config as key=value (repeatable)"),
     swap_seats: bool = typer.Option(True, "--swap-seats/--no-swap-seats", help="primary on team 2 in odd rounds"),
     log: bool = typer.Option(False, "--log", help="append the rounds to the DuckDB hand log"),
+    program: str | None = typer.Option(None, "--program", help="a contestant's simulator command to test instead"),
+    input_file: Path | None = typer.Option(None, "--input", exists=True, dir_okay=False,
+                                           help="with --program: this input instead of bot rounds"),
+    cpu: float = typer.Option(1.0, "--cpu", min=0.1, help="with --program: CPU seconds (contest: 1)"),
+    memory: float = typer.Option(1536, "--memory", min=16, help="with --program: memory in MB (contest: 1536)"),
 ):
     """Play full Tractor rounds between in-process bots and print the scores.
 
-    No external programs: the contest's only protocol is the simulator's stdin/stdout.
+    The contest's only protocol is the simulator's stdin/stdout: there is no bot program to judge.
 
     Every round is also replayed through the simulator; disagreements are counted.
+
+    --program runs a contestant's simulator once on the rounds (or --input) under the contest's limits and compares
+    its output with ours, case by case.
     """
     from engine.tractor.judge import MatchOptions
     from engine.tractor.judge import play_chunk as play_tractor_chunk
 
     bots, config = _bots_or_fail(bot, opponent, settings)
+    if program is not None:
+        _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory)
+        return
     options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
     started = time.perf_counter()
     chunk = play_tractor_chunk(bots[bot], config, seed=seed, first=0, count=rounds, options=options, bots=bots)
@@ -109,6 +121,37 @@ def judge(
     _print_scores(chunk, bot=bot, opponent=opponent, seconds=seconds)
     if log:
         _log_match(chunk, bot=bot, config=config, seed=seed, options=options, seconds=seconds)
+
+
+def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: int, cpu: float,
+                   memory: float) -> None:
+    import shlex
+
+    from bots.tractor import BOTS
+    from engine.tractor.judge import MAX_PROGRAM_OUTPUT_CASES, contest_input, play_rounds, run_program
+
+    if input_file is not None:
+        text = input_file.read_bytes().decode("utf-8", errors="replace")
+    else:
+        if rounds > MAX_PROGRAM_OUTPUT_CASES:
+            raise typer.BadParameter(f"--rounds with --program is at most {MAX_PROGRAM_OUTPUT_CASES}")
+        text = contest_input(play_rounds(BOTS["random"].make(), BOTS["rule"].make(), seed=seed, first=0,
+                                         count=rounds))
+    out = io.StringIO()
+    error = run(text, out)
+    if error is not None:
+        _fail(f"the input is malformed, so there is nothing to compare: {error}")
+    try:
+        verdict = run_program(shlex.split(program), text, out.getvalue(), cpu_seconds=cpu, memory_mb=memory)
+    except ValueError as exc:
+        _fail(str(exc))
+    typer.echo(f"{verdict.verdict}: {verdict.matched}/{verdict.cases} cases match, {verdict.cpu_seconds:.2f} s CPU")
+    if verdict.first_mismatch is not None:
+        typer.echo(f"case {verdict.first_mismatch}: expected {verdict.expected!r}, got {verdict.got!r}")
+    if verdict.detail:
+        typer.echo(f"stderr tail: {verdict.detail}")
+    if verdict.verdict != "accepted":
+        raise typer.Exit(1)
 
 
 def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:

@@ -1,20 +1,24 @@
-"""Referee for full Tractor rounds between in-process bots, and the check against the simulator.
+"""Referee for full Tractor rounds between in-process bots, the check against the simulator,
+and the contest's own test of a submission (an external simulator program).
 
 The contest has no bot protocol (a submission is a simulator reading finished rounds), so
-there are no external players here: `play_round` runs four in-process bots; every finished
-round can be rendered in the contest's input format and replayed through the simulator,
-which must give the same trick winners and result.
+`play_round` runs four in-process bots; every finished round can be rendered in the
+contest's input format and replayed through the simulator, which must give the same trick
+winners and result. `run_program` feeds such an input to a contestant's simulator under the
+contest's limits and compares its output with ours, case by case.
 
 A bot is any object with `hide(view, rng)` and `play(view, rng)` returning card ids. A bot
 whose answer breaks the rules gets the first legal play in card order instead, and the
 round records the fault (a judge never loses a round already under way).
 """
 
+import time
 from dataclasses import dataclass
 
 import numpy as np
 
 from engine.core.log import ChunkLog
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, generator, match_key, unit_key
 from engine.tractor.protocol import render_input, render_result
 from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE, MAIN_LETTERS, SEATS, RoundSetup, team_of
@@ -169,3 +173,69 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options: Matc
         stats["simulator_disagreements"] = float(len(disagreements(rounds)))
     payoffs = np.array([r.payoff for r in rounds], dtype=np.float64)
     return ChunkLog(first=first, payoffs=payoffs, tables=round_tables(rounds), stats=stats)
+
+
+CONTEST_CPU_SECONDS = 1.0
+CONTEST_MEMORY_MB = 1536
+MAX_PROGRAM_OUTPUT_CASES = 1000  # keeps the program's output under one pipe buffer while we write
+
+
+@dataclass(frozen=True)
+class ProgramVerdict:
+    """What the contest would say about a simulator program on one input."""
+
+    verdict: str  # accepted, wrong answer, time limit, memory limit, runtime error
+    cases: int
+    matched: int  # leading cases whose three lines match
+    first_mismatch: int | None  # 1-based case
+    expected: str  # that case's expected lines
+    got: str
+    cpu_seconds: float
+    detail: str = ""
+
+
+def _case_blocks(lines: list[str]) -> list[str]:
+    """Group output lines by their 'Case #k:' line (trailing spaces ignored, as judges do)."""
+    blocks: list[list[str]] = []
+    for line in lines:
+        line = line.rstrip()
+        if line.startswith("Case #") or not blocks:
+            blocks.append([])
+        blocks[-1].append(line)
+    return ["\n".join(b) for b in blocks]
+
+
+def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float = CONTEST_CPU_SECONDS,
+                memory_mb: float = CONTEST_MEMORY_MB, wall_seconds: float = 20.0) -> ProgramVerdict:
+    """Run a contestant's simulator once on `text` and compare with `expected` (our output)."""
+    want = _case_blocks(expected.splitlines())
+    if len(want) > MAX_PROGRAM_OUTPUT_CASES:
+        raise ValueError(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
+    program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb)
+    lines, problem = [], ""
+    try:
+        for line in text.splitlines():
+            program.send(line)
+        program.close_input()
+        deadline = time.monotonic() + wall_seconds
+        while True:
+            lines.append(program.read_line(timeout=max(0.01, deadline - time.monotonic())))
+    except ProgramEnded:
+        pass
+    except LimitExceeded as exc:
+        problem = {"cpu": "time limit", "wall": "time limit", "memory": "memory limit"}[exc.kind]
+    report = program.close()
+    got = _case_blocks(lines)
+    matched = 0
+    while matched < min(len(got), len(want)) and got[matched] == want[matched]:
+        matched += 1
+    if not problem and report.returncode not in (0, None):
+        problem = "runtime error"
+    if not problem and (matched < len(want) or len(got) != len(want)):
+        problem = "wrong answer"
+    first = None if matched == len(want) and not problem else matched + 1
+    return ProgramVerdict(
+        verdict=problem or "accepted", cases=len(want), matched=matched, first_mismatch=first,
+        expected=want[matched] if matched < len(want) else "", got=got[matched] if matched < len(got) else "",
+        cpu_seconds=report.cpu_seconds, detail=report.stderr_tail.strip()[-300:],
+    )

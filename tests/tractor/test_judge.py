@@ -9,13 +9,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import typer
 from typer.testing import CliRunner
 
 from bots.tractor import BOTS
-from cardlab.commands import tractor as commands
 from engine.tractor.judge import MatchOptions, contest_input, disagreements, play_chunk, play_rounds
 from flows.games.tractor import ADAPTER
+from tests.tractor.helpers import typer_app
 
 DATA = Path(__file__).parent / "data"
 
@@ -102,15 +101,6 @@ def test_export_bundle_runs_standalone(tmp_path):
     bad = subprocess.run([str(bundle / "run")], input=b"1\n\nO Bob 2 2\nS2 S3 S4\n", capture_output=True,
                          env=env, timeout=60)
     assert bad.returncode == 2 and b"case 1" in bad.stderr
-
-
-def typer_app():
-    root = typer.Typer()
-    root.command("judge")(commands.judge)
-    root.command("export")(commands.export)
-    root.add_typer(commands.bench_app, name="bench")
-    root.add_typer(commands.app, name="tractor")
-    return root
 
 
 def test_cli_judge_and_bench():
