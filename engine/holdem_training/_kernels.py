@@ -389,6 +389,12 @@ def bob_calls(stream, cards, known, pot, raise_amount, rollouts):
     on, and calls iff the mean profit of calling beats folding. In exact integers: relative
     to folding, a call wins pot + x, ties pot / 2 (the pot is always even) or loses x."""
     bob_wins, ties = sample_outcomes(stream, cards[2], cards[3], cards[4:], known, rollouts)
+    return call_decision(bob_wins, ties, rollouts, pot, raise_amount)
+
+
+@kernel
+def call_decision(bob_wins, ties, rollouts, pot, raise_amount):
+    """Bob's rule on his rollout counts: call iff -w*x + d*P/2 + (1-w-d)*(P+x) > 0, times 2*rollouts."""
     alice_wins = rollouts - bob_wins - ties
     return 2 * bob_wins * (pot + raise_amount) + ties * pot - 2 * alice_wins * raise_amount > 0
 
