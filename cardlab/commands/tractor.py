@@ -104,8 +104,7 @@ def judge(
 
     Every round is also replayed through the simulator; disagreements are counted.
 
-    --program runs a contestant's simulator once on the rounds (or --input) under the contest's limits and compares
-    its output with ours, case by case.
+    --program tests a contestant's simulator on those rounds (or --input) under the contest's limits, case by case.
     """
     from engine.tractor.judge import MatchOptions
     from engine.tractor.judge import play_chunk as play_tractor_chunk
