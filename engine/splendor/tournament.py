@@ -45,6 +45,16 @@ def _ranked(standings: dict[str, Standing]) -> tuple[Standing, ...]:
     return tuple(sorted(standings.values(), key=Standing.sort_key))
 
 
+def _play(seated, deals, *, games, seed, standings, matches, on_match) -> None:
+    result = play_match(seated, games=games, seed=seed, deal_for=deals)
+    for game in result.games:
+        add_game(standings, game)
+    names = tuple(x.name for x in seated)
+    matches.append((names, result))
+    if on_match is not None:
+        on_match(names, result)
+
+
 def tournament2(agents: Sequence[Agent], *, games: int, seed: int,
                 on_match: Callable[[tuple[str, ...], MatchResult], None] | None = None) -> TournamentResult:
     key = match_key(seed)
@@ -54,13 +64,8 @@ def tournament2(agents: Sequence[Agent], *, games: int, seed: int,
         round_key = unit_key(key, r, Purpose.DEAL)
         for a, b in pairs:
             seated = [agents[b], agents[a]] if r % 2 == 0 else [agents[a], agents[b]]
-            result = play_match(seated, games=games, seed=seed, deal_for=_deals(round_key, 2))
-            for game in result.games:
-                add_game(standings, game)
-            names = tuple(x.name for x in seated)
-            matches.append((names, result))
-            if on_match is not None:
-                on_match(names, result)
+            _play(seated, _deals(round_key, 2), games=games, seed=seed, standings=standings, matches=matches,
+                  on_match=on_match)
     return TournamentResult(tuple(matches), _ranked(standings))
 
 
@@ -77,13 +82,6 @@ def tournament34(agents: Sequence[Agent], *, table_size: int, games: int, seed: 
     standings = {a.name: Standing(a.name) for a in agents}
     matches = []
     for m, table in enumerate(tables):
-        seated = [agents[i] for i in table]
-        result = play_match(seated, games=games, seed=seed,
-                            deal_for=_deals(unit_key(key, m, Purpose.DEAL), table_size))
-        for game in result.games:
-            add_game(standings, game)
-        names = tuple(x.name for x in seated)
-        matches.append((names, result))
-        if on_match is not None:
-            on_match(names, result)
+        _play([agents[i] for i in table], _deals(unit_key(key, m, Purpose.DEAL), table_size), games=games,
+              seed=seed, standings=standings, matches=matches, on_match=on_match)
     return TournamentResult(tuple(matches), _ranked(standings))
