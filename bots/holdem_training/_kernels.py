@@ -1,0 +1,467 @@
+"""Numba kernels of the Hold'em Training bots (private; each has a slow twin in the tests).
+
+Holdings are indexed by pair: index(i, j) = j * (j - 1) // 2 + i for cards i < j (1326).
+
+The evaluator is the engine's hand_value7 scheme (additive card keys + perfect hash), but its
+tables come in as arguments (`ev`, see tables.evaluator_tables) instead of module globals:
+the contestant loads them from its bundle, so a fresh process never rebuilds them (the
+engine builds them at import, which costs seconds of the 10 s CPU budget).
+"""
+
+import numpy as np
+
+from engine.core._rng import below
+from engine.core.jit import kernel
+
+PAIRS = 1326
+CLASSES = 169
+MAX_VALUE = 4824  # hand_value7 ordinals are 1..4824
+SUIT_BIAS = np.uint64(0x3333)
+_FLUSH_BITS = np.uint64(0x8888)
+_BUCKET_SHIFT = np.uint64(64 - 13)
+_SLOT_SHIFT = np.uint64(64 - 13 - 16)
+_SLOT_MASK = np.uint64(0xFFFF)
+
+
+@kernel
+def pair_index(i, j):
+    if i > j:
+        i, j = j, i
+    return j * (j - 1) // 2 + i
+
+
+@kernel
+def pair_cards():
+    """(1326, 2) array: the two cards of each pair index, lower card first."""
+    out = np.empty((PAIRS, 2), np.int64)
+    for j in range(52):
+        for i in range(j):
+            k = j * (j - 1) // 2 + i
+            out[k, 0] = i
+            out[k, 1] = j
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Evaluator on passed tables: ev = (card_key, card_bit, noflush, flush, displacement, mult[1])
+# --------------------------------------------------------------------------------------
+@kernel
+def value_of(ev, key, bits):
+    """Strength of a 7-card hand from its summed keys (SUIT_BIAS included) and OR-ed bits."""
+    flush_bits = key & _FLUSH_BITS
+    if flush_bits:
+        suit = np.uint64(0)
+        while not (flush_bits >> (np.uint64(4) * suit + np.uint64(3))) & np.uint64(1):
+            suit += np.uint64(1)
+        return np.int64(ev[3][(bits >> (np.uint64(16) * suit)) & np.uint64(0x1FFF)])
+    h = (key >> np.uint64(16)) * ev[5][0]
+    slot = (h >> _SLOT_SHIFT) + np.uint64(ev[4][h >> _BUCKET_SHIFT])
+    return np.int64(ev[2][slot & _SLOT_MASK])
+
+
+@kernel
+def values7(ev, hands):
+    """Strength of each row of an (n, 7) card array (for tests and table checks)."""
+    out = np.empty(hands.shape[0], np.int64)
+    for r in range(hands.shape[0]):
+        key = SUIT_BIAS
+        bits = np.uint64(0)
+        for c in hands[r]:
+            key += ev[0][c]
+            bits |= ev[1][c]
+        out[r] = value_of(ev, key, bits)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Bob's noisy call rule: he calls iff S = 2*(Alice wins) + (ties) over his rollouts <= smax
+# --------------------------------------------------------------------------------------
+@kernel
+def score_cdf(grid, rollouts):
+    """cdf[s, i, j] = P(S <= s) when each rollout scores 2 w.p. w = i/grid, 1 w.p. d = j/grid,
+    0 otherwise. Cells with w + d > 1 repeat the edge d = 1 - w (used only to interpolate)."""
+    top = 2 * rollouts
+    out = np.empty((top + 1, grid + 1, grid + 1), np.float32)
+    pmf = np.empty(top + 1)
+    nxt = np.empty(top + 1)
+    for i in range(grid + 1):
+        for j in range(grid + 1):
+            jj = min(j, grid - i)
+            w = i / grid
+            d = jj / grid
+            lo = max(0.0, 1.0 - w - d)
+            pmf[:] = 0.0
+            pmf[0] = 1.0
+            for n in range(rollouts):
+                for s in range(2 * n + 3):
+                    v = lo * pmf[s] if s <= 2 * n else 0.0
+                    if 1 <= s <= 2 * n + 1:
+                        v += d * pmf[s - 1]
+                    if s >= 2:
+                        v += w * pmf[s - 2]
+                    nxt[s] = v
+                pmf[: 2 * n + 3] = nxt[: 2 * n + 3]
+            acc = 0.0
+            for s in range(top + 1):
+                acc += pmf[s]
+                out[s, i, j] = min(acc, 1.0)
+    return out
+
+
+@kernel
+def call_threshold(pot, x, rollouts):
+    """Largest score S at which Bob still calls a raise x into pot (strict EV > 0 rule):
+    (pot + 2x) * S < 2 * rollouts * (pot + x)."""
+    return (2 * rollouts * (pot + x) - 1) // (pot + 2 * x)
+
+
+@kernel
+def corners(cdf, w, d):
+    """Bilinear interpolation corners of (w, d) in the cdf grid: (i, j, tw, td)."""
+    grid = cdf.shape[1] - 1
+    fw = min(max(w, 0.0), 1.0) * grid
+    fd = min(max(d, 0.0), 1.0) * grid
+    i = min(int(fw), grid - 1)
+    j = min(int(fd), grid - 1)
+    return i, j, fw - i, fd - j
+
+
+@kernel
+def interpolated(cdf, i, j, tw, td, smax):
+    if smax < 0:
+        return 0.0
+    if smax >= cdf.shape[0] - 1:
+        return 1.0
+    a = cdf[smax, i, j] * (1.0 - tw) + cdf[smax, i + 1, j] * tw
+    b = cdf[smax, i, j + 1] * (1.0 - tw) + cdf[smax, i + 1, j + 1] * tw
+    return a * (1.0 - td) + b * td
+
+
+@kernel
+def call_probs(cdf, bob_w, bob_d, active, pot, x, rollouts):
+    """P(Bob calls raise x) for each active holding, given his exact equity (w, d)."""
+    smax = call_threshold(pot, x, rollouts)
+    out = np.zeros(PAIRS)
+    for h in active:
+        i, j, tw, td = corners(cdf, bob_w[h], bob_d[h])
+        out[h] = interpolated(cdf, i, j, tw, td, smax)
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Street statistics by shared runouts: every runout ranks all holdings once, which gives
+# Bob's exact equity against every Alice holding for that runout (counting with card
+# removal) and Alice's result against every Bob holding.
+# --------------------------------------------------------------------------------------
+@kernel
+def _nonflush_value(ev, key):
+    h = (key >> np.uint64(16)) * ev[5][0]
+    slot = (h >> _SLOT_SHIFT) + np.uint64(ev[4][h >> _BUCKET_SHIFT])
+    return np.int64(ev[2][slot & _SLOT_MASK])
+
+
+@kernel
+def _rank_runout(ev, final, work):
+    """Value of every pair outside the 5-card board `final`, grouped by value.
+
+    Fills work.vals (by pair index), work.order (pairs, weakest value first) and
+    work.starts (group g = order[starts[g]:starts[g + 1]]); returns the number of groups.
+    Without a flush the value depends on the two ranks only, so 91 rank pairs are
+    evaluated and the pairs look theirs up."""
+    vals, order, starts, rank_val, mark, distinct, fill = work
+    used = np.zeros(52, np.bool_)
+    key = SUIT_BIAS
+    bits = np.uint64(0)
+    for c in final:
+        used[c] = True
+        key += ev[0][c]
+        bits |= ev[1][c]
+    for r2 in range(13):
+        for r1 in range(r2 + 1):
+            v = _nonflush_value(ev, key + ev[0][r1] + ev[0][r2])
+            rank_val[r1 * 13 + r2] = v
+            rank_val[r2 * 13 + r1] = v
+    n_groups = 0
+    for j in range(52):
+        if used[j]:
+            continue
+        kj = key + ev[0][j]
+        for i in range(j):
+            if used[i]:
+                continue
+            k = j * (j - 1) // 2 + i
+            kk = kj + ev[0][i]
+            if kk & _FLUSH_BITS:
+                v = value_of(ev, kk, bits | ev[1][i] | ev[1][j])
+            else:
+                v = rank_val[(i % 13) * 13 + j % 13]
+            vals[k] = v
+            if mark[v] < 0:
+                mark[v] = n_groups
+                distinct[n_groups] = v
+                n_groups += 1
+    distinct[:n_groups].sort()
+    starts[: n_groups + 1] = 0
+    for g in range(n_groups):
+        mark[distinct[g]] = g
+    for j in range(52):
+        if used[j]:
+            continue
+        for i in range(j):
+            if not used[i]:
+                starts[mark[vals[j * (j - 1) // 2 + i]] + 1] += 1
+    for g in range(n_groups):
+        starts[g + 1] += starts[g]
+        fill[g] = starts[g]
+    for j in range(52):
+        if used[j]:
+            continue
+        for i in range(j):
+            if not used[i]:
+                k = j * (j - 1) // 2 + i
+                g = mark[vals[k]]
+                order[fill[g]] = k
+                fill[g] += 1
+    for g in range(n_groups):
+        mark[distinct[g]] = -1
+    return n_groups
+
+
+@kernel
+def rank_workspace():
+    mark = np.full(MAX_VALUE + 1, -1, np.int64)
+    return (np.zeros(PAIRS, np.int64), np.empty(PAIRS, np.int64), np.zeros(PAIRS + 1, np.int64),
+            np.zeros(169, np.int64), mark, np.zeros(PAIRS, np.int64), np.zeros(PAIRS, np.int64))
+
+
+@kernel
+def street_stats(ev, hole, board, runouts, state, cards, work):
+    """Per holding h (pair index), averaged over board completions (the one board when it
+    is full, else `runouts` uniform completions of the cards off the board):
+    row 0, 1: Bob's view of h — P(a random Alice hand beats h), P(tie), Alice's hand drawn
+    from the pairs disjoint from h and the board (completions that use h's cards skipped);
+    row 2: Alice's real equity against h, win + tie / 2 (completions that use her cards or
+    h's skipped). 0.5 where no completion counted. `cards` = pair_cards(),
+    `work` = rank_workspace()."""
+    sums = np.zeros((6, PAIRS))
+    nb = board.shape[0]
+    pool = np.empty(52 - nb, np.int64)
+    on_board = np.zeros(52, np.bool_)
+    for c in board:
+        on_board[c] = True
+    m = 0
+    for c in range(52):
+        if not on_board[c]:
+            pool[m] = c
+            m += 1
+    need = 5 - nb
+    reps = 1 if need == 0 else runouts
+    final = np.empty(5, np.int64)
+    final[:nb] = board
+    vals, order, starts = work[0], work[1], work[2]
+    above = np.zeros(52, np.int64)
+    group = np.zeros(52, np.int64)
+    h0, h1 = hole[0], hole[1]
+    alice = pair_index(h0, h1)
+    for _ in range(reps):
+        for t in range(need):  # partial Fisher-Yates: a uniform completion in pool[:need]
+            s = t + below(state, m - t)
+            pool[t], pool[s] = pool[s], pool[t]
+            final[nb + t] = pool[t]
+        n_groups = _rank_runout(ev, final, work)
+        alice_live = True
+        for t in range(need):
+            if final[nb + t] == h0 or final[nb + t] == h1:
+                alice_live = False
+        va = vals[alice]
+        above[:] = 0
+        total = 0
+        for g in range(n_groups - 1, -1, -1):  # groups of equal value, strongest first
+            lo, hi = starts[g], starts[g + 1]
+            v = vals[order[lo]]
+            for t in range(lo, hi):
+                k = order[t]
+                group[cards[k, 0]] += 1
+                group[cards[k, 1]] += 1
+            size = hi - lo
+            win = 1.0 if va > v else 0.0
+            tie = 1.0 if va == v else 0.0
+            for t in range(lo, hi):
+                k = order[t]
+                a, b = cards[k, 0], cards[k, 1]
+                sums[0, k] += total - above[a] - above[b]
+                sums[1, k] += size - group[a] - group[b] + 1
+                sums[2, k] += 1.0
+                if alice_live and a != h0 and a != h1 and b != h0 and b != h1:
+                    sums[3, k] += win
+                    sums[4, k] += tie
+                    sums[5, k] += 1.0
+            for t in range(lo, hi):
+                k = order[t]
+                a, b = cards[k, 0], cards[k, 1]
+                above[a] += group[a]
+                above[b] += group[b]
+                group[a] = 0
+                group[b] = 0
+            total += size
+    out = np.full((3, PAIRS), 0.5)
+    for k in range(PAIRS):
+        if sums[2, k] > 0:
+            out[0, k] = sums[0, k] / (990.0 * sums[2, k])
+            out[1, k] = sums[1, k] / (990.0 * sums[2, k])
+        if sums[5, k] > 0:
+            out[2, k] = (sums[3, k] + 0.5 * sums[4, k]) / sums[5, k]
+    return out
+
+
+# --------------------------------------------------------------------------------------
+# Preflop tables: Alice's result against every holding, per canonical starting hand
+# --------------------------------------------------------------------------------------
+@kernel
+def canonical(c0, c1):
+    """(class 0..168, suit map) of a starting hand: the higher card's suit -> 0, the other
+    card's suit -> 1 (0 if suited), the remaining suits in increasing order."""
+    r0, s0, r1, s1 = c0 % 13, c0 // 13, c1 % 13, c1 // 13
+    if r1 > r0 or (r1 == r0 and s1 < s0):
+        r0, s0, r1, s1 = r1, s1, r0, s0
+    smap = np.full(4, -1, np.int64)
+    smap[s0] = 0
+    nxt = 1
+    if s1 != s0:
+        smap[s1] = 1
+        nxt = 2
+    for s in range(4):
+        if smap[s] < 0:
+            smap[s] = nxt
+            nxt += 1
+    if s0 == s1:
+        cls = r0 * 13 + r1
+    else:
+        cls = r1 * 13 + r0
+    return cls, smap
+
+
+@kernel
+def class_representative(cls):
+    hi, lo = cls // 13, cls % 13
+    if hi > lo:
+        return hi, lo  # suited: both suit 0
+    return lo, 13 + hi  # pair or offsuit: suits 0 and 1
+
+
+@kernel
+def preflop_tables(ev, boards, state, cards, work):
+    """win[c, k], tie[c, k]: Alice's showdown win/tie frequency with the representative of
+    class c against Bob's pair k, over `boards` random boards (drawn from the 50 cards
+    Alice does not hold; each pair counts the boards that miss it)."""
+    win = np.zeros((CLASSES, PAIRS), np.float32)
+    tie = np.zeros((CLASSES, PAIRS), np.float32)
+    seen = np.zeros(PAIRS)
+    vals, order = work[0], work[1]
+    final = np.empty(5, np.int64)
+    pool = np.empty(50, np.int64)
+    for cls in range(CLASSES):
+        a0, a1 = class_representative(cls)
+        m = 0
+        for c in range(52):
+            if c != a0 and c != a1:
+                pool[m] = c
+                m += 1
+        seen[:] = 0.0
+        wins = np.zeros(PAIRS)
+        ties = np.zeros(PAIRS)
+        for _ in range(boards):
+            for t in range(5):
+                s = t + below(state, 50 - t)
+                pool[t], pool[s] = pool[s], pool[t]
+                final[t] = pool[t]
+            n_groups = _rank_runout(ev, final, work)
+            va = vals[pair_index(a0, a1)]
+            for t in range(work[2][n_groups]):
+                k = order[t]
+                i, j = cards[k, 0], cards[k, 1]
+                if i == a0 or i == a1 or j == a0 or j == a1:
+                    continue
+                seen[k] += 1.0
+                if va > vals[k]:
+                    wins[k] += 1.0
+                elif va == vals[k]:
+                    ties[k] += 1.0
+        for k in range(PAIRS):
+            if seen[k] > 0:
+                win[cls, k] = wins[k] / seen[k]
+                tie[cls, k] = ties[k] / seen[k]
+    return win, tie
+
+
+@kernel
+def alice_preflop(win, tie, c0, c1, cards):
+    """Alice's (win, tie) against every Bob pair, from the class tables through the suit map."""
+    cls, smap = canonical(c0, c1)
+    aw = np.zeros(PAIRS)
+    at = np.zeros(PAIRS)
+    for k in range(PAIRS):
+        a, b = cards[k, 0], cards[k, 1]
+        if a == c0 or a == c1 or b == c0 or b == c1:
+            continue
+        ka = smap[a // 13] * 13 + a % 13
+        kb = smap[b // 13] * 13 + b % 13
+        m = pair_index(ka, kb)
+        aw[k] = win[cls, m]
+        at[k] = tie[cls, m]
+    return aw, at
+
+
+@kernel
+def bob_preflop(win, tie, cards):
+    """Bob's preflop view per pair k: P(a random Alice hand beats k), P(tie) (exact average
+    of the class tables over the 1225 Alice hands disjoint from k)."""
+    bw = np.zeros(PAIRS)
+    bd = np.zeros(PAIRS)
+    for g in range(PAIRS):
+        aw, at = alice_preflop(win, tie, cards[g, 0], cards[g, 1], cards)
+        for k in range(PAIRS):
+            bw[k] += aw[k]
+            bd[k] += at[k]
+    return bw / 1225.0, bd / 1225.0
+
+
+# --------------------------------------------------------------------------------------
+# Decision values
+# --------------------------------------------------------------------------------------
+@kernel
+def option_values(cdf, post, bob_w, bob_d, alice_eq, active, pot, stack, sizes, future, rollouts):
+    """Expected final profit of CHECK (index 0) and of RAISE sizes[i] (index i + 1), averaged
+    over the active holdings weighted by `post`. After a check or a call the hand is valued
+    as a check-down plus future[0] * max(0, eq - future[2]) * min(stack left, future[1] * pot)
+    (the value of Alice's later raises; future[0] = 0 on the river)."""
+    n = active.shape[0]
+    n_opt = sizes.shape[0] + 1
+    out = np.zeros(n_opt)
+    ci = np.empty(n, np.int64)
+    cj = np.empty(n, np.int64)
+    cw = np.empty(n)
+    cd = np.empty(n)
+    edge = np.empty(n)
+    mass = 0.0
+    for t in range(n):
+        h = active[t]
+        mass += post[h]
+        ci[t], cj[t], cw[t], cd[t] = corners(cdf, bob_w[h], bob_d[h])
+        edge[t] = max(0.0, alice_eq[h] - future[2]) * future[0]
+        out[0] += post[h] * (alice_eq[h] * pot + edge[t] * min(stack, future[1] * pot))
+    for o in range(1, n_opt):  # one size at a time: the cdf slice of its threshold stays cached
+        x = sizes[o - 1]
+        smax = call_threshold(pot, x, rollouts)
+        after = pot + 2 * x
+        later = min(stack - x, future[1] * after)
+        acc = 0.0
+        for t in range(n):
+            h = active[t]
+            c = interpolated(cdf, ci[t], cj[t], cw[t], cd[t], smax)
+            called = alice_eq[h] * after - x + edge[t] * later
+            acc += post[h] * ((1.0 - c) * pot + c * called)
+        out[o] = acc
+    if mass > 0:
+        out /= mass
+    return out + (stack - 100)

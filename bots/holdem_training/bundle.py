@@ -1,0 +1,79 @@
+"""Submission bundles: a directory with an executable `run` that plays as a contestant.
+
+The bundle holds the bot's frozen config (config.json) and its tables (tables.npz, with the
+evaluator's lookup tables, so the program never rebuilds them). `run` starts the project's
+own Python on bots.holdem_training.contestant with the project's numba cache, which the
+export warms by playing a short match through the real judge: the first real run then
+loads compiled kernels instead of compiling them.
+"""
+
+import json
+import os
+import shutil
+import stat
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from bots.base import config_as_dict
+from bots.holdem_training import BOTS, tables
+
+ROOT = Path(__file__).resolve().parents[2]
+WARM_HANDS = 40
+
+
+@dataclass(frozen=True)
+class Bundle:
+    directory: Path
+    run: Path
+    warm_status: str
+    warm_cpu_seconds: float | None
+
+
+def _python() -> Path:
+    venv = ROOT / ".venv" / "bin" / "python"
+    return venv if venv.exists() else Path(sys.executable)
+
+
+def _numba_cache() -> Path:
+    return Path(os.environ.get("NUMBA_CACHE_DIR") or ROOT / ".cache" / "numba").resolve()
+
+
+def run_script(directory: Path) -> str:
+    return "\n".join([
+        "#!/bin/sh",
+        "# Hold'em Training contestant exported by `cardlab export holdem-training`.",
+        f"export NUMBA_CACHE_DIR='{_numba_cache()}'",
+        f"export PYTHONPATH='{ROOT}'",
+        "export OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1",
+        f"exec '{_python()}' -m bots.holdem_training.contestant --config '{directory / 'config.json'}'",
+        "",
+    ])
+
+
+def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...] = (), *,
+          warm: bool = True) -> Bundle:
+    """Write the bundle for `bot` with `settings` (k=v) into `out`, then warm the cache."""
+    if bot not in BOTS:
+        raise KeyError(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+    spec = BOTS[bot]
+    config = spec.config_from(list(settings))  # ConfigError names bad keys and values
+    directory = Path(out).resolve()
+    directory.mkdir(parents=True, exist_ok=True)
+    frozen = config_as_dict(config)
+    if "tables_path" in frozen:
+        source = Path(frozen["tables_path"]) if frozen["tables_path"] else tables.default_path()
+        tables.load(source if frozen["tables_path"] else None)  # builds the cache file if missing
+        shutil.copyfile(source, directory / "tables.npz")
+        frozen["tables_path"] = str(directory / "tables.npz")
+    (directory / "config.json").write_text(json.dumps({"bot": bot, "config": frozen}, indent=2) + "\n")
+    run = directory / "run"
+    run.write_text(run_script(directory))
+    run.chmod(run.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    status, cpu = "skipped", None
+    if warm:
+        from engine.holdem_training.judge import play_external
+
+        result = play_external([str(run)], seed=0, hands=WARM_HANDS)
+        status, cpu = result.status if not result.reason else f"{result.status}: {result.reason}", result.cpu_seconds
+    return Bundle(directory, run, status, cpu)

@@ -1,0 +1,83 @@
+"""Strength benchmark: exported bots played as external programs through the real judge.
+
+    python -m bots.holdem_training.strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
+
+For each bot: export a bundle (warming its cache), then play one full match per seed under
+the contest's limits (10 s CPU, 512 MB). Prints mean W with a 95% CI over seeds (t
+distribution), the points, and the program's CPU seconds per match, started fresh.
+"""
+
+import argparse
+import math
+import statistics
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from bots.holdem_training import bundle
+from engine.holdem_training.judge import play_external
+from engine.holdem_training.rules import points
+
+# two-sided 95% Student t quantiles by degrees of freedom (1..10); normal beyond
+_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
+
+
+@dataclass(frozen=True)
+class Strength:
+    bot: str
+    scores: tuple[float, ...]
+    cpu_seconds: tuple[float, ...]
+    statuses: tuple[str, ...]
+
+    @property
+    def mean(self) -> float:
+        return statistics.fmean(self.scores)
+
+    @property
+    def half_width(self) -> float:
+        n = len(self.scores)
+        if n < 2:
+            return math.nan
+        t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
+        return t * statistics.stdev(self.scores) / math.sqrt(n)
+
+
+def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, workdir: Path) -> Strength:
+    made = bundle.write(workdir / bot, bot, settings)
+    scores, cpu, statuses = [], [], []
+    for seed in seeds:
+        result = play_external([str(made.run)], seed=seed, hands=hands)
+        scores.append(result.average_profit)
+        cpu.append(result.cpu_seconds or 0.0)
+        statuses.append(result.status if not result.reason else f"{result.status}: {result.reason}")
+    return Strength(bot, tuple(scores), tuple(cpu), tuple(statuses))
+
+
+def report(s: Strength, hands: int) -> str:
+    per_10k = [c * 10_000 / hands for c in s.cpu_seconds]
+    bad = [st for st in s.statuses if st != "ok"]
+    return (f"{s.bot:12s} W = {s.mean:7.3f} +- {s.half_width:.3f} (95% CI, {len(s.scores)} seeds x {hands} hands)"
+            f"  points {points(s.mean):4d}  CPU/10k hands: mean {statistics.fmean(per_10k):.2f} s,"
+            f" max {max(per_10k):.2f} s  per-seed W {', '.join(f'{w:.2f}' for w in s.scores)}"
+            + (f"  NOT OK: {bad}" if bad else ""))
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--bots", default="exploit,rate_equity,checker")
+    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--hands", type=int, default=10_000)
+    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="K=V",
+                        help="settings for the exploit bot")
+    args = parser.parse_args(argv)
+    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
+    with tempfile.TemporaryDirectory(prefix="ht_strength_") as tmp:
+        for bot in args.bots.split(","):
+            settings = args.settings if bot == "exploit" else []
+            print(report(measure(bot, settings, seeds=seeds, hands=args.hands, workdir=Path(tmp)), args.hands),
+                  flush=True)
+
+
+if __name__ == "__main__":
+    main()
