@@ -45,13 +45,26 @@ def _fail(message: str, code: int = 2):
 @app.command()
 def simulate(
     trace: bool = typer.Option(False, "--trace", help="also write trick-by-trick rows to stderr"),
+    log: bool = typer.Option(False, "--log", help="also append the cases to the DuckDB hand log (bot 'input')"),
 ):
     """Read contest input on stdin, print the judge's output byte for byte (exit 2 on malformed input)."""
     text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
-    error = run(text, sys.stdout, trace=sys.stderr if trace else None)
+    reports: list | None = [] if log else None
+    error = run(text, sys.stdout, trace=sys.stderr if trace else None, keep=reports)
     sys.stdout.flush()
+    if reports:
+        _log_simulated(reports)
     if error is not None:
         _fail(str(error))
+
+
+def _log_simulated(reports) -> None:
+    from engine.tractor.judge import simulated_log
+    from flows.store import log_judged_match
+
+    match_id = log_judged_match("tractor", bot="input", config={}, seed=0, log=simulated_log(reports),
+                                options={"source": "simulate"})
+    typer.echo(f"logged {len(reports)} case(s) as match {match_id} (payoff = team 1's level difference)", err=True)
 
 
 def _bots_or_fail(bot: str, opponent: str, settings: list[str]):

@@ -49,9 +49,7 @@ class PlayedRound:
     @property
     def payoff(self) -> int:
         """Levels the primary bot's team gained minus levels the other team gained."""
-        o, s = self.state.outcome, self.state.setup
-        gain1, gain2 = o.cr1 - s.cr1, o.cr2 - s.cr2
-        return gain1 - gain2 if self.primary_team == 1 else gain2 - gain1
+        return level_difference(self.state.setup, self.state.outcome, self.primary_team)
 
     def expected_output(self, case: int = 1) -> str:
         o = self.state.outcome
@@ -132,26 +130,61 @@ def disagreements(rounds: list[PlayedRound]) -> list[str]:
     return problems
 
 
-def round_tables(rounds: list[PlayedRound]) -> dict[str, dict[str, list]]:
+ROUND_COLUMNS = ("round", "main", "dealer", "cr1", "cr2", "primary_team", "ft_points", "trick_points",
+                 "hidden_points", "multiplier", "new_cr1", "new_cr2", "next_dealer", "winner_team", "tricks",
+                 "faults", "payoff")
+TRICK_COLUMNS = ("round", "trick", "leader", "play1", "play2", "play3", "play4", "structure", "winner", "points")
+
+
+def level_difference(setup: RoundSetup, outcome, team: int) -> int:
+    """Levels `team` gained minus levels the other team gained this round."""
+    gain1, gain2 = outcome.cr1 - setup.cr1, outcome.cr2 - setup.cr2
+    return gain1 - gain2 if team == 1 else gain2 - gain1
+
+
+class _Tables:
     """Raw columns for data/sql/tractor.sql: one row per round, one per trick."""
-    r_cols: dict[str, list] = {k: [] for k in (
-        "round", "main", "dealer", "cr1", "cr2", "primary_team", "ft_points", "trick_points", "hidden_points",
-        "multiplier", "new_cr1", "new_cr2", "next_dealer", "winner_team", "tricks", "faults", "payoff")}
-    t_cols: dict[str, list] = {k: [] for k in (
-        "round", "trick", "leader", "play1", "play2", "play3", "play4", "structure", "winner", "points")}
-    for r in rounds:
-        s, o = r.state.setup, r.outcome
-        values = (r.index, MAIN_LETTERS[s.main], SEATS[s.dealer], s.cr1, s.cr2, r.primary_team, o.ft_points,
+
+    def __init__(self):
+        self.rounds: dict[str, list] = {k: [] for k in ROUND_COLUMNS}
+        self.tricks: dict[str, list] = {k: [] for k in TRICK_COLUMNS}
+
+    def add(self, index: int, setup: RoundSetup, outcome, tricks, *, primary_team: int, faults: int) -> None:
+        """tricks: (leader, four play strings, structure, winner, points) in order."""
+        s, o = setup, outcome
+        values = (index, MAIN_LETTERS[s.main], SEATS[s.dealer], s.cr1, s.cr2, primary_team, o.ft_points,
                   o.trick_points, o.hidden_points, o.multiplier, o.cr1, o.cr2, SEATS[o.next_dealer],
-                  o.winner_team, len(r.state.tricks), r.faults, r.payoff)
-        for name, value in zip(r_cols, values, strict=True):
-            r_cols[name].append(value)
-        for t in r.state.tricks:
-            plays = [render_cards(p) for p in t.plays]
-            values = (r.index, t.number, SEATS[t.leader], *plays, t.structure, SEATS[t.winner], t.points)
-            for name, value in zip(t_cols, values, strict=True):
-                t_cols[name].append(value)
-    return {"tr_rounds": r_cols, "tr_tricks": t_cols}
+                  o.winner_team, len(tricks), faults, level_difference(s, o, primary_team))
+        for name, value in zip(ROUND_COLUMNS, values, strict=True):
+            self.rounds[name].append(value)
+        for number, (leader, plays, structure, winner, points) in enumerate(tricks, start=1):
+            values = (index, number, SEATS[leader], *plays, structure, SEATS[winner], points)
+            for name, value in zip(TRICK_COLUMNS, values, strict=True):
+                self.tricks[name].append(value)
+
+    def as_dict(self) -> dict[str, dict[str, list]]:
+        return {"tr_rounds": self.rounds, "tr_tricks": self.tricks}
+
+
+def round_tables(rounds: list[PlayedRound]) -> dict[str, dict[str, list]]:
+    tables = _Tables()
+    for r in rounds:
+        tricks = [(t.leader, [render_cards(p) for p in t.plays], t.structure, t.winner, t.points)
+                  for t in r.state.tricks]
+        tables.add(r.index, r.state.setup, r.outcome, tricks, primary_team=r.primary_team, faults=r.faults)
+    return tables.as_dict()
+
+
+def simulated_log(reports) -> ChunkLog:
+    """Simulator reports (contest input cases) as a ChunkLog; payoff = team 1's level difference."""
+    tables = _Tables()
+    payoffs = []
+    for index, report in enumerate(reports):
+        setup, outcome = report.round.setup, report.outcome
+        tricks = [(t.leader, t.plays, t.structure(), t.winner, t.points) for t in report.tricks]
+        tables.add(index, setup, outcome, tricks, primary_team=1, faults=0)
+        payoffs.append(level_difference(setup, outcome, 1))
+    return ChunkLog(first=0, payoffs=np.array(payoffs, dtype=np.float64), tables=tables.as_dict())
 
 
 def play_chunk(spec, config, *, seed: int, first: int, count: int, options: MatchOptions | None = None,

@@ -85,14 +85,17 @@ def simulate_text(text: str) -> Iterator[RoundReport]:
         yield simulate_round(rnd)
 
 
-def run(text: str, out, *, trace=None) -> InputError | None:
+def run(text: str, out, *, trace=None, keep: list | None = None) -> InputError | None:
     """Write every case's output to `out` (trick rows to `trace`); return the input error, if any.
 
-    The output of the cases before a malformed one is written (and flushed) first.
+    The output of the cases before a malformed one is written (and flushed) first. `keep`
+    collects the reports.
     """
     try:
         for report in simulate_text(text):
             out.write(report.output())
+            if keep is not None:
+                keep.append(report)
             if trace is not None:
                 trace.write(f"# case {report.round.case}\n" + "\n".join(render_trace(report)) + "\n")
     except InputError as exc:

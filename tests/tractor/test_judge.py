@@ -115,3 +115,20 @@ def test_cli_judge_and_bench():
     generated = runner.invoke(typer_app(), ["tractor", "generate", "--rounds", "2", "--seed", "4"])
     again = runner.invoke(typer_app(), ["tractor", "simulate"], input=generated.stdout)
     assert again.exit_code == 0 and again.stdout.count("Case #") == 2
+
+
+def test_simulate_log_writes_the_input_cases_to_the_hand_log(tmp_path, monkeypatch):
+    from flows.store import HandLog
+
+    db = tmp_path / "hands.duckdb"
+    monkeypatch.setenv("CARDLAB_DB", str(db))
+    case = DATA / "core" / "21_multi_case_4cases.in"
+    result = CliRunner().invoke(typer_app(), ["tractor", "simulate", "--log"], input=case.read_bytes())
+    assert result.exit_code == 0 and result.stdout == case.with_suffix(".out").read_text()
+    with HandLog(db) as store:
+        rounds = store.query("SELECT ft_points, winner_team, next_dealer FROM tr_rounds ORDER BY round")
+        tricks = store.query("SELECT count(*) AS n FROM tr_tricks")
+    assert rounds["ft_points"].to_list() == [0, 375, 320, 0]  # the .out file's second lines
+    assert rounds["winner_team"].to_list() == [1, 0, 2, 0] and rounds["next_dealer"][3] == "Bob"
+    assert tricks["n"][0] == sum(1 for line in case.read_text().splitlines() if line.count(" ") == 3
+                                 and not line.startswith(("O ", "S ", "H ", "C ", "D ")))
