@@ -40,6 +40,7 @@ _SETS = [()] + [(a,) for a in range(5)] + [(a, b) for a in range(5) for b in ran
 _SETS += [(a, b, c) for a in range(5) for b in range(a + 1, 5) for c in range(b + 1, 5)]
 TAKE_SET = np.array([list(t) + [-1] * (3 - len(t)) for t in _SETS], dtype=np.int64)
 TAKE_SIZE = np.array([len(t) for t in _SETS], dtype=np.int64)
+TAKE_MASK = np.array([sum(1 << c for c in t) for t in _SETS], dtype=np.int64)
 C_TWO, C_RES_UP, C_RES_BLIND, C_BUY_UP, C_BUY_RES, NUM_CODES = 26, 31, 43, 46, 58, 61
 
 
@@ -89,12 +90,12 @@ def legal_codes(s, out):
     """Writes the legal action codes ascending into ``out``; returns how many."""
     p = player_base(s, s[SEAT])
     n = 0
+    empty = 0  # bit c set when the board has no chip of colour c
+    for c in range(5):
+        if s[BOARD + c] == 0:
+            empty |= 1 << c
     for code in range(C_TWO):
-        ok = True
-        for j in range(TAKE_SIZE[code]):
-            if s[BOARD + TAKE_SET[code, j]] == 0:
-                ok = False
-        if ok:
+        if TAKE_MASK[code] & empty == 0:
             out[n] = code
             n += 1
     for c in range(5):
