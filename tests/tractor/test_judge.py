@@ -132,3 +132,16 @@ def test_simulate_log_writes_the_input_cases_to_the_hand_log(tmp_path, monkeypat
     assert rounds["winner_team"].to_list() == [1, 0, 2, 0] and rounds["next_dealer"][3] == "Bob"
     assert tricks["n"][0] == sum(1 for line in case.read_text().splitlines() if line.count(" ") == 3
                                  and not line.startswith(("O ", "S ", "H ", "C ", "D ")))
+
+
+def test_illegal_answers_are_replaced_and_counted():
+    class Cheat:
+        def hide(self, view, rng):
+            return view.hand[:3]  # too few cards
+
+        def play(self, view, rng):
+            return view.hand[:2] if view.trick else (view.hand[0], view.hand[-1])  # wrong size / mixed lead
+
+    played = play_rounds(Cheat(), BOTS["rule"].make(), seed=3, first=0, count=2)
+    assert all(r.state.done for r in played) and all(r.faults > 10 for r in played)
+    assert disagreements(played) == []
