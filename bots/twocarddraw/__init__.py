@@ -15,7 +15,7 @@ class NoConfig:
 
 @dataclass(frozen=True)
 class OracleConfig:
-    strategy: str = ""  # the true strategy file; the judge fills in its --strategy when empty
+    strategy: str = ""  # the true strategy file; when empty the judge reveals the server's strategy
 
 
 @dataclass(frozen=True)

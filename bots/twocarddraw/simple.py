@@ -26,11 +26,16 @@ class OracleBot(PolicyBot):
 
     def __init__(self, config):
         super().__init__()
-        if not config.strategy:
-            raise ValueError("oracle needs strategy=FILE (the judge fills in its own --strategy)")
-        self.strategy = read_strategy(config.strategy).strategy
+        self.strategy = read_strategy(config.strategy).strategy if config.strategy else None
+
+    def reveal_strategy(self, strategy: Strategy) -> None:
+        """The judge hands a ceiling bot the truth when no strategy file was configured."""
+        if self.strategy is None:
+            self.strategy = strategy
 
     def on_init(self) -> None:
+        if self.strategy is None:
+            raise ValueError("oracle needs strategy=FILE or a judge that reveals the server's strategy")
         if self.strategy.bets != self.bets:
             raise ValueError(f"oracle file is for {self.strategy.bets}, the test uses {self.bets}")
         self.policy = best_response(self.strategy).policy

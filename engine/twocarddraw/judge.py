@@ -12,6 +12,7 @@ stay in the log. Memory (64 MB in the contest) is not enforced in process.
 
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Protocol
 
 import numpy as np
@@ -219,3 +220,44 @@ def _redraw(hand: list[int], drew: int, fresh) -> list[int]:
     if drew == 1:
         return sorted((hand[1], int(fresh[0])))
     return sorted((int(fresh[0]), int(fresh[1])))
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    """The server a match faces: a strategy file, or (when empty) a generated strategy."""
+
+    strategy: str = ""
+    bet1: int = 1
+    bet2: int = 2
+    steps: int = 50_000  # generator steps when no file is given
+    strategy_seed: int = 1
+
+    def __post_init__(self):
+        R.BetSizes(self.bet1, self.bet2)
+        if not self.strategy and not 0 <= self.steps <= 2_000_000:
+            raise ValueError(f"steps must be 0..2,000,000, got {self.steps}")
+
+
+@lru_cache(maxsize=8)
+def load_server(options: MatchOptions) -> Strategy:
+    from engine.twocarddraw.best_response import generate
+    from engine.twocarddraw.protocol import read_strategy
+
+    if options.strategy:
+        return read_strategy(options.strategy).strategy
+    return generate(R.BetSizes(options.bet1, options.bet2), steps=options.steps, seed=options.strategy_seed).strategy
+
+
+def play_chunk(spec, config, *, seed: int, first: int, count: int, options: MatchOptions | None = None) -> ChunkLog:
+    """Hands first..first+count-1 of a match. A bot that learns across hands replays the match
+    from hand 0 so every chunk sees exactly what one uninterrupted test would."""
+    strategy = load_server(options or MatchOptions())
+    return play_bot(spec.make(config), strategy, seed=seed, first=first, count=count).chunk_log()
+
+
+def play_bot(bot, strategy: Strategy, *, seed: int, first: int = 0, count: int = R.HANDS_PER_TEST) -> MatchResult:
+    if hasattr(bot, "reveal_strategy"):  # ceiling bots are told the truth by the judge
+        bot.reveal_strategy(strategy)
+    if getattr(bot, "learns_across_hands", False):
+        return play_match(bot, strategy, seed=seed, first=0, hands=first + count, record_from=first)
+    return play_match(bot, strategy, seed=seed, first=first, hands=count)

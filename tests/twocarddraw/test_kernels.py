@@ -6,6 +6,7 @@ import pytest
 from engine.core import seeds
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import best_response as B
+from engine.twocarddraw import numpy_peer
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.strategy import uniform_over_allowed
 from tests.twocarddraw.conftest import random_strategy
@@ -21,6 +22,13 @@ def test_best_response_matches_twin(bet1, bet2, seed, eps, constrained):
     assert B.best_response(strategy, eps=eps).value == pytest.approx(
         best_response_value(strategy.probs, strategy.bets, eps), abs=1e-12
     )
+
+
+@pytest.mark.parametrize(("bet1", "bet2", "eps"), [(1, 1, 0.0), (4, 11, 1e-3)])
+def test_best_response_matches_the_numpy_peer(bet1, bet2, eps):
+    strategy = random_strategy(R.BetSizes(bet1, bet2), bet2, constrained=False)
+    expected = numpy_peer.best_response_value(strategy.probs, strategy.bets, eps)
+    assert B.best_response(strategy, eps=eps).value == pytest.approx(expected, abs=1e-12)
 
 
 def test_incremental_reevaluation_matches_full_pass():
