@@ -145,8 +145,9 @@ parser.add_argument("--strategy", required=True)
 parser.add_argument("--hands", type=int, default=10000)
 parser.add_argument("--seed", type=int, default=1)
 args = parser.parse_args()
-command = [sys.executable, "-c", "from cardlab.cli import main; main()", "judge", "twocarddraw", "--strategy", args.strategy,
-           "--bot", frozen["bot"], "--hands", str(args.hands), "--seed", str(args.seed), "--json"]
+command = [sys.executable, "-c", "from cardlab.cli import main; main()", "judge", "twocarddraw",
+           "--strategy", args.strategy, "--bot", frozen["bot"], "--hands", str(args.hands),
+           "--seed", str(args.seed), "--json"]
 for key, value in frozen["config"].items():
     command += ["--set", f"{{key}}={{value}}"]
 sys.exit(subprocess.call(command, cwd=ROOT))
