@@ -97,3 +97,12 @@ def test_export_writes_a_contest_agent_that_answers_legally(tmp_path):
     assert bad.exit_code == 2 and "accepted" in bad.output
     too_many = runner.invoke(app, ["judge", "--games", "1", "--", *["a"] * 5])
     assert too_many.exit_code == 2 and "1 to 4" in too_many.output
+
+
+def test_the_workspace_match_runs_splendor_through_the_registry():
+    from flows.match import MatchPlan, run_match
+
+    plan = MatchPlan(game="splendor", bot="random", options=(("opponent", "random"), ("players", "3")),
+                     units=3, chunk_size=2)
+    result = run_match(plan, None)
+    assert result.summary.n == 3
