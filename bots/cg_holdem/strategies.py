@@ -1,0 +1,246 @@
+"""CodinGame Hold'em bots: the decision logic, standard library only.
+
+Each bot sees what the contest shows (Setup, then one Turn per decision) and answers an
+output line. The Monte Carlo equity function is injected: numba in process
+(bots/cg_holdem/__init__.py), pure Python in the exported submission, so both run this
+same code. The preflop knowledge comes from the computed push/fold chart.
+"""
+
+import random
+from dataclasses import dataclass
+
+from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
+from engine.cg_holdem.rules import big_blind
+
+
+# -- what a bot can work out from its inputs -------------------------------------------
+class View:
+    """One decision seen from my seat. Folds are tracked across turns of the same hand,
+    since the history only covers rounds since my previous decision."""
+
+    def __init__(self, setup, turn, folded):
+        self.turn = turn
+        self.me = setup.me
+        self.players = setup.players
+        self.bb = big_blind(turn.hand)
+        self.preflop = len(turn.board) == 0
+        self.stack = turn.stacks[self.me]
+        self.mine = turn.chips[self.me]
+        self.pot = sum(turn.chips)
+        top = max(turn.chips)
+        self.call = (max(top, self.bb) if self.preflop else top) - self.mine
+        self.raised = top > self.bb  # someone put in more than the big blind
+        self.opponents = [s for s in range(self.players) if s != self.me and s not in folded
+                          and (turn.stacks[s] > 0 or turn.chips[s] > 0)]
+        self.min_bet = next((int(p[4:]) for p in turn.possible if p.startswith("BET_")), 0)
+        deepest = max((turn.stacks[s] + turn.chips[s] for s in self.opponents), default=0)
+        self.effective_bb = min(self.stack + self.mine, deepest) / self.bb
+        a, b = turn.cards[0] % 13, turn.cards[1] % 13
+        suited = turn.cards[0] // 13 == turn.cards[1] // 13
+        hi, lo = max(a, b), min(a, b)
+        self.hand_class = hi * 13 + lo if (suited or hi == lo) else lo * 13 + hi
+
+    def can(self, action: str) -> bool:
+        return action in self.turn.possible
+
+    def passive(self) -> str:
+        return "CHECK" if self.call == 0 else "FOLD"
+
+    def bet(self, chips: int) -> str:
+        """Add about ``chips`` now: at least the minimum raise, all-in when it is most of
+        the stack, a call when raising is not allowed."""
+        if not self.min_bet:
+            return "ALL-IN" if self.can("ALL-IN") else "CALL"
+        chips = max(int(chips), self.min_bet)
+        if chips >= self.stack * 0.8:
+            return "ALL-IN"
+        return f"BET {chips}"
+
+    def pot_bet(self, fraction: float) -> str:
+        return self.bet(self.call + fraction * (self.pot + self.call))
+
+    def pot_odds(self) -> float:
+        return self.call / (self.pot + self.call) if self.call else 0.0
+
+
+class Player:
+    """Bookkeeping shared by the bots: setup, fold tracking, per-game reseeding."""
+
+    def __init__(self, config, equity=None):
+        self.config = config
+        self.equity = equity
+        self.rng = random.Random(getattr(config, "seed", 0))
+        self.setup = None
+        self.hand = 0
+        self.folded = set()
+
+    def new_game(self, key: int) -> None:
+        self.rng = random.Random(key)
+        if self.equity is not None and hasattr(self.equity, "reseed"):
+            self.equity.reseed(key)
+
+    def start(self, setup) -> None:
+        self.setup = setup
+        self.hand = 0
+        self.folded = set()
+
+    def act(self, turn) -> str:
+        for _, hand, player, action, _ in turn.actions:
+            if hand != self.hand:
+                self.hand, self.folded = hand, set()
+            if action in ("FOLD", "TIMEOUT"):
+                self.folded.add(player)
+        if turn.hand != self.hand:
+            self.hand, self.folded = turn.hand, set()
+        return self.decide(View(self.setup, turn, self.folded))
+
+    def decide(self, view: View) -> str:
+        raise NotImplementedError
+
+
+# -- the bots --------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StationConfig:
+    """Calls everything (CALL becomes CHECK when free and ALL-IN when short)."""
+
+    seed: int = 0
+
+
+class CallingStation(Player):
+    def decide(self, view: View) -> str:
+        return "CALL"
+
+
+@dataclass(frozen=True)
+class EquityConfig:
+    samples: int = 400  # Monte Carlo deals per decision
+    bet_equity: float = 0.75  # bet / raise when equity vs random hands is above this
+    bet_fraction: float = 1.0  # bet size as a fraction of the pot after calling
+    call_margin: float = 0.05  # call when equity > pot odds + margin
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.samples < 1:
+            raise ValueError("samples must be at least 1")
+
+
+class MonteCarloBot(Player):
+    """Equity against random hands versus pot odds: the classic simple contest bot."""
+
+    def decide(self, view: View) -> str:
+        c = self.config
+        eq = self.equity(view.turn.cards, view.turn.board, max(1, len(view.opponents)), c.samples)
+        if eq > c.bet_equity and view.min_bet:
+            return view.pot_bet(c.bet_fraction)
+        if view.call == 0:
+            return "CHECK"
+        return "CALL" if eq > view.pot_odds() + c.call_margin else "FOLD"
+
+
+@dataclass(frozen=True)
+class PushFoldConfig:
+    multiway_tighten: float = 1.5  # push depth divided by this per extra opponent
+    call_tighten: float = 1.0  # calling depth divided by this per extra opponent behind
+    seed: int = 0
+
+
+def push_ok(view: View, depth_scale: float) -> bool:
+    return PUSH_DEPTH[view.hand_class] >= view.effective_bb * depth_scale
+
+
+def call_push_ok(view: View, depth_scale: float) -> bool:
+    """Call an all-in-sized bet when the chart calls at the depth the call costs."""
+    depth = min(view.call, view.stack) / view.bb
+    return CALL_DEPTH[view.hand_class] >= depth * depth_scale
+
+
+class PushFoldBot(Player):
+    """Preflop all-in or fold from the computed chart; postflop check/fold, call when all-in."""
+
+    def decide(self, view: View) -> str:
+        c = self.config
+        extra = max(0, len(view.opponents) - 1)
+        if view.preflop:
+            if not view.raised:
+                return "ALL-IN" if push_ok(view, c.multiway_tighten ** extra) else view.passive()
+            return "CALL" if call_push_ok(view, c.call_tighten ** extra) else view.passive()
+        return view.passive()
+
+
+@dataclass(frozen=True)
+class AggressiveConfig:
+    push_below_bb: float = 8.0  # at or under this effective stack: push/fold by the chart
+    open_equity: float = 0.50  # open-raise classes whose equity vs one random hand is above this
+    open_size_bb: float = 4.0  # open raise: chips added, in big blinds
+    reraise_equity: float = 0.62  # re-raise a raise with classes above this
+    call_equity: float = 0.55  # call a raise with classes above this (scaled by pot odds)
+    value_equity: float = 0.62  # postflop: bet for value above this Monte Carlo equity
+    strong_equity: float = 0.80  # postflop: raise big above this
+    bet_fraction: float = 0.75  # postflop value bet, fraction of the pot
+    cbet_frequency: float = 0.6  # continuation bet when checked to after raising preflop
+    cbet_fraction: float = 0.4
+    call_margin: float = 0.03
+    bet_respect: float = 0.4  # extra equity wanted to call a pot-sized bet (bettors are not random)
+    multiway_tighten: float = 1.5
+    samples: int = 300
+    seed: int = 0
+
+    def __post_init__(self):
+        if self.samples < 1 or self.open_size_bb <= 0:
+            raise ValueError("samples and open_size_bb must be positive")
+
+
+class AggressiveBot(Player):
+    """Raises first in, push/fold when short, value bets and c-bets postflop."""
+
+    def start(self, setup) -> None:
+        super().start(setup)
+        self.aggressor_hand = 0
+
+    def decide(self, view: View) -> str:
+        return self.preflop(view) if view.preflop else self.postflop(view)
+
+    def preflop(self, view: View) -> str:
+        c = self.config
+        extra = max(0, len(view.opponents) - 1)
+        strength = EQUITY_VS_RANDOM[view.hand_class] - 0.03 * extra
+        if view.effective_bb <= c.push_below_bb:
+            if not view.raised:
+                return "ALL-IN" if push_ok(view, c.multiway_tighten ** extra) else view.passive()
+            return "CALL" if call_push_ok(view, c.multiway_tighten ** extra) else view.passive()
+        if not view.raised:
+            if strength >= c.open_equity and view.min_bet:
+                self.aggressor_hand = view.turn.hand
+                return view.bet(c.open_size_bb * view.bb + view.call)
+            return view.passive()
+        if strength >= c.reraise_equity and view.min_bet:
+            self.aggressor_hand = view.turn.hand
+            return view.bet(view.call * 3)
+        if view.call >= view.stack:  # facing an all-in: the chart decides
+            return "CALL" if call_push_ok(view, c.multiway_tighten ** extra) else "FOLD"
+        needed = c.call_equity + 0.5 * view.pot_odds() - 0.17 + self.respect(view)
+        return "CALL" if strength >= needed else view.passive()
+
+    def respect(self, view: View) -> float:
+        """Bets come from stronger-than-random hands: want more equity the bigger they are."""
+        before = max(view.pot - view.call, 1)
+        return self.config.bet_respect * min(1.0, view.call / before)
+
+    def postflop(self, view: View) -> str:
+        c = self.config
+        eq = self.equity(view.turn.cards, view.turn.board, max(1, len(view.opponents)), c.samples)
+        if eq >= c.strong_equity and view.min_bet:
+            return view.pot_bet(1.0)
+        if eq >= c.value_equity:
+            if view.min_bet and (view.call == 0 or eq >= (c.value_equity + c.strong_equity) / 2):
+                return view.pot_bet(c.bet_fraction)
+            if view.call and eq < view.pot_odds() + c.call_margin + self.respect(view):
+                return "FOLD"
+            return "CALL"
+        if view.call == 0:
+            bluff = self.aggressor_hand == view.turn.hand and len(view.opponents) == 1
+            if bluff and view.min_bet and self.rng.random() < c.cbet_frequency:
+                self.aggressor_hand = 0  # one barrel
+                return view.pot_bet(c.cbet_fraction)
+            return "CHECK"
+        return "CALL" if eq > view.pot_odds() + c.call_margin + self.respect(view) else "FOLD"
