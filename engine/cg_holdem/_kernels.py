@@ -7,7 +7,7 @@ Randomness comes from a SplitMix64 stream the caller owns (engine/core/_rng.py).
 
 import numpy as np
 
-from engine.core._rng import below
+from engine.core._rng import below, shuffle_prefix
 from engine.core.jit import kernel
 from engine.holdem_training._kernels import hand_value7
 
@@ -34,11 +34,7 @@ def equity_vs_random(hole, board, opponents, samples, state):
         full[i] = board[i]
     share = 0.0
     for _ in range(samples):
-        for i in range(draw):  # partial Fisher-Yates: rest[:draw] is a random draw in order
-            j = i + below(state, n_rest - i)
-            t = rest[i]
-            rest[i] = rest[j]
-            rest[j] = t
+        shuffle_prefix(state, rest, n_rest, draw)  # rest[:draw] is a random draw
         for i in range(need):
             full[5 - need + i] = rest[i]
         mine = hand_value7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
@@ -117,11 +113,7 @@ def class_equity_matrix(samples, state):
                     if not used[c]:
                         rest[n] = c
                         n += 1
-                for k in range(5):
-                    r = k + below(state, n - k)
-                    t = rest[k]
-                    rest[k] = rest[r]
-                    rest[r] = t
+                shuffle_prefix(state, rest, n, 5)
                 va = hand_value7(a0, a1, rest[0], rest[1], rest[2], rest[3], rest[4])
                 vb = hand_value7(b0, b1, rest[0], rest[1], rest[2], rest[3], rest[4])
                 total += 1.0 if va > vb else (0.5 if va == vb else 0.0)
