@@ -66,7 +66,33 @@ def _fold_call(qf, qc, eps):
 
 
 @kernel
-def round2_value(probs, sub, reach, pot, b, eps, out, policy, scratch):
+def _choose2(a, b, eps, policy, row, follow):
+    """Opening choice (codes 1 check, 2 bet): best, or the policy's when following it."""
+    if follow:
+        return a if policy[row] == 1 else b
+    value, policy[row] = _best2(a, b, eps)
+    return value
+
+
+@kernel
+def _choose3(qf, qc, qr, eps, policy, row, follow):
+    if follow:
+        code = policy[row]
+        return qf if code == 0 else (qc if code == 1 else qr)
+    value, policy[row] = _best3(qf, qc, qr, eps)
+    return value
+
+
+@kernel
+def _choose_fold_call(qf, qc, eps, policy, row, follow):
+    if follow:
+        return qf if policy[row] == 0 else qc
+    value, policy[row] = _fold_call(qf, qc, eps)
+    return value
+
+
+@kernel
+def round2_value(probs, sub, reach, pot, b, eps, out, policy, follow, scratch):
     """Counterfactual value per player hand of round-2 subtree `sub` given server reach."""
     base = ROUND2_BASE + sub * 4 * NH
     pbase = P_ROUND2_BASE + sub * 4 * NH
@@ -94,11 +120,9 @@ def round2_value(probs, sub, reach, pot, b, eps, out, policy, scratch):
     _showdown(sd_c, x, pot + b)
     _showdown(sd_d, y, pot + 3 * b)
     for i in range(NH):
-        v3, c3 = _fold_call(-(pot + 2 * b) * ys, sd_d[i], eps)
-        policy[pbase + 3 * NH + i] = c3
+        v3 = _choose_fold_call(-(pot + 2 * b) * ys, sd_d[i], eps, policy, pbase + 3 * NH + i, follow)
         raise1 = (pot + b) * fold2 + sd_b[i] + v3
-        v1, c1 = _best3(-pot * xs, sd_c[i], raise1, eps)
-        policy[pbase + NH + i] = c1
+        v1 = _choose3(-pot * xs, sd_c[i], raise1, eps, policy, pbase + NH + i, follow)
         check[i] = pot * fold0 + sd_a[i] + v1
     # bet -> server at 1 bet: fold, call (showdown) or raise (player faces 2)
     fold1 = 0.0
@@ -119,10 +143,9 @@ def round2_value(probs, sub, reach, pot, b, eps, out, policy, scratch):
     _showdown(sd_c, x, pot + 2 * b)
     for i in range(NH):
         raise2 = (pot + 2 * b) * fold3 + sd_b[i]
-        v2, c2 = _best3(-(pot + b) * xs, sd_c[i], raise2, eps)
-        policy[pbase + 2 * NH + i] = c2
+        v2 = _choose3(-(pot + b) * xs, sd_c[i], raise2, eps, policy, pbase + 2 * NH + i, follow)
         bet = pot * fold1 + sd_a[i] + v2
-        out[i], policy[pbase + i] = _best2(check[i], bet, eps)
+        out[i] = _choose2(check[i], bet, eps, policy, pbase + i, follow)
 
 
 @kernel
@@ -175,8 +198,11 @@ def draw_layer(trans, v2, o, dp, u):
 
 
 @kernel
-def draw_choice(u, o, eps, vdraw, policy):
+def draw_choice(u, o, eps, vdraw, policy, follow):
     for p in range(NH):
+        if follow:
+            vdraw[o, p] = u[o * 3 + policy[P_DRAW_BASE + o * NH + p], p]
+            continue
         best, code = u[o * 3, p], 0
         for dp in (1, 2):
             if u[o * 3 + dp, p] > best:
@@ -187,7 +213,7 @@ def draw_choice(u, o, eps, vdraw, policy):
 
 
 @kernel
-def round1_value(probs, deal, bet1, eps, vdraw, policy):
+def round1_value(probs, deal, bet1, eps, vdraw, policy, follow):
     """Expected profit per hand of the player given the draw-layer values vdraw."""
     b = bet1
     fold0 = 0.0
@@ -211,58 +237,56 @@ def round1_value(probs, deal, bet1, eps, vdraw, policy):
         x2s += deal[h] * probs[NH + h, R]
     total = 0.0
     for p in range(NH):
-        v3, c3 = _fold_call(-(1 + 2 * b) * y1s, vdraw[3, p], eps)
-        policy[3 * NH + p] = c3
-        v1, c1 = _best3(-1.0 * x1s, vdraw[1, p], (1 + b) * fold2 + vdraw[2, p] + v3, eps)
-        policy[NH + p] = c1
+        v3 = _choose_fold_call(-(1 + 2 * b) * y1s, vdraw[3, p], eps, policy, 3 * NH + p, follow)
+        v1 = _choose3(-1.0 * x1s, vdraw[1, p], (1 + b) * fold2 + vdraw[2, p] + v3, eps, policy, NH + p, follow)
         check = fold0 + vdraw[0, p] + v1
-        v2, c2 = _best3(-(1 + b) * x2s, vdraw[5, p], (1 + 2 * b) * fold3 + vdraw[6, p], eps)
-        policy[2 * NH + p] = c2
+        v2 = _choose3(-(1 + b) * x2s, vdraw[5, p], (1 + 2 * b) * fold3 + vdraw[6, p], eps, policy, 2 * NH + p, follow)
         bet = fold1 + vdraw[4, p] + v2
-        v, code = _best2(check, bet, eps)
-        policy[p] = code
-        total += deal[p] * v
+        total += deal[p] * _choose2(check, bet, eps, policy, p, follow)
     return total
 
 
 @kernel
-def subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, scratch):
+def subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, follow, scratch):
     o = sub // 9
-    round2_value(probs, sub, rho2[sub], 1.0 + HIST_BETS[o] * bet1, float(bet2), eps, v2[sub], policy, scratch)
+    pot = 1.0 + HIST_BETS[o] * bet1
+    round2_value(probs, sub, rho2[sub], pot, float(bet2), eps, v2[sub], policy, follow, scratch)
 
 
 @kernel
-def evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch):
-    """Full pass; fills every cache and the policy; returns the player's value per hand."""
+def evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, follow, scratch):
+    """Full pass; fills every cache; returns the player's value per hand. The player best-responds
+    and writes its choices to policy, or (follow=True) plays the choices already in policy."""
     forward_round1(probs, deal, rho1)
     for o in range(7):
         for dp in range(3):
             forward_draw(probs, trans, rho1, o, dp, rho2)
             for ds in range(3):
-                subtree_update(probs, trans, (o * 3 + dp) * 3 + ds, bet1, bet2, eps, rho2, v2, policy, scratch)
+                subtree_update(probs, trans, (o * 3 + dp) * 3 + ds, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
             draw_layer(trans, v2, o, dp, u)
-        draw_choice(u, o, eps, vdraw, policy)
-    return round1_value(probs, deal, float(bet1), eps, vdraw, policy)
+        draw_choice(u, o, eps, vdraw, policy, follow)
+    return round1_value(probs, deal, float(bet1), eps, vdraw, policy, follow)
 
 
 @kernel
 def reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch):
+    follow = False
     """Value after only `row` changed: recompute just the caches that depend on it."""
     if row < DRAW_BASE:
-        return evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch)
+        return evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, follow, scratch)
     if row < ROUND2_BASE:
         od = (row - DRAW_BASE) // NH
         o, dp = od // 3, od % 3
         forward_draw(probs, trans, rho1, o, dp, rho2)
         for ds in range(3):
-            subtree_update(probs, trans, od * 3 + ds, bet1, bet2, eps, rho2, v2, policy, scratch)
+            subtree_update(probs, trans, od * 3 + ds, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
     else:
         sub = (row - ROUND2_BASE) // (4 * NH)
         o, dp = sub // 9, (sub // 3) % 3
-        subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, scratch)
+        subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
     draw_layer(trans, v2, o, dp, u)
-    draw_choice(u, o, eps, vdraw, policy)
-    return round1_value(probs, deal, float(bet1), eps, vdraw, policy)
+    draw_choice(u, o, eps, vdraw, policy, follow)
+    return round1_value(probs, deal, float(bet1), eps, vdraw, policy, follow)
 
 
 @kernel
@@ -294,7 +318,7 @@ def generate(probs, mask, free_rows, steps, bet1, bet2, eps, state, deal, trans,
     vdraw = np.zeros((7, NH))
     policy = np.zeros(P_ROUND2_BASE + 63 * 4 * NH, dtype=np.int64)
     scratch = np.zeros((SCRATCH_ROWS, NH))
-    value = evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch)
+    value = evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, False, scratch)
     old = np.zeros(3)
     n_free = free_rows.shape[0]
     for step in range(steps):

@@ -40,7 +40,14 @@ class Evaluator:
             policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
         return K.evaluate(
             probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, eps,
-            self.rho1, self.rho2, self.v2, self.u, self.vdraw, policy, self.scratch,
+            self.rho1, self.rho2, self.v2, self.u, self.vdraw, policy, False, self.scratch,
+        )
+
+    def follow(self, probs: np.ndarray, policy: np.ndarray) -> float:
+        """Value per hand of a fixed player policy (rules.py layout) against probs."""
+        return K.evaluate(
+            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, 0.0,
+            self.rho1, self.rho2, self.v2, self.u, self.vdraw, np.asarray(policy, dtype=np.int64), True, self.scratch,
         )
 
 
@@ -48,6 +55,11 @@ def best_response(strategy: Strategy, *, eps: float = 0.0) -> BestResponse:
     policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
     value = Evaluator(strategy.bets).solve(np.ascontiguousarray(strategy.probs), eps=eps, policy=policy)
     return BestResponse(float(value), policy)
+
+
+def policy_value(strategy: Strategy, policy: np.ndarray) -> float:
+    """The player's expected profit per hand playing `policy` against `strategy`."""
+    return float(Evaluator(strategy.bets).follow(np.ascontiguousarray(strategy.probs), policy))
 
 
 @dataclass(frozen=True, eq=False)

@@ -23,6 +23,14 @@ def _mix(values: list[list[float]], eps: float) -> list[float]:
     return out
 
 
+def _choose(options: list[list[float]], codes, rows: list[int], ctx: dict, eps: float) -> list[float]:
+    """The player's choice: best (eps-mixed), or the fixed policy's code per hand if given."""
+    policy = ctx.get("policy")
+    if policy is None:
+        return _mix(options, eps)
+    return [options[list(codes).index(policy[rows[i]])][i] for i in range(N)]
+
+
 def _child(st: HandState, code: int) -> HandState:
     st = copy.deepcopy(st)
     st.apply(code)
@@ -42,7 +50,7 @@ def _node(st: HandState, reach: list[float], probs, ctx: dict, eps: float) -> li
         for dp in range(3):
             w = _node(_child(st, dp), reach, probs, {**ctx, "dp": dp}, eps)
             options.append([sum(T[dp][p][i] * w[i] for i in range(N)) for p in range(N)])
-        return _mix(options, eps)
+        return _choose(options, (0, 1, 2), [R.player_draw_row(st.history, p) for p in range(N)], ctx, eps)
     if st.phase == DRAW_SERVER:
         out = [0.0] * N
         for ds in range(3):
@@ -55,7 +63,13 @@ def _node(st: HandState, reach: list[float], probs, ctx: dict, eps: float) -> li
             out = [a + b for a, b in zip(out, v, strict=True)]
         return out
     if st.actor == R.PLAYER:
-        return _mix([_node(_child(st, a), reach, probs, ctx, eps) for a in st.legal()], eps)
+        options = [_node(_child(st, a), reach, probs, ctx, eps) for a in st.legal()]
+        rows = [
+            R.player_round1_row(st.round_bets, i) if st.phase == BET1
+            else R.player_round2_row(st.history, ctx["dp"], ctx["ds"], st.round_bets, i)
+            for i in range(N)
+        ]
+        return _choose(options, st.legal(), rows, ctx, eps)
     out = [0.0] * N
     for a in st.legal():
         rows = [
@@ -68,10 +82,12 @@ def _node(st: HandState, reach: list[float], probs, ctx: dict, eps: float) -> li
     return out
 
 
-def best_response_value(probs, bets: R.BetSizes, eps: float = 0.0) -> float:
-    """Twin of _kernels.evaluate: the player's value per hand against the server rows."""
+def best_response_value(probs, bets: R.BetSizes, eps: float = 0.0, policy=None) -> float:
+    """Twin of _kernels.evaluate: the player's value per hand against the server rows, best
+    responding, or playing the fixed `policy` (player rows of rules.py) when given."""
     assert BET2  # phases come from state.py
-    values = _node(HandState(bets), R.DEAL_PROB.tolist(), probs.tolist(), {}, eps)
+    ctx = {} if policy is None else {"policy": list(policy)}
+    values = _node(HandState(bets), R.DEAL_PROB.tolist(), probs.tolist(), ctx, eps)
     return sum(R.DEAL_PROB[p] * values[p] for p in range(N))
 
 

@@ -31,6 +31,23 @@ def test_best_response_matches_the_numpy_peer(bet1, bet2, eps):
     assert B.best_response(strategy, eps=eps).value == pytest.approx(expected, abs=1e-12)
 
 
+def test_fixed_policy_value_matches_twin():
+    strategy = random_strategy(R.BetSizes(2, 3), 21)
+    policy = np.random.default_rng(5).integers(0, 3, size=R.N_PLAYER_ROWS)
+    openings = [R.player_round1_row(0, h) for h in range(R.N_HANDS)] + [
+        R.player_round2_row(o, dp, ds, 0, h)
+        for o in range(R.N_HISTORIES) for dp in range(3) for ds in range(3) for h in range(R.N_HANDS)
+    ]
+    policy[openings] = 1 + policy[openings] % 2  # check or bet
+    capped = [r + 3 * R.N_HANDS for r in openings]
+    policy[capped] = policy[capped] % 2  # fold or call facing the third bet
+    assert B.policy_value(strategy, policy) == pytest.approx(
+        best_response_value(strategy.probs, strategy.bets, policy=policy), abs=1e-12
+    )
+    br = B.best_response(strategy)
+    assert B.policy_value(strategy, br.policy) == pytest.approx(br.value, abs=1e-12)
+
+
 def test_incremental_reevaluation_matches_full_pass():
     strategy = random_strategy(R.BetSizes(2, 4), 11)
     ev = B.Evaluator(strategy.bets)
