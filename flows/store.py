@@ -169,7 +169,7 @@ class HandLog:
 
     # -- reading (the writer may read its own data) ----------------------------------------
     def query(self, sql: str, params: Iterable | None = None) -> pl.DataFrame:
-        return pl.from_arrow(self.con.execute(sql, list(params or [])).to_arrow_table())
+        return pl.from_arrow(self.con.sql(sql, params=list(params or [])).to_arrow_table())
 
 
 def read_only(path: Path | str | None = None) -> duckdb.DuckDBPyConnection:

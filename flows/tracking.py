@@ -1,6 +1,7 @@
 """MLflow: one experiment per game, a parent run per sweep, a child run per config."""
 
 import json
+import logging
 from dataclasses import dataclass
 
 import mlflow
@@ -37,6 +38,8 @@ class PickedRun:
 
 
 def _client() -> MlflowClient:
+    logging.getLogger("mlflow").setLevel(logging.WARNING)  # no migration chatter on the CLI
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     paths = Paths.from_env()
     mlflow.set_tracking_uri(paths.tracking_uri)
     return MlflowClient(paths.tracking_uri)
@@ -94,7 +97,8 @@ def pick_best(game: str, sweep_id: str | None = None) -> PickedRun:
     name = f"cardlab-{game}"
     exp = client.get_experiment_by_name(name)
     if exp is None:
-        raise LookupError(f"no MLflow experiment {name!r}: run `cardlab sweep {game} ...` first")
+        raise LookupError(f"no sweep {sweep_id or ''} of {game} in MLflow (no experiment {name!r} yet): "
+                          f"run `cardlab sweep {game} ...` first")
     parent_filter = "tags.`cardlab.kind` = 'sweep'"
     if sweep_id:
         parent_filter += f" and tags.`cardlab.sweep_id` = '{sweep_id}'"

@@ -1,0 +1,314 @@
+"""`cardlab`: the command line of the workbench (typer)."""
+
+from flows.settings import apply_defaults
+
+apply_defaults()  # before prefect, mlflow or numba are imported anywhere
+
+import importlib  # noqa: E402
+import json  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+import typer  # noqa: E402
+from rich.console import Console  # noqa: E402
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: E402
+from rich.table import Table  # noqa: E402
+
+from cardlab.errors import fail, run_guarded  # noqa: E402
+from flows import games  # noqa: E402
+from flows.settings import Paths  # noqa: E402
+
+console = Console()
+app = typer.Typer(help="cardlab: faithful contest judges, strong bots and a hand-logging sweep pipeline.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+judge_app = typer.Typer(help="Run bots or external programs under a contest's own judge.", no_args_is_help=True)
+export_app = typer.Typer(help="Write a submission bundle for a contest.", no_args_is_help=True)
+bench_app = typer.Typer(help="Benchmarks: print figures (as ratios against peers where one exists).",
+                        no_args_is_help=True)
+app.add_typer(judge_app, name="judge")
+app.add_typer(export_app, name="export")
+app.add_typer(bench_app, name="bench")
+
+COMMAND_MODULES = {name: "cardlab.commands." + module.rsplit(".", 1)[1] for name, module in games.MODULES.items()}
+
+
+def _progress() -> Progress:
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+                    console=console, transient=True)
+
+
+def _pairs(items: list[str], what: str) -> tuple[tuple[str, str], ...]:
+    pairs = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key:
+            fail(f"{what} expects key=value, got {item!r}")
+        pairs.append((key.strip(), value.strip()))
+    return tuple(pairs)
+
+
+def _adapter(game: str):
+    try:
+        return games.get(game)
+    except games.UnknownGame as exc:
+        fail(str(exc))
+
+
+# ---------------------------------------------------------------------------------- info
+@app.command("games")
+def list_games():
+    """List the contests, their bots and each bot's config keys with defaults."""
+    table = Table("game", "bot", "config (defaults)", "what it is")
+    for name in games.names():
+        try:
+            adapter = games.get(name)
+        except games.UnknownGame as exc:
+            table.add_row(name, "-", "-", str(exc))
+            continue
+        for bot_name, spec in sorted(adapter.bots.items()):
+            defaults = ", ".join(f"{k}={v}" for k, v in vars(spec.default_config()).items())
+            table.add_row(name, bot_name, defaults, spec.summary)
+    console.print(table)
+
+
+# ---------------------------------------------------------------------------------- match
+@app.command()
+def match(
+    game: str = typer.Argument(..., help="Contest name (see `cardlab games`)."),
+    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
+    set_: list[str] = typer.Option([], "--set", help="Bot config override key=value (repeatable)."),
+    opt: list[str] = typer.Option([], "--opt", help="Game option key=value, e.g. opponents (repeatable)."),
+    hands: int = typer.Option(10_000, help="Units to play (hands, games or rounds)."),
+    seed: int = typer.Option(1, help="Match seed: the same seed replays the match bit for bit."),
+    chunk: int = typer.Option(5000, help="Units per logged chunk."),
+    log: bool = typer.Option(True, help="Log every unit to the DuckDB hand log."),
+):
+    """Play a match in-process, log every unit, print the result with a 95% CI."""
+    from flows.match import MatchPlan, run_match
+    from flows.store import HandLog
+
+    adapter = _adapter(game)
+    plan = MatchPlan(game=adapter.name, bot=bot or adapter.default_bot, overrides=_pairs(set_, "--set"),
+                     options=_pairs(opt, "--opt"), seed=seed, units=hands, chunk_size=chunk)
+    plan.config()  # validate before playing
+    adapter.options(dict(plan.options))
+    store = HandLog() if log else None
+    try:
+        with _progress() as progress:
+            bar = progress.add_task(f"{adapter.name} {plan.bot}", total=hands)
+            result = run_match(plan, store, progress=lambda n: progress.advance(bar, n))
+    finally:
+        if store is not None:
+            store.close()
+    console.print(f"[bold]{adapter.title}[/] {plan.bot} seed {seed}: {result.summary.describe(adapter.unit)}")
+    console.print(f"{result.units_per_s:,.0f} {adapter.unit}s/s; match id {result.match_id}"
+                  + (f" in {Paths.from_env().db}" if log else " (not logged)"))
+
+
+# ---------------------------------------------------------------------------------- sweep
+def _run_sweep(spec, runner: str, workers: int | None):
+    from flows.sweep import validate, with_runner
+
+    validate(spec)
+    total = spec.units * len(spec.configs())
+    with _progress() as progress:
+        bar = progress.add_task(f"sweep {spec.game} {spec.bot}", total=total)
+        return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n))
+
+
+def _print_sweep(outcome, unit: str) -> None:
+    table = Table("config", "mean", "95% CI", f"{unit}s/s", "match")
+    for run in sorted(outcome.runs, key=lambda r: r.ci_low, reverse=True):
+        label = ", ".join(f"{k}={v}" for k, v in run.overrides.items()) or "defaults"
+        table.add_row(label, f"{run.mean:+.4f}", f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}",
+                      f"{run.units_per_s:,.0f}", run.match_id)
+    console.print(table)
+    best = ", ".join(f"{k}={v}" for k, v in outcome.best.overrides.items()) or "defaults"
+    console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
+    if outcome.paired_diff is not None:
+        console.print(f"paired difference to the runner-up on the same deals: {outcome.paired_diff:+.4f} "
+                      f"+/- {1.96 * outcome.paired_se:.4f} (95%)")
+    console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
+                  f"MLflow parent run {outcome.mlflow_run_id}")
+
+
+@app.command()
+def sweep(
+    game: str = typer.Argument(..., help="Contest name."),
+    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
+    grid: list[str] = typer.Option([], "--grid", help="key=v1,v2,... (repeatable); the configs are the product."),
+    set_: list[str] = typer.Option([], "--set", help="Override shared by every config, key=value."),
+    opt: list[str] = typer.Option([], "--opt", help="Game option key=value."),
+    hands: int = typer.Option(20_000, help="Units per config."),
+    seed: int = typer.Option(1, help="Sweep seed: every config faces the same deals."),
+    chunk: int = typer.Option(5000, help="Units per task (and per logged chunk)."),
+    runner: str = typer.Option("threads", help="Task runner: threads or dask (CARDLAB_DASK_ADDRESS for a cluster)."),
+    workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2)."),
+    resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish."),
+):
+    """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config."""
+    from flows.sweep import SweepSpec, parse_grid
+
+    adapter = _adapter(game)
+    spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot,
+                     grid=parse_grid(grid) if grid else tuple((k, tuple(v)) for k, v in adapter.default_grid.items()),
+                     units=hands, seed=seed, chunk_size=chunk, options=_pairs(opt, "--opt"),
+                     fixed=_pairs(set_, "--set"), sweep_id=resume)
+    _print_sweep(_run_sweep(spec, runner, workers), adapter.unit)
+
+
+# ---------------------------------------------------------------------------------- pick
+@app.command()
+def pick(
+    game: str = typer.Argument(..., help="Contest name."),
+    sweep_id: str = typer.Option(None, "--sweep", help="Sweep id; the latest sweep of the game if omitted."),
+    out: Path = typer.Option(None, help="Also export the picked config as a submission bundle here."),
+):
+    """Pick the best config of a sweep from MLflow (highest lower confidence bound)."""
+    from flows import tracking
+
+    adapter = _adapter(game)
+    picked = tracking.pick_best(adapter.name, sweep_id)
+    console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
+                  f"{json.dumps(picked.overrides)} mean {picked.mean:+.4f}, lower bound {picked.lower_bound:+.4f} "
+                  f"(MLflow run {picked.run_id})")
+    if out is not None:
+        export_picked(adapter.name, picked, out)
+
+
+def export_picked(game: str, picked, out: Path) -> None:
+    module = importlib.import_module(COMMAND_MODULES[game])
+    overrides = [f"{k}={v}" for k, v in picked.config.items()
+                 if not isinstance(v, (list, tuple, dict))] if picked.config else []
+    module.export(out=out, bot=picked.bot, set_=overrides)
+    (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
+        json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
+                    "config": picked.config}, indent=2))
+
+
+# ---------------------------------------------------------------------------------- sql
+VIEWS_HELP = """Views: stg_units, mart_match_results (mean, se, 95% CI per match/config), mart_sweep_pairs
+(paired differences within a sweep), mart_cumulative, plus each game's raw tables, stg_* and mart_* views
+(`cardlab sql` with no query lists them)."""
+
+
+@app.command(help="Query the hand log read-only. " + VIEWS_HELP)
+def sql(query: str = typer.Argument(None, help="SQL to run read-only; omit to list tables and views."),
+        db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb)."),
+        limit: int = typer.Option(50, help="Rows to print at most.")):
+    import polars as pl
+
+    from flows.store import read_only
+
+    con = read_only(db)
+    try:
+        if query is None:
+            query = ("SELECT table_name AS name, table_type AS kind FROM information_schema.tables "
+                     "ORDER BY table_type, table_name")
+        try:
+            frame = pl.from_arrow(con.sql(query).to_arrow_table())
+        except Exception as exc:  # duckdb errors carry a precise one-line message
+            fail(str(exc).splitlines()[0])
+    finally:
+        con.close()
+    with pl.Config(tbl_rows=limit, tbl_cols=-1, fmt_str_lengths=80, tbl_width_chars=240, tbl_hide_dataframe_shape=True):
+        print(frame.head(limit))
+    if frame.height > limit:
+        console.print(f"... {frame.height - limit} more rows (use --limit)")
+
+
+# ---------------------------------------------------------------------------------- report
+@app.command()
+def report(sweep_id: str = typer.Argument("latest", help="Sweep id, or 'latest'."),
+           out: Path = typer.Option(None, help="Folder for index.html and the PNGs (default out/reports/<id>).")):
+    """Write an HTML page with PNG plots of a sweep (profit per config with CIs, cumulative profit)."""
+    from reports.sweep_report import build_report
+
+    result = build_report(sweep_id, out_dir=out)
+    console.print(f"report: {result.page}  (open it in a browser)")
+
+
+# ---------------------------------------------------------------------------------- serve
+@app.command()
+def serve(game: list[str] = typer.Option([], "--game", help="Games to schedule (default: all)."),
+          cron: str = typer.Option("0 3 * * *", help="Cron schedule of the regression sweeps."),
+          dry_run: bool = typer.Option(False, help="Print the schedules and exit.")):
+    """Serve the scheduled flows (a nightly regression sweep per game) against a local Prefect server.
+
+    Start one first: `prefect server start --host 127.0.0.1 --port 4200` and
+    `export PREFECT_API_URL=http://127.0.0.1:4200/api`."""
+    from flows.serve import schedules
+    from flows.serve import serve as serve_flows
+
+    plan = schedules(list(game) or None, cron)
+    for item in plan:
+        console.print(f"{item.name}: game {item.game}, cron '{item.cron}'")
+    if not dry_run:
+        serve_flows(plan)
+
+
+# ---------------------------------------------------------------------------------- demo
+@app.command()
+def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
+         hands: int = typer.Option(20_000, help="Units per config."),
+         seed: int = typer.Option(1)):
+    """The main job: a real sweep on the embedded defaults, then pick, export and report."""
+    from flows.sweep import SweepSpec
+    from reports.sweep_report import build_report
+
+    adapter = _adapter(game)
+    spec = SweepSpec(game=adapter.name, bot=adapter.default_bot, units=hands, seed=seed,
+                     grid=tuple((k, tuple(v)) for k, v in adapter.default_grid.items()))
+    started = time.perf_counter()
+    outcome = _run_sweep(spec, "threads", None)
+    _print_sweep(outcome, adapter.unit)
+    from flows import tracking
+
+    picked = tracking.pick_best(adapter.name, outcome.sweep_id)
+    paths = Paths.from_env()
+    bundle = paths.out / "bundles" / adapter.name
+    export_picked(adapter.name, picked, bundle)
+    page = build_report(outcome.sweep_id).page
+    uri = paths.tracking_uri
+    console.print(f"""
+[bold]Done in {time.perf_counter() - started:.0f} s.[/] Where everything is:
+  hand log (DuckDB)  {paths.db}
+      cardlab sql "SELECT config, units, mean, ci_low, ci_high FROM mart_match_results
+                   WHERE sweep_id = '{outcome.sweep_id}' ORDER BY ci_low DESC"
+  MLflow runs        {uri}  (parent run {outcome.mlflow_run_id})
+      .venv/bin/mlflow ui --backend-store-uri {uri} --host 127.0.0.1 --port 5000 --workers 1
+  picked config      {json.dumps(picked.overrides)}  (lower bound {picked.lower_bound:+.4f})
+  submission bundle  {bundle}
+  report             {page}""")
+
+
+# ---------------------------------------------------------------------------------- games' own commands
+def _wire_game_commands() -> None:
+    for name, module_name in COMMAND_MODULES.items():
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError:
+            continue
+        if hasattr(module, "judge"):
+            judge_app.command(name=name)(module.judge)
+        if hasattr(module, "export"):
+            export_app.command(name=name)(module.export)
+        if hasattr(module, "app"):
+            app.add_typer(module.app, name=name, help=f"{name} commands.")
+        if hasattr(module, "bench_app"):
+            bench_app.add_typer(module.bench_app, name=name, help=f"{name} benchmarks.")
+
+
+def _wire_workspace_bench() -> None:
+    from cardlab.commands import workspace_bench
+
+    bench_app.command("store")(workspace_bench.store)
+    bench_app.command("sweep")(workspace_bench.sweep_scale)
+
+
+_wire_game_commands()
+_wire_workspace_bench()
+
+
+def main() -> None:
+    run_guarded(app)

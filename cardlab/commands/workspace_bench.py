@@ -1,0 +1,77 @@
+"""Benchmarks of the workspace itself: hand-log ingest, logging's share of a match, sweep scale."""
+
+import resource
+import tempfile
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+console = Console()
+
+
+def store(
+    game: str = typer.Option("holdem-training", help="Game whose real chunks are logged."),
+    bot: str = typer.Option(None, help="Bot (default: the game's default bot)."),
+    hands: int = typer.Option(20_000, help="Units in the timed match."),
+    chunk: int = typer.Option(5000, help="Units per chunk."),
+    seed: int = typer.Option(1),
+):
+    """Hand-log ingest rate and logging's share of a match's time (target: at most 10%)."""
+    from flows import games
+    from flows.match import MatchPlan, play_chunk, record_match
+    from flows.store import HandLog
+
+    adapter = games.get(game)
+    plan = MatchPlan(game=adapter.name, bot=bot or adapter.default_bot, seed=seed, units=hands, chunk_size=chunk)
+    play_chunk(plan, 0, min(50, hands))  # compile / warm caches outside the timing
+    with tempfile.TemporaryDirectory() as tmp, HandLog(Path(tmp) / "bench.duckdb") as log_store:
+        record_match(log_store, plan, "bench", source="bench")
+        played = written = 0.0
+        rows = 0
+        for index, first, count in plan.chunks():
+            chunk_log, seconds = play_chunk(plan, first, count)
+            played += seconds
+            started = time.perf_counter()
+            log_store.write_chunk("bench", index, chunk_log, seconds=seconds)
+            written += time.perf_counter() - started
+            rows += count + sum(len(next(iter(cols.values()))) for cols in chunk_log.tables.values() if cols)
+    share = written / (played + written)
+    console.print(f"{adapter.name} / {plan.bot}: {hands:,} {adapter.unit}s in chunks of {chunk:,}")
+    console.print(f"  play   {played:7.3f} s  ({hands / played:,.0f} {adapter.unit}s/s)")
+    console.print(f"  log    {written:7.3f} s  ({rows / written:,.0f} rows/s, {hands / written:,.0f} {adapter.unit}s/s "
+                  f"ingested, {rows:,} rows over all tables)")
+    verdict = "meets" if share <= 0.10 else "misses"
+    console.print(f"  logging share of match time: {share:.1%}  ({verdict} the 10% target)")
+
+
+def sweep_scale(
+    game: str = typer.Option("holdem-training"),
+    bot: str = typer.Option(None),
+    configs: int = typer.Option(5, help="Configs (seeds of the bot's first grid key, or repeated defaults)."),
+    hands: int = typer.Option(200_000, help="Units per config."),
+    chunk: int = typer.Option(10_000),
+    workers: int = typer.Option(2),
+):
+    """A large sweep (default 5 x 200,000 hands): wall time, hands/s per core and peak memory."""
+    from flows import games
+    from flows.sweep import SweepSpec, with_runner
+
+    adapter = games.get(game)
+    # Distinct config labels with the same behaviour when the grid is too small: a pure scale test.
+    key, values = next(iter(adapter.default_grid.items()), (None, ()))
+    grid = ((key, tuple(values)[:configs]),) if key and len(values) >= configs else ()
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot, grid=grid, units=hands, chunk_size=chunk)
+        if not grid:
+            spec = SweepSpec(game=spec.game, bot=spec.bot, units=hands * configs, chunk_size=chunk)
+        started = time.perf_counter()
+        outcome = with_runner("threads", workers=workers)(spec, db=str(Path(tmp) / "scale.duckdb"), track=False)
+        wall = time.perf_counter() - started
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    total = outcome.units_written
+    console.print(f"{adapter.name} / {spec.bot}: {total:,} {adapter.unit}s in {wall:.1f} s wall with {workers} workers")
+    console.print(f"  {total / wall:,.0f} {adapter.unit}s/s overall, {total / wall / workers:,.0f} per core")
+    console.print(f"  peak memory (max RSS of this process): {peak_mb:,.0f} MB "
+                  f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)")

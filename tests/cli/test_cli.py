@@ -1,0 +1,96 @@
+"""The `cardlab` commands end to end, through the same entry point the shell uses."""
+
+import contextlib
+import io
+import os
+import sys
+
+import pytest
+
+from cardlab import cli
+
+
+@pytest.fixture(scope="module", autouse=True)
+def toy_game(tmp_path_factory):
+    os.environ["CARDLAB_EXTRA_GAMES"] = "toy=tests.flows.toy_game"
+    db = tmp_path_factory.mktemp("cli") / "handlog.duckdb"
+    old = os.environ.get("CARDLAB_DB")
+    os.environ["CARDLAB_DB"] = str(db)
+    yield db
+    if old is not None:
+        os.environ["CARDLAB_DB"] = old
+
+
+def cardlab(capsys, monkeypatch, *args) -> tuple[int, str, str]:
+    # Own buffers rather than capsys: Prefect's log handler keeps the stream it first saw,
+    # and capsys closes its streams after each test.
+    out, err = io.StringIO(), io.StringIO()
+    monkeypatch.setattr(sys, "argv", ["cardlab", *args])
+    with pytest.raises(SystemExit) as exit_info, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        cli.main()
+        sys.exit(0)
+    return exit_info.value.code or 0, out.getvalue(), err.getvalue()
+
+
+def test_match_logs_every_unit_and_prints_a_confidence_interval(capsys, monkeypatch):
+    code, out, _ = cardlab(capsys, monkeypatch, "match", "toy", "--set", "edge=0.75", "--hands", "400", "--seed", "2")
+    assert code == 0
+    assert "95% CI" in out and "n=400" in out
+    code, out, _ = cardlab(capsys, monkeypatch, "sql", "SELECT count(*) AS n FROM units u JOIN matches m "
+                           "USING (match_id) WHERE m.source = 'match'")
+    assert code == 0 and "400" in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (("match", "chess"), "unknown game 'chess'; accepted: cg-holdem, holdem-training"),
+    (("match", "toy", "--bot", "robot"), "unknown bot 'robot' for toy; accepted: coin"),
+    (("match", "toy", "--set", "edge=lots"), "edge='lots' is not a number"),
+    (("match", "toy", "--set", "speed=2"), "unknown key 'speed'; accepted keys: edge, label"),
+    (("match", "toy", "--set", "edge"), "--set expects key=value"),
+    (("sweep", "toy", "--grid", "edge"), "expected --grid key=v1,v2"),
+    (("sql", "SELECT * FROM no_such_table"), "no_such_table"),
+    (("sql", "--db", "/nonexistent/h.duckdb"), "no hand log at /nonexistent/h.duckdb"),
+    (("report", "s-missing"), "no sweep 's-missing'"),
+    (("pick", "toy", "--sweep", "s-missing"), "s-missing"),
+    (("serve", "--game", "chess", "--dry-run"), "unknown game 'chess'"),
+])
+def test_bad_input_gets_one_line_naming_what_is_accepted(capsys, monkeypatch, args, message):
+    code, out, err = cardlab(capsys, monkeypatch, *args)
+    assert code == 2
+    assert message in err
+    assert "Traceback" not in err and len([line for line in err.splitlines() if line.strip()]) == 1
+
+
+def test_sweep_then_pick_report_and_sql(capsys, monkeypatch, tmp_path):
+    code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "600",
+                             "--chunk", "200")
+    assert code == 0, err
+    assert "best by lower confidence bound: edge=0.6" in out and "paired difference" in out
+    code, out, _ = cardlab(capsys, monkeypatch, "pick", "toy")
+    assert code == 0 and '{"edge": "0.6"}' in out
+    code, out, _ = cardlab(capsys, monkeypatch, "report", "latest", "--out", str(tmp_path))
+    assert code == 0
+    page = (tmp_path / "index.html").read_text()
+    assert "edge=0.6 (best)" in page and "edge=0.4" in page
+    for png in ("profit_per_config.png", "cumulative_profit.png"):
+        assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    code, out, _ = cardlab(capsys, monkeypatch, "sql", "SELECT count(*) AS pairs FROM mart_sweep_pairs")
+    assert code == 0 and " 2 " in out
+
+
+def test_serve_lists_a_nightly_schedule_per_game(capsys, monkeypatch):
+    code, out, _ = cardlab(capsys, monkeypatch, "serve", "--game", "toy", "--dry-run", "--cron", "0 4 * * *")
+    assert code == 0 and "nightly-toy: game toy, cron '0 4 * * *'" in out
+
+
+def test_serve_without_a_server_says_how_to_start_one(capsys, monkeypatch):
+    monkeypatch.delenv("PREFECT_API_URL", raising=False)
+    code, _, err = cardlab(capsys, monkeypatch, "serve", "--game", "toy")
+    assert code == 2 and "prefect server start --host 127.0.0.1" in err
+
+
+def test_every_contest_has_judge_and_export_commands(capsys, monkeypatch):
+    code, out, _ = cardlab(capsys, monkeypatch, "judge", "--help")
+    assert code == 0
+    missing = [g for g in ("holdem-training", "twocarddraw", "splendor", "cg-holdem", "tractor") if g not in out]
+    assert not missing, f"no judge command for {missing}"
