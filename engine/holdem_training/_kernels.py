@@ -403,3 +403,16 @@ def call_decision(bob_wins, ties, rollouts, pot, raise_amount):
 def rate_counts(stream, cards, known, rollouts):
     """The RATE query: Alice's (wins, ties) over random completions of Bob's hole and the board."""
     return sample_outcomes(stream, cards[0], cards[1], cards[4:], known, rollouts)
+
+
+@kernel
+def bob_calls_many(stream_keys, cards, known, pot, raise_amount, rollouts):
+    """bob_calls for every row of `cards` at one street, each hand from its own stream key
+    (batch use: benchmarks, and bots that tabulate Bob's answers)."""
+    n = cards.shape[0]
+    out = np.empty(n, np.bool_)
+    stream = np.empty(1, np.uint64)
+    for i in range(n):
+        stream[0] = stream_keys[i]
+        out[i] = bob_calls(stream, cards[i], known, pot, raise_amount, rollouts)
+    return out

@@ -95,3 +95,163 @@ def evaluator_rates(*, count: int = 4_000_000, seed: int = 1, repeats: int = 3) 
                 f"phevaluator {getattr(phevaluator, '__version__', '?')} wheel's compiled C evaluate_7cards "
                 f"({Path(_pheval.__file__).name}), called from a gcc -O2 C loop")
     return ours, peer
+
+
+def _timed(run) -> tuple[float, float]:
+    """(wall seconds, this thread's CPU seconds) of one call."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    run()
+    return time.perf_counter() - wall, time.thread_time() - cpu
+
+
+@dataclass(frozen=True)
+class Measure:
+    """Rates by wall clock and by this thread's CPU time (on a shared machine the CPU figure
+    is the one that says what one core does; both are printed)."""
+
+    label: str
+    wall_per_second: float
+    cpu_per_second: float
+    detail: str
+
+
+def _measure(label: str, detail: str, run, count: int, repeats: int) -> Measure:
+    best_wall, best_cpu = float("inf"), float("inf")
+    for _ in range(repeats):
+        wall, cpu = _timed(run)
+        best_wall, best_cpu = min(best_wall, wall), min(best_cpu, cpu)
+    return Measure(label, count / best_wall, count / max(best_cpu, 1e-9), detail)
+
+
+def evaluator_measures(*, count: int = 4_000_000, seed: int = 1, repeats: int = 3) -> list[Measure]:
+    """Ours then (if phevaluator is installed) the peer, measured alternately over the same hands."""
+    hands = random_hands(count, seed=seed)
+    _kernels.evaluate_many(hands[:10])  # compile or load from cache outside the timing
+    runs = [("numba hand_value7", "engine.holdem_training._kernels.hand_value7 in a numba loop",
+             lambda: _kernels.evaluate_many(hands))]
+    peer = _peer_runner(hands)
+    if peer is not None:
+        runs.append(peer)
+    best = {label: [float("inf"), float("inf")] for label, _, _ in runs}
+    for _ in range(repeats):  # alternate so both sides see the same machine load
+        for label, _, run in runs:
+            wall, cpu = _timed(run)
+            best[label] = [min(best[label][0], wall), min(best[label][1], cpu)]
+    return [Measure(label, count / best[label][0], count / max(best[label][1], 1e-9), detail)
+            for label, detail, _ in runs]
+
+
+def _peer_runner(hands: np.ndarray):
+    try:
+        from importlib.metadata import version
+
+        from phevaluator import _pheval
+    except ImportError:
+        return None
+    evaluate = ctypes.cast(ctypes.CDLL(_pheval.__file__).evaluate_7cards, ctypes.c_void_p).value
+    loop = _peer_loop_library().eval_loop
+    loop.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
+    peer_cards = np.ascontiguousarray((hands % 13) * 4 + hands // 13, dtype=np.int32)  # rank*4+suit
+    out = np.empty(len(hands), np.int32)
+    detail = (f"phevaluator {version('phevaluator')}: the wheel's compiled C evaluate_7cards "
+              f"({Path(_pheval.__file__).name}), called through a function pointer from a gcc -O2 C loop")
+    return ("phevaluator C evaluate_7cards", detail,
+            lambda: loop(evaluate, peer_cards.ctypes.data, len(hands), out.ctypes.data))
+
+
+def equity_measures(*, decisions: int = 200_000, seed: int = 1, repeats: int = 3,
+                    peer_decisions: int = 200) -> list[Measure]:
+    """Bob's call decisions (100 rollouts each), a quarter at each street: the numba kernel in
+    a batch loop, the same through one Python call per decision (as the judge calls it), and
+    a plain-Python peer that samples the same way and evaluates with eval7."""
+    per_street = decisions // 4
+    key = np.uint64(seeds.match_key(seed))
+    _, cards, _, stream_keys = _kernels.deal_chunk(key, 0, per_street, np.uint64(int(seeds.Purpose.DEAL)),
+                                                   np.uint64(int(seeds.Purpose.OPPONENT)))
+    _kernels.bob_calls_many(stream_keys[:2], cards[:2], 3, 10, 5, 100)
+
+    def batch():
+        for known in (0, 3, 4, 5):
+            _kernels.bob_calls_many(stream_keys, cards, known, 10, 5, 100)
+
+    stream = np.zeros(1, np.uint64)
+    rows = list(cards[: per_street // 10])
+
+    def one_by_one():
+        for known in (0, 3, 4, 5):
+            for row in rows:
+                _kernels.bob_calls(stream, row, known, 10, 5, 100)
+
+    out = [
+        _measure("numba bob_calls, batch loop", "100 rollouts per decision; streets 0/3/4/5 known cards",
+                 batch, 4 * per_street, repeats),
+        _measure("numba bob_calls, one Python call each", "as the judge calls it, dispatch included",
+                 one_by_one, 4 * len(rows), repeats),
+    ]
+    peer = _eval7_decisions(cards[: max(1, peer_decisions // 4)])
+    if peer is not None:
+        out.append(_measure("Python + eval7 peer", "same rule, Python sampling, eval7.evaluate per hand",
+                            peer, 4 * max(1, peer_decisions // 4), 1))
+    return out
+
+
+def _eval7_decisions(cards: np.ndarray):
+    try:
+        import eval7
+    except ImportError:
+        return None
+    from engine.core.cards import card_name
+
+    deck = [eval7.Card(card_name(c)) for c in range(52)]
+    rng = seeds.generator(seeds.match_key(0))
+
+    def run():
+        for row in cards.tolist():
+            for known in (0, 3, 4, 5):
+                bob, board = row[2:4], row[4:4 + known]
+                unseen = [c for c in range(52) if c not in bob and c not in board]
+                score = 0
+                for _ in range(100):
+                    draw = rng.choice(unseen, 7 - known, replace=False).tolist()
+                    full = board + draw[2:]
+                    b = eval7.evaluate([deck[c] for c in bob + full])
+                    a = eval7.evaluate([deck[c] for c in draw[:2] + full])
+                    score += 2 * (10 + 5) if b > a else 10 if a == b else -2 * 5
+                _ = score > 0
+
+    return run
+
+
+class RaiseOne:
+    """The judge benchmark's bot: RAISE 1 every round, so Bob's Monte Carlo runs every round."""
+
+    _ACTION = None
+
+    def start_match(self, hands: int, rate_budget: int) -> None:
+        from engine.holdem_training.rules import RAISE, Action
+
+        self._action = Action(RAISE, 1)
+
+    def act(self, view, rate):
+        return self._action
+
+    def observe(self, view, action, response) -> None:
+        pass
+
+    def end_hand(self, hand: int, delta: int) -> None:
+        pass
+
+
+def judge_measure(*, hands: int = 10_000, seed: int = 1, repeats: int = 3) -> tuple[Measure, object]:
+    """In-process hands per second over a whole match with the raise-1 bot (one thread)."""
+    from engine.holdem_training import judge
+
+    judge.play_match(RaiseOne(), seed=seed, hands=20)  # compile or load kernels outside the timing
+    results = []
+
+    def run():
+        results.append(judge.play_match(RaiseOne(), seed=seed, hands=hands))
+
+    measure = _measure("in-process judge, RAISE 1 bot", f"{hands:,}-hand match; Bob's 100 rollouts each round",
+                       run, hands, repeats)
+    return measure, results[-1]

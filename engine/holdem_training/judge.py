@@ -90,10 +90,14 @@ class _Deal:
                                      np.uint64(int(seeds.Purpose.OPPONENT)))
         return cls(first, *arrays)
 
+    def rows(self) -> list[tuple[int, ...]]:
+        """Per hand: the 9 cards then the showdown outcome, as Python ints (cheap to read per round)."""
+        return [(*cards, outcome) for cards, outcome in zip(self.cards.tolist(), self.outcome.tolist(), strict=True)]
+
     def hand(self, i: int, stream: np.ndarray, card_rows: list, bob_rollouts: int) -> HandState:
         stream[0] = self.stream_keys[i]
-        return HandState(self.first + i + 1, self.cards[i], int(self.outcome[i]), stream,
-                         bob_rollouts=bob_rollouts, card_tuple=card_rows[i])
+        return HandState(self.first + i + 1, self.cards[i], card_rows[i][-1], stream,
+                         bob_rollouts=bob_rollouts, card_tuple=card_rows[i][:-1])
 
 
 class _Recorder:
@@ -105,18 +109,10 @@ class _Recorder:
         self.pots: list[int] = []
         self.rounds: list[int] = []
         self.rates: list[int] = []
-        self.actions = {k: [] for k in ("hand", "round", "action", "amount", "response", "pot_before",
-                                        "stack_before")}
+        self.events: list = []
 
     def action(self, event) -> None:
-        a = self.actions
-        a["hand"].append(event.hand)
-        a["round"].append(event.round)
-        a["action"].append(event.kind)
-        a["amount"].append(event.amount)
-        a["response"].append(event.response)
-        a["pot_before"].append(event.pot_before)
-        a["stack_before"].append(event.stack_before)
+        self.events.append(event)  # columns are built once, in log()
 
     def hand(self, state: HandState, event, rate_rollouts: int) -> None:
         self.profits.append(state.delta)
@@ -141,8 +137,16 @@ class _Recorder:
             "profit": np.array(self.profits, np.int64),
             "rate_rollouts": np.array(self.rates, np.int64),
         }
-        actions = {k: (v if k in ("action", "response") else np.array(v, np.int64))
-                   for k, v in self.actions.items()}
+        events = self.events
+        actions = {
+            "hand": np.array([e.hand for e in events], np.int64),
+            "round": np.array([e.round for e in events], np.int64),
+            "action": [e.kind for e in events],
+            "amount": np.array([e.amount for e in events], np.int64),
+            "response": [e.response for e in events],
+            "pot_before": np.array([e.pot_before for e in events], np.int64),
+            "stack_before": np.array([e.stack_before for e in events], np.int64),
+        }
         return ChunkLog(deal.first, np.array(self.profits, np.int64),
                         {HANDS_TABLE: hands, ACTIONS_TABLE: actions},
                         {"hands_played": float(n), "rate_rollouts": float(rate_used)})
@@ -194,28 +198,30 @@ def play_match(bot: InProcessBot, *, seed: int, hands: int = MAX_HANDS, rate_bud
 def _play_in_process(bot, *, seed: int, first: int, count: int, rate_budget: int,
                      bob_rollouts: int) -> MatchResult:
     deal = _Deal.of(seed, first, count)
-    card_rows = [tuple(row) for row in deal.cards.tolist()]
+    card_rows = deal.rows()
     record = _Recorder()
     rate = _RateMeter(rate_budget)
     stream = np.zeros(1, np.uint64)
     status, reason = "ok", ""
     bot.start_match(count, rate_budget)
+    act, observe, end_hand, record_action = bot.act, bot.observe, bot.end_hand, record.events.append
     try:
         for i in range(count):
             state = deal.hand(i, stream, card_rows, bob_rollouts)
             rate.state, rate.in_hand = state, 0
+            view_of, apply = state.view, state.apply
             while True:
-                view = state.view()
-                action = bot.act(view, rate)
-                event = state.apply(action)
-                record.action(event)
+                view = view_of()
+                action = act(view, rate)
+                event = apply(action)
+                record_action(event)
                 if event.end >= 0:
                     break
-                bot.observe(view, action, event.response)
-            if event.kind != FOLD:
-                bot.observe(view, action, event.response)
+                observe(view, action, event.response)
+            if event.kind != FOLD:  # the protocol has no OPP line after Alice folds
+                observe(view, action, event.response)
             record.hand(state, event, rate.in_hand)
-            bot.end_hand(state.hand, state.delta)
+            end_hand(state.hand, state.delta)
     except (MatchAborted, IllegalAction) as exc:
         status, reason = "aborted", str(exc)
     except Exception as exc:  # a crashing bot ends its match like a crashing program would
@@ -235,7 +241,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge."""
     wall = 3 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
     deal = _Deal.of(seed, 0, hands)
-    card_rows = [tuple(row) for row in deal.cards.tolist()]
+    card_rows = deal.rows()
     record = _Recorder()
     status, reason, limit = "ok", "", None
     rate_used = 0

@@ -25,6 +25,7 @@ from engine.holdem_training.rules import (
     START_STACK,
     Action,
     View,
+    view_of,
 )
 
 
@@ -32,7 +33,7 @@ class IllegalAction(ValueError):
     """An action the contest does not accept here (the judge answers -1 and stops)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True)
 class Event:
     """Alice's action in one round and what followed."""
 
@@ -45,6 +46,14 @@ class Event:
     stack_before: int
     end: int  # -1 while the hand goes on, else END_SHOWDOWN / END_ALICE_FOLD / END_BOB_FOLD
     delta: int  # Alice's profit once the hand ended, else 0
+
+
+def _event(hand, round_, kind, amount, response, pot_before, stack_before, end, delta) -> Event:
+    """Event(...) without the frozen dataclass's per-field __setattr__ (one per decision)."""
+    event = object.__new__(Event)
+    event.__dict__.update(hand=hand, round=round_, kind=kind, amount=amount, response=response,
+                          pot_before=pot_before, stack_before=stack_before, end=end, delta=delta)
+    return event
 
 
 def verify_action(action: object, stack: int) -> Action:
@@ -72,9 +81,9 @@ class HandState:
     def __init__(self, hand: int, cards, outcome: int, stream: np.ndarray, *, bob_rollouts: int = BOB_ROLLOUTS,
                  card_tuple: tuple[int, ...] | None = None):
         self.hand = hand
-        self._cards = np.ascontiguousarray(cards, dtype=np.int64)
+        self._cards = cards if isinstance(cards, np.ndarray) and cards.dtype == np.int64 else np.array(cards, np.int64)
         self.cards = card_tuple if card_tuple is not None else tuple(int(c) for c in self._cards)
-        self.outcome = int(outcome)
+        self.outcome = outcome
         self.stream = stream
         self.bob_rollouts = bob_rollouts
         self.round = 1
@@ -94,8 +103,8 @@ class HandState:
 
     def view(self) -> View:
         c = self.cards
-        return View(self.hand, self.round, self.stack, self.opp_stack, self.pot, (c[0], c[1]),
-                    c[4:4 + BOARD_SIZE_BY_ROUND[self.round - 1]])
+        return view_of(self.hand, self.round, self.stack, self.opp_stack, self.pot, c[:2],
+                       c[4:4 + BOARD_SIZE_BY_ROUND[self.round - 1]])
 
     def rate(self, rollouts: int) -> tuple[int, int]:
         """Alice's (wins, ties) over `rollouts` random completions (the RATE query)."""
@@ -122,7 +131,8 @@ class HandState:
         elif kind == FOLD:
             response = ""
             self._finish(END_ALICE_FOLD, stack - START_STACK)
-        elif _kernels.bob_calls(self.stream, self._cards, self.known, pot, action.amount, self.bob_rollouts):
+        elif _kernels.bob_calls(self.stream, self._cards, BOARD_SIZE_BY_ROUND[rnd - 1], pot, action.amount,
+                                self.bob_rollouts):
             response = CALL
             self.stack -= action.amount
             self.opp_stack -= action.amount
@@ -131,8 +141,8 @@ class HandState:
         else:
             response = FOLD
             self._finish(END_BOB_FOLD, stack + pot - START_STACK)
-        return Event(self.hand, rnd, kind, action.amount if kind == RAISE else 0, response, pot, stack,
-                     self.end, self.delta)
+        return _event(self.hand, rnd, kind, action.amount if kind == RAISE else 0, response, pot, stack,
+                      self.end, self.delta)
 
     def _next_round(self) -> None:
         if self.round < ROUNDS:
