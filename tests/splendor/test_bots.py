@@ -6,6 +6,7 @@ from bots.splendor import BOTS
 from bots.splendor import _kernels as MK
 from bots.splendor.view import determinise, unseen_by_level
 from engine.core.seeds import stream
+from engine.splendor import _kernels as E
 from engine.splendor import fast
 from engine.splendor import state as st
 from engine.splendor.protocol import output_tokens, parse_input, render_input
@@ -85,3 +86,35 @@ def test_fixed_iteration_search_is_reproducible_per_position():
     obs = st.observe(game, game.seat)
     answers = {BOTS["mcts"].make(cfg).act(obs) for _ in range(2)}
     assert len(answers) == 1
+
+
+def playout_code_twin(game: st.GameState, rng, greedy_buy: float) -> int:
+    from engine.core import _rng
+
+    codes = search_codes_twin(game)
+    if codes[-1] >= st.CODE_BUY_UP and _rng.uniform(rng) < greedy_buy:
+        buys = [c for c in codes if c >= st.CODE_BUY_UP]
+        points = [st.CARDS[st.move_for_code(game, c).card].points for c in buys]
+        return buys[points.index(max(points))]
+    return codes[_rng.below(rng, len(codes))]
+
+
+def rewards_twin(game: st.GameState, over: bool, scale: float) -> list[float]:
+    if over:
+        won = st.winners(game)
+        return [1.0 / len(won) if seat in won else 0.0 for seat in range(game.n)]
+    value = [p.score + 0.4 * len(p.cards) for p in game.players]
+    return [1.0 / (1.0 + np.exp(-(v - max(value[:i] + value[i + 1:])) / scale)) for i, v in enumerate(value)]
+
+
+def test_playout_policy_and_rewards_match_their_twins():
+    codes = np.zeros(MK.SEARCH_MOVE_CAP, dtype=np.int64)
+    rewards = np.zeros(4)
+    for game in positions(3, players=3):
+        for p in (0.0, 0.7, 1.0):
+            assert MK.playout_code(fast.encode(game), stream(11), codes, p) == playout_code_twin(game, stream(11), p)
+        for over in (False, True):
+            s = fast.encode(game)
+            s[E.OVER] = int(over)
+            MK.rewards_of(s, rewards, 3.0)
+            assert np.allclose(rewards[:game.n], rewards_twin(game, over, 3.0))
