@@ -166,7 +166,8 @@ class LineProcess:
             if pid:
                 self.proc.returncode = os.waitstatus_to_exitcode(status)
                 self._reaped_cpu = usage.ru_utime + usage.ru_stime
-                self._peak_kb = max(self._peak_kb, usage.ru_maxrss)
+                # Not usage.ru_maxrss: Linux carries it over exec, so it counts the forked copy
+                # of the judge's own memory; VmHWM polled from /proc resets at exec.
                 break
             if time.monotonic() >= deadline:
                 return None
