@@ -278,3 +278,50 @@ def bench_strength(
         typer.echo(f"{size} players, mcts {time_ms} ms/move vs greedy: win share {share:.2f} "
                    f"(+/- {1.96 * sd / games ** 0.5:.2f}) over {games} games; chance-level {1 / size:.2f}; "
                    f"issue target at 1 s/move {targets[size]:.2f}; {time.perf_counter() - started:.0f} s")
+
+
+@app.command("report")
+def report(
+    db: Path | None = typer.Option(None, "--db", help="hand log (default: the workspace's)"),
+    out: Path | None = typer.Option(None, "--out", help="directory for the plot (default: the workspace's out/)"),
+    last: int = typer.Option(8, "--last", min=1, help="most recent matches to show"),
+):
+    """Win rates per match from the hand log, and a PNG of the candidate's points over rounds."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from flows.settings import Paths
+    from flows.store import read_only
+
+    try:
+        con = read_only(db)
+    except FileNotFoundError as exc:
+        _fail(str(exc))
+    results = con.execute(
+        "SELECT r.match_id, r.bot, r.games, r.win_share, r.win_share_lo, r.win_share_hi, r.mean_points, "
+        "r.mean_rounds FROM mart_spl_results r JOIN matches m USING (match_id) "
+        "ORDER BY m.started_at DESC LIMIT ?", [last]).fetchall()
+    if not results:
+        _fail("no Splendor games in the hand log; run `cardlab match splendor` or `cardlab judge splendor --log`")
+    table = Table(title="Splendor: candidate win share per match")
+    for column in ("match", "bot", "games", "win share (95% CI)", "points", "rounds"):
+        table.add_column(column)
+    for mid, bot, n, share, lo, hi, points, rounds in results:
+        table.add_row(mid, bot, str(n), f"{share:.2f} ({lo:.2f}..{hi:.2f})", f"{points:.1f}", f"{rounds:.1f}")
+    Console().print(table)
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for mid, bot, *_ in results:
+        rows = con.execute("SELECT round, mean_points FROM mart_spl_points_by_round WHERE match_id = ? "
+                           "ORDER BY round", [mid]).fetchall()
+        ax.plot([r[0] for r in rows], [r[1] for r in rows], label=f"{bot} {mid[-8:]}")
+    ax.axhline(15, color="grey", linestyle=":")
+    ax.set_xlabel("round")
+    ax.set_ylabel("candidate points (mean over games still running)")
+    ax.legend(fontsize="small")
+    folder = out or Paths.from_env().out
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "splendor_points_by_round.png"
+    fig.savefig(path, dpi=100, bbox_inches="tight")
+    typer.echo(f"wrote {path}")

@@ -106,3 +106,16 @@ def test_the_workspace_match_runs_splendor_through_the_registry():
                      units=3, chunk_size=2)
     result = run_match(plan, None)
     assert result.summary.n == 3
+
+
+def test_report_prints_win_rates_and_writes_the_points_plot(tmp_path):
+    from flows.store import log_judged_match
+
+    db = tmp_path / "log.duckdb"
+    log_judged_match(ADAPTER, bot="random", config={}, seed=5, log=chunk(0, 1), db=db)
+    runner = CliRunner()
+    empty = runner.invoke(cli.app, ["report", "--db", str(tmp_path / "none.duckdb")])
+    assert empty.exit_code == 2 and "no hand log" in empty.output
+    out = runner.invoke(cli.app, ["report", "--db", str(db), "--out", str(tmp_path)])
+    assert out.exit_code == 0, out.output
+    assert (tmp_path / "splendor_points_by_round.png").stat().st_size > 1000 and "win share" in out.output
