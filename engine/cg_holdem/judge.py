@@ -11,10 +11,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from engine.cg_holdem.protocol import Setup, Turn, parse_output
+import numpy as np
+
+from engine.cg_holdem.protocol import Setup, Turn, board_text, parse_output, seat_cards_text
 from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
 from engine.cg_holdem.state import Action, Game, HandRecord, HistoryLine
+from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.seeds import Purpose, match_key, unit_key
 
 
 class Bot(Protocol):
@@ -159,3 +163,82 @@ def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfi
             seat.close()
         raise
     return play_game(seats, seed=seed, config=config)
+
+
+# -- the workspace: duplicate-format chunks of games ---------------------------------------
+def java_seed(key: int) -> int:
+    """A 64-bit key as the signed, non-zero Java long the referee's generator takes."""
+    value = key - (1 << 64) if key >= 1 << 63 else key
+    return value or 1
+
+
+def unit_seating(unit: int, players: int) -> tuple[int, int]:
+    """Duplicate format: unit u plays deal u // players with the line-up rotated u % players
+    seats, so over a block of units every line-up member sits in every seat on the same cards."""
+    return unit // players, unit % players
+
+
+def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, count: int,
+               names: Sequence[str] | None = None) -> ChunkLog:
+    """Units first..first+count-1 (one unit = one game). lineup[0] is the primary bot;
+    payoff = its finish score (players - position) / (players - 1): 1 first, 0 last.
+    A game's cards depend only on (seed, deal) and each bot's randomness on (seed, unit, seat)."""
+    players = len(lineup)
+    names = list(names) if names is not None else [f"bot{i}" for i in range(players)]
+    key = match_key(seed)
+    tables = _ChunkTables()
+    payoffs = np.empty(count)
+    for i, unit in enumerate(range(first, first + count)):
+        deal, rotation = unit_seating(unit, players)
+        game_seed = java_seed(unit_key(key, deal, Purpose.DEAL))
+        seat_of = [(rotation + k) % players for k in range(players)]  # lineup index -> seat
+        by_seat: list = [None] * players
+        for k, make in enumerate(lineup):
+            bot = make()
+            if hasattr(bot, "new_game"):
+                bot.new_game(unit_key(unit_key(key, unit, Purpose.BOT), k, Purpose.BOT))
+            by_seat[seat_of[k]] = bot
+        result = play_game([BotSeat(b) for b in by_seat], seed=game_seed, config=GameConfig(players=players))
+        seat_names = [names[(s - rotation) % players] for s in range(players)]
+        primary = seat_of[0]
+        payoffs[i] = (players - result.positions[primary]) / (players - 1)
+        tables.add(unit, deal, rotation, primary, result, seat_names)
+    return ChunkLog(first=first, payoffs=payoffs, tables=tables.columns())
+
+
+class _ChunkTables:
+    """Raw table columns (data/sql/cg_holdem.sql): games, seats, hands, hand seats, actions."""
+
+    def __init__(self):
+        self.t = {name: {} for name in ("cgh_games", "cgh_seats", "cgh_hands", "cgh_hand_seats", "cgh_actions")}
+
+    def _row(self, table: str, **values) -> None:
+        for column, value in values.items():
+            self.t[table].setdefault(column, []).append(value)
+
+    def add(self, unit: int, deal: int, rotation: int, primary: int, result: GameResult, names: list[str]) -> None:
+        self._row("cgh_games", unit=unit, deal=deal, rotation=rotation, game_seed=result.seed,
+                  players=result.players, primary_seat=primary, hands=len(result.hands), rounds=result.rounds,
+                  overflow=result.overflow, primary_position=result.positions[primary],
+                  primary_score=result.scores[primary])
+        for s in range(result.players):
+            rank = result.ranks[s]
+            self._row("cgh_seats", unit=unit, seat=s, bot=names[s], score=result.scores[s],
+                      position=result.positions[s], elimination_rank=-1 if rank is None else rank,
+                      final_stack=result.final_stacks[s])
+        for h in result.hands:
+            self._row("cgh_hands", unit=unit, hand=h.hand, big_blind=h.big_blind, dealer=h.dealer,
+                      sb_seat=h.sb_seat, bb_seat=h.bb_seat, board=board_text(h.board), pot=sum(h.totals),
+                      showdown=h.showdown, cancelled=h.cancelled, first_round=h.first_round, last_round=h.last_round)
+            for s in range(result.players):
+                cards = h.cards[s]
+                self._row("cgh_hand_seats", unit=unit, hand=h.hand, seat=s,
+                          cards="" if cards is None else seat_cards_text([cards]), start_stack=h.start_stacks[s],
+                          posted=h.posted[s], put_in=h.totals[s], won=h.won[s], end_stack=h.end_stacks[s],
+                          folded=h.folded[s])
+            for round_, seat, action, chips, street in h.actions:
+                self._row("cgh_actions", unit=unit, hand=h.hand, round=round_, seat=seat, action=action,
+                          chips=chips, street=street)
+
+    def columns(self) -> dict[str, dict[str, object]]:
+        return self.t

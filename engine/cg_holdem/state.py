@@ -72,7 +72,8 @@ class HandRecord:
     posted: tuple[int, ...]
     cards: tuple[tuple[int, int] | None, ...]
     board: tuple[int, ...]  # as far as it was dealt
-    actions: tuple[tuple[int, str, int], ...]  # (player, replaced action, chips added)
+    actions: tuple[tuple[int, int, str, int, int], ...]  # (round, player, replaced action, chips added, street)
+    folded: tuple[bool, ...]  # at the end of the hand (seats not dealt in count as folded)
     totals: tuple[int, ...]
     won: tuple[int, ...]
     end_stacks: tuple[int, ...]
@@ -133,7 +134,7 @@ class Game:
         self.street_bet = [0] * n
         self.folded = [not x for x in self.in_hand]
         self.acted = [False] * n
-        self.actions: list[tuple[int, str, int]] = []
+        self.actions: list[tuple[int, int, str, int, int]] = []
         self.decided = False
         self.first_round = self.round + 1
         self._post_blinds()
@@ -272,7 +273,7 @@ class Game:
         self.acted[s] = True
         line = HistoryLine(self.round, self.hand_nb, s, played.text(), self.full_board[: self.board_shown])
         self.history.append(line)
-        self.actions.append((s, line.action, chips))
+        self.actions.append((self.round, s, line.action, chips, self.street))
         self.to_act = self._next_active(s)
         self._run()
         return line
@@ -380,7 +381,7 @@ class Game:
                 hand=self.hand_nb, big_blind=self.bb, dealer=self.dealer, sb_seat=self.sb_seat,
                 bb_seat=self.bb_seat, start_stacks=self.start_stacks, posted=self.posted,
                 cards=tuple(self.hole), board=self.full_board[: self.board_shown],
-                actions=tuple(self.actions), totals=tuple(self.total), won=tuple(won),
+                actions=tuple(self.actions), folded=tuple(self.folded), totals=tuple(self.total), won=tuple(won),
                 end_stacks=tuple(self.stack), showdown=showdown, cancelled=cancelled,
                 first_round=self.first_round, last_round=self.round,
             )

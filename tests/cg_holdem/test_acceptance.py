@@ -92,6 +92,7 @@ def test_scripted_short_all_in_hand():
     hand = result.hands[0]
     assert hand.won[2] == 1810 and hand.won[0] == 110
     assert hand.end_stacks == (2500, 2690, 1810, 2500)
+    assert [a[2] for a in hand.actions][8:11] == ["ALL-IN", "CALL", "BET_300"]
     assert seen[10][0] == 3 and seen[10][1].possible == ("CALL", "FOLD")  # P3 locked after the short all-in
     assert seen[11][0] == 0 and seen[11][1].possible == ("CALL", "ALL-IN", "BET_300", "FOLD")
     seat, turn = seen[15]

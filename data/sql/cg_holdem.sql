@@ -1,0 +1,118 @@
+-- CodinGame Hold'em: raw tables written by engine/cg_holdem/judge.py play_chunk (one unit = one game),
+-- then staging views and marts. The store prepends match_id and chunk to every raw table.
+
+CREATE TABLE IF NOT EXISTS cgh_games (
+    match_id         VARCHAR NOT NULL,
+    chunk            INTEGER NOT NULL,
+    unit             INTEGER NOT NULL,
+    deal             INTEGER NOT NULL,   -- the shared cards: unit // players
+    rotation         INTEGER NOT NULL,   -- seats rotated: unit % players
+    game_seed        BIGINT NOT NULL,    -- the referee's Java seed (replays the game on CodinGame's referee)
+    players          INTEGER NOT NULL,
+    primary_seat     INTEGER NOT NULL,
+    hands            INTEGER NOT NULL,
+    rounds           INTEGER NOT NULL,
+    overflow         BOOLEAN NOT NULL,   -- the Java referee would have crashed (NONE round past the cap)
+    primary_position INTEGER NOT NULL,   -- 1 = first
+    primary_score    BIGINT NOT NULL     -- CodinGame score: stack, or rank - players when eliminated
+);
+
+CREATE TABLE IF NOT EXISTS cgh_seats (
+    match_id         VARCHAR NOT NULL,
+    chunk            INTEGER NOT NULL,
+    unit             INTEGER NOT NULL,
+    seat             INTEGER NOT NULL,
+    bot              VARCHAR NOT NULL,
+    score            BIGINT NOT NULL,
+    position         INTEGER NOT NULL,
+    elimination_rank INTEGER NOT NULL,   -- 0 = first out, -1 = survived
+    final_stack      BIGINT NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS cgh_hands (
+    match_id    VARCHAR NOT NULL,
+    chunk       INTEGER NOT NULL,
+    unit        INTEGER NOT NULL,
+    hand        INTEGER NOT NULL,
+    big_blind   BIGINT NOT NULL,
+    dealer      INTEGER NOT NULL,
+    sb_seat     INTEGER NOT NULL,
+    bb_seat     INTEGER NOT NULL,
+    board       VARCHAR NOT NULL,        -- contest spelling, X = not dealt
+    pot         BIGINT NOT NULL,
+    showdown    BOOLEAN NOT NULL,
+    cancelled   BOOLEAN NOT NULL,        -- refunded at the 600-round cap
+    first_round INTEGER NOT NULL,
+    last_round  INTEGER NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS cgh_hand_seats (
+    match_id    VARCHAR NOT NULL,
+    chunk       INTEGER NOT NULL,
+    unit        INTEGER NOT NULL,
+    hand        INTEGER NOT NULL,
+    seat        INTEGER NOT NULL,
+    cards       VARCHAR NOT NULL,        -- e.g. AS_KD; empty when not dealt in
+    start_stack BIGINT NOT NULL,
+    posted      BIGINT NOT NULL,
+    put_in      BIGINT NOT NULL,         -- chips put in the hand, blinds included
+    won         BIGINT NOT NULL,         -- chips received at settlement (returns included)
+    end_stack   BIGINT NOT NULL,
+    folded      BOOLEAN NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS cgh_actions (
+    match_id VARCHAR NOT NULL,
+    chunk    INTEGER NOT NULL,
+    unit     INTEGER NOT NULL,
+    hand     INTEGER NOT NULL,
+    round    INTEGER NOT NULL,
+    seat     INTEGER NOT NULL,
+    action   VARCHAR NOT NULL,           -- after replacement: FOLD, CHECK, CALL, BET_x, ALL-IN, TIMEOUT
+    chips    BIGINT NOT NULL,
+    street   INTEGER NOT NULL            -- 0 preflop .. 3 river
+);
+
+-- Staging: every seat of every hand with its bot name and net result.
+CREATE OR REPLACE VIEW stg_cgh_hand_seats AS
+SELECT hs.match_id, hs.chunk, hs.unit, hs.hand, hs.seat, s.bot, g.players, h.big_blind, h.showdown, h.cancelled,
+       hs.cards, hs.start_stack, hs.put_in, hs.won, hs.won - hs.put_in AS net, hs.folded,
+       (hs.won - hs.put_in) / h.big_blind::DOUBLE AS net_bb
+FROM cgh_hand_seats hs
+JOIN cgh_hands h USING (match_id, chunk, unit, hand)
+JOIN cgh_seats s USING (match_id, chunk, unit, seat)
+JOIN cgh_games g USING (match_id, chunk, unit)
+WHERE hs.cards <> '';
+
+CREATE OR REPLACE VIEW stg_cgh_actions AS
+SELECT a.*, s.bot, CASE WHEN a.action LIKE 'BET_%' THEN 'BET' ELSE a.action END AS kind
+FROM cgh_actions a JOIN cgh_seats s USING (match_id, chunk, unit, seat);
+
+-- Mart: finishing position per bot and match with a 95% confidence interval.
+CREATE OR REPLACE VIEW mart_cgh_positions AS
+SELECT s.match_id, s.bot, g.players, count(*) AS games,
+       avg(s.position) AS mean_position,
+       stddev_samp(s.position) / sqrt(count(*)) AS se,
+       avg(s.position) - 1.96 * stddev_samp(s.position) / sqrt(count(*)) AS ci_low,
+       avg(s.position) + 1.96 * stddev_samp(s.position) / sqrt(count(*)) AS ci_high,
+       avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
+FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
+GROUP BY s.match_id, s.bot, g.players;
+
+-- Mart: style per bot (VPIP-like share of hands voluntarily played, aggression, showdown share, bb/hand).
+CREATE OR REPLACE VIEW mart_cgh_style AS
+WITH voluntary AS (
+    SELECT match_id, chunk, unit, hand, seat,
+           max(CASE WHEN street = 0 AND kind IN ('CALL', 'BET', 'ALL-IN') THEN 1 ELSE 0 END) AS vpip,
+           sum(CASE WHEN kind IN ('BET', 'ALL-IN') THEN 1 ELSE 0 END) AS aggressive,
+           sum(CASE WHEN kind = 'CALL' THEN 1 ELSE 0 END) AS calls
+    FROM stg_cgh_actions GROUP BY ALL
+)
+SELECT hs.match_id, hs.bot, count(*) AS hands, avg(coalesce(v.vpip, 0)) AS vpip,
+       sum(coalesce(v.aggressive, 0)) / greatest(sum(coalesce(v.calls, 0)), 1) AS aggression_factor,
+       avg(CASE WHEN hs.showdown AND NOT hs.folded THEN 1.0 ELSE 0.0 END) AS showdown_share,
+       avg(hs.net_bb) AS net_bb_per_hand
+FROM stg_cgh_hand_seats hs
+LEFT JOIN voluntary v USING (match_id, chunk, unit, hand, seat)
+WHERE NOT hs.cancelled
+GROUP BY hs.match_id, hs.bot;

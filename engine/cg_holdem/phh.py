@@ -1,0 +1,114 @@
+"""Hands as PHH hand histories (the TOML format PokerKit reads).
+
+PHH orders players as PokerKit does: postflop acting order, so the seat after the dealer
+first and the dealer last (heads-up: the big blind, then the dealer/small blind; PokerKit
+swaps the two blinds itself heads-up). The contest's extra small blinds (every non-BB seat
+posts one) are written as blinds/straddles by position, which PokerKit treats as posted
+bets before the first action, like the referee. Amounts in ``cbr`` are street totals.
+Hands PokerKit cannot represent exactly (timeouts, a fold when checking is free, the
+referee's reopening after short all-ins) are still written; replaying them may fail.
+"""
+
+from engine.cg_holdem.rules import BIG_BLIND
+from engine.cg_holdem.state import HandRecord
+from engine.core.cards import card_name
+
+_BOARD_SLICES = {1: (0, 3), 2: (3, 4), 3: (4, 5)}
+
+
+def seat_order(record: HandRecord) -> list[int]:
+    """Seats dealt into the hand in PHH player order."""
+    n = len(record.start_stacks)
+    order = [(record.dealer + k) % n for k in range(1, n + 1)]
+    return [s for s in order if record.cards[s] is not None]
+
+
+def blinds_by_position(record: HandRecord, order: list[int]) -> list[int]:
+    if len(order) == 2:  # PokerKit expects (small, big) and assigns them itself heads-up
+        return [record.posted[record.sb_seat], record.posted[record.bb_seat]]
+    return [record.posted[s] for s in order]
+
+
+def actions(record: HandRecord, order: list[int]) -> list[str]:
+    """PHH action strings: hole deals, the betting with board deals between streets, then
+    (at a showdown) every live hand shown when the betting is over, then the run-out."""
+    index = {s: i for i, s in enumerate(order)}
+    out = [f"d dh p{i + 1} {_cards(record.cards[s])}" for i, s in enumerate(order)]
+    street_bet = {s: record.posted[s] for s in order}
+    left = {s: record.start_stacks[s] - record.posted[s] for s in order}
+    folded = set()
+    street = 0
+    opener = None  # the last bettor/raiser of the current street
+    for _, seat, action, chips, action_street in record.actions:
+        while street < action_street:
+            street += 1
+            out.append(_board_deal(record, street))
+            street_bet = dict.fromkeys(order, 0)
+            opener = None
+        top = max(street_bet.values())
+        street_bet[seat] += chips
+        left[seat] -= chips
+        p = f"p{index[seat] + 1}"
+        can_answer = any(left[s] > 0 for s in order if s != seat and s not in folded)
+        if action in ("FOLD", "TIMEOUT"):
+            folded.add(seat)
+            out.append(f"{p} f")
+        elif street_bet[seat] > top and can_answer:  # a raise nobody can answer is a call
+            out.append(f"{p} cbr {street_bet[seat]}")
+            opener = index[seat]
+        else:
+            out.append(f"{p} cc")
+    if record.showdown:
+        out += _shows(record, order, street, opener)
+    while street < 3 and len(record.board) >= _BOARD_SLICES[street + 1][1]:
+        street += 1
+        out.append(_board_deal(record, street))
+    return out
+
+
+def _shows(record: HandRecord, order: list[int], street: int, opener: int | None) -> list[str]:
+    """PokerKit's showdown order: from the street's last aggressor, else from its first actor."""
+    n = len(order)
+    if opener is None:
+        opener = (1 if n == 2 else 2 % n) if street == 0 else 0
+    shows = []
+    for k in range(n):
+        i = (opener + k) % n
+        if not record.folded[order[i]]:
+            shows.append(f"p{i + 1} sm {_cards(record.cards[order[i]])}")
+    return shows
+
+
+def _cards(pair) -> str:
+    return card_name(pair[0]) + card_name(pair[1])
+
+
+def _board_deal(record: HandRecord, street: int) -> str:
+    lo, hi = _BOARD_SLICES[street]
+    return "d db " + "".join(card_name(c) for c in record.board[lo:hi])
+
+
+def _toml_list(values) -> str:
+    return "[" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in values) + "]"
+
+
+def hand_history(record: HandRecord, *, names: list[str] | None = None, game: str = "") -> str:
+    """One hand as PHH text."""
+    order = seat_order(record)
+    lines = [
+        'variant = "NT"',
+        "ante_trimming_status = true",
+        f"antes = {_toml_list([0] * len(order))}",
+        f"blinds_or_straddles = {_toml_list(blinds_by_position(record, order))}",
+        f"min_bet = {max(record.big_blind, BIG_BLIND)}",
+        f"starting_stacks = {_toml_list([record.start_stacks[s] for s in order])}",
+        f"actions = {_toml_list(actions(record, order))}",
+        f"hand = {record.hand}",
+        f"seats = {_toml_list([s + 1 for s in order])}",
+        f"finishing_stacks = {_toml_list([record.end_stacks[s] for s in order])}",
+    ]
+    if names is not None:
+        lines.append(f"players = {_toml_list([names[s] for s in order])}")
+    if game:
+        lines.append(f'event = "{game}"')
+    return "\n".join(lines) + "\n"
