@@ -1,0 +1,46 @@
+"""Hold'em Training in the workspace: the primary bot is Alice against the contest's fixed Bob.
+
+unit = one hand. payoff = Alice's profit in chips (ending stack - 100); the contest's W is
+its mean over a match. Hand i is dealt from (seed, i), so chunks and sweeps share deals.
+"""
+
+from dataclasses import dataclass
+
+from bots.holdem_training import BOTS
+from engine.holdem_training import judge
+from engine.holdem_training.rules import BOB_ROLLOUTS, MAX_HANDS, RATE_BUDGET
+from flows.games.base import GameAdapter
+
+
+@dataclass(frozen=True)
+class MatchOptions:
+    # RATE rollouts a chunk may spend per hand it plays (the contest: 3,000,000 per 10,000 hands).
+    rate_budget_per_hand: int = RATE_BUDGET // MAX_HANDS
+    bob_rollouts: int = BOB_ROLLOUTS  # Bob's Monte Carlo completions per call decision
+
+    def __post_init__(self):
+        if self.rate_budget_per_hand < 0:
+            raise ValueError(f"rate_budget_per_hand must be >= 0, got {self.rate_budget_per_hand}")
+        if self.bob_rollouts < 1:
+            raise ValueError(f"bob_rollouts must be >= 1, got {self.bob_rollouts}")
+
+
+def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None):
+    options = options or MatchOptions()
+    return judge.play_chunk(spec.make(config), seed=seed, first=first, count=count,
+                            rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts)
+
+
+ADAPTER = GameAdapter(
+    name="holdem-training",
+    title="Hold'em Training: Alice against Bob's 100-rollout call rule (profit per hand = the contest's W)",
+    unit="hand",
+    bots=BOTS,
+    default_bot="rate_equity",
+    play_chunk=play_chunk,
+    sql_file="holdem_training.sql",
+    options_type=MatchOptions,
+    default_grid={"threshold": ("0.55", "0.6", "0.65"), "raise_fraction": ("0.25", "0.5")},
+    default_units=2000,
+    payoff_label="profit per hand (chips; the contest's W)",
+)

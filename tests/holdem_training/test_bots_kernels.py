@@ -1,0 +1,213 @@
+"""The exploit bot's numba kernels against slow pure-Python twins (and the engine's evaluator)."""
+
+import math
+
+import numpy as np
+import pytest
+
+from bots.holdem_training import _kernels as K
+from bots.holdem_training import tables
+from engine.core import seeds
+from engine.holdem_training import _kernels as E
+
+EV = tables.engine_evaluator_tables()
+CARDS = K.pair_cards()
+
+
+def _rng(seed: int) -> np.random.Generator:
+    return seeds.generator(seeds.match_key(seed))
+
+
+def _deal(rng, count: int) -> list[int]:
+    return [int(c) for c in rng.permutation(52)[:count]]
+
+
+# ---------------------------------------------------------------------------------- twins
+def twin_full_board(hole, board):
+    """Per pair k off the board: Bob's view (P(random Alice pair beats k), P(tie)) by brute
+    force over the pairs disjoint from k, and Alice's result against k (-1 if k meets her cards)."""
+    rest = [c for c in range(52) if c not in board]
+    pairs = [(a, b) for i, b in enumerate(rest) for a in rest[:i]]
+    values = E.evaluate_many(np.array([[a, b, *board] for a, b in pairs], np.int64))
+    value = dict(zip(pairs, values.tolist(), strict=True))
+    mine = value[tuple(sorted(hole))]
+    out = {}
+    for (a, b), v in value.items():
+        beats = ties = 0
+        for (c, d), u in value.items():
+            if len({a, b, c, d}) < 4:
+                continue
+            beats += u > v
+            ties += u == v
+        result = -1.0 if {a, b} & set(hole) else (1.0 if mine > v else 0.5 if mine == v else 0.0)
+        out[K.pair_index(a, b)] = (beats / 990, ties / 990, result)
+    return out
+
+
+def twin_cdf(w, d, s, rollouts=100):
+    """P(2 * wins + ties <= s) over `rollouts` independent rollouts, by enumeration."""
+    lose = 1.0 - w - d
+    total = 0.0
+    for wins in range(rollouts + 1):
+        for ties in range(rollouts - wins + 1):
+            if 2 * wins + ties <= s:
+                total += (math.comb(rollouts, wins) * math.comb(rollouts - wins, ties)
+                          * w**wins * d**ties * lose ** (rollouts - wins - ties))
+    return total
+
+
+def twin_call_threshold(pot, x, rollouts=100):
+    """Largest 2W + D with which the statement's call rule holds, by trying every count."""
+    best = -1
+    for wins in range(rollouts + 1):
+        for ties in range(rollouts - wins + 1):
+            bob_wins = rollouts - wins - ties
+            if 2 * bob_wins * (pot + x) + ties * pot - 2 * wins * x > 0:
+                best = max(best, 2 * wins + ties)
+    return best
+
+
+def twin_option_values(cdf, post, bw, bd, eq, gain, fraction, active, pot, stack, sizes, future):
+    grid = cdf.shape[1] - 1
+    values = []
+    total = sum(post[h] for h in active)
+    for x in [0, *sizes]:
+        after, left = pot + 2 * x, stack - x
+        reach = min(after, left / fraction) if fraction > 0 else 0.0
+        later = min(left, future[1] * after)
+        acc = 0.0
+        for h in active:
+            i = min(max(int(bw[h] * grid + 0.5), 0), grid)
+            j = min(max(int(bd[h] * grid + 0.5), 0), grid)
+            p = 1.0 if x == 0 else float(cdf[K.call_threshold(pot, x, 100), i, j])
+            mid = max(0.0, eq[h] - future[2]) * future[0]
+            called = eq[h] * after - x + gain[h] * reach + mid * later
+            acc += post[h] * ((1 - p) * pot + p * called)
+        values.append(acc / total + stack - 100)
+    return np.array(values)
+
+
+# ---------------------------------------------------------------------------------- tests
+def test_evaluator_on_bundle_tables_matches_engine():
+    rng = _rng(1)
+    hands = np.array([rng.permutation(52)[:7] for _ in range(20000)], np.int64)
+    assert np.array_equal(K.values7(EV, hands), E.evaluate_many(hands))
+
+
+def test_pair_index_round_trip():
+    assert CARDS.shape == (1326, 2)
+    for k in (0, 1, 777, 1325):
+        a, b = CARDS[k]
+        assert a < b and K.pair_index(a, b) == k == K.pair_index(b, a)
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_full_board_stats_match_brute_force(seed):
+    rng = _rng(seed)
+    cards = _deal(rng, 7)
+    hole, board = cards[:2], cards[2:]
+    stats, river = K.street_stats(EV, np.array(hole), np.array(board), 1, seeds.stream(1), CARDS,
+                                  K.rank_workspace())
+    twin = twin_full_board(hole, board)
+    for k, (w, d, result) in twin.items():
+        assert stats[0, k] == pytest.approx(w) and stats[1, k] == pytest.approx(d)
+        assert river[0, 0, k] == pytest.approx(w) and river[2, 0, k] == result
+        if result >= 0:
+            assert stats[2, k] == result
+
+
+def test_sampled_streets_average_their_completions():
+    """Flop stats are the mean over the sampled completions of full-board stats."""
+    hole, board = np.array([12, 25]), np.array([0, 14, 30])
+    stats, river = K.street_stats(EV, hole, board, 6, seeds.stream(9), CARDS, K.rank_workspace())
+    valid = river[0] >= 0
+    k = K.pair_index(5, 44)
+    assert valid[:, k].any()
+    assert stats[0, k] == pytest.approx(river[0][valid[:, k], k].mean())
+    alive = river[2, :, k] >= 0
+    assert stats[2, k] == pytest.approx(river[2, alive, k].mean())
+    assert (river[2, :, K.pair_index(12, 40)] == -1).all()  # meets Alice's cards
+
+
+def test_score_cdf_matches_enumeration():
+    cdf = K.score_cdf(20, 100)
+    for i, j, s in [(10, 0, 100), (8, 2, 90), (12, 5, 130), (3, 1, 40), (15, 4, 170)]:
+        assert cdf[s, i, j] == pytest.approx(twin_cdf(i / 20, j / 20, s), abs=1e-5)
+
+
+def test_call_threshold_is_the_statement_rule():
+    for pot, x in [(10, 1), (10, 5), (10, 10), (10, 100), (30, 7), (210, 50), (12, 99)]:
+        assert K.call_threshold(pot, x, 100) == twin_call_threshold(pot, x)
+
+
+def test_canonical_classes_and_suit_maps():
+    seen = set()
+    for k in range(1326):
+        cls, smap = K.canonical(*CARDS[k])
+        seen.add(int(cls))
+        hi, lo = K.class_representative(cls)
+        mapped = sorted(int(smap[c // 13]) * 13 + c % 13 for c in CARDS[k])
+        assert mapped == sorted([hi, lo])
+    assert seen == set(range(169))
+
+
+def test_preflop_tables_agree_with_suit_symmetry_and_monte_carlo():
+    win, tie = K.preflop_tables(EV, 400, seeds.stream(3), CARDS, K.rank_workspace())
+    aw, at = K.alice_preflop(win, tie, 12, 51, CARDS)  # Ac As
+    aw2, at2 = K.alice_preflop(win, tie, 38, 25, CARDS)  # Ah Ad: same class, suits permuted
+    k, k2 = K.pair_index(11, 50), K.pair_index(37, 24)  # Kc Ks vs Kh Kd
+    assert aw[k] == aw2[k2] and at[k] == at2[k2]
+    assert 0.72 < aw[k] < 0.9  # AA vs KK with the same suits wins about 81%
+    assert aw[K.pair_index(12, 0)] == 0.0  # pairs meeting Alice's cards stay empty
+
+
+def test_option_values_match_twin():
+    rng = _rng(8)
+    cdf = K.score_cdf(20, 100)
+    post = rng.random(1326)
+    bw, bd = rng.random(1326) * 0.8, rng.random(1326) * 0.1
+    eq, gain = rng.random(1326), rng.random(1326) * 0.3 - 0.1
+    active = np.sort(rng.choice(1326, 300, replace=False))
+    sizes = np.array([1, 5, 12, 40, 90])
+    future = np.array([0.4, 1.5, 0.45])
+    got = K.option_values(cdf, post, bw, bd, eq, gain, 0.7, active, 30, 90, sizes, future, 100)
+    want = twin_option_values(cdf, post, bw, bd, eq, gain, 0.7, active, 30, 90, sizes, future)
+    assert np.allclose(got, want)
+
+
+def test_river_lookahead_matches_twin():
+    rng = _rng(12)
+    cdf = K.score_cdf(20, 100)
+    reps = 3
+    river = np.empty((3, reps, 1326))
+    river[0] = rng.random((reps, 1326)) * 0.9
+    river[1] = rng.random((reps, 1326)) * 0.05
+    river[2] = rng.choice([-1.0, 0.0, 0.5, 1.0], size=(reps, 1326))
+    post = rng.random(1326)
+    active = np.arange(0, 1326, 3)
+    fractions = np.array([0.25, 0.5, 1.0, 3.0])
+    gain, chosen = K.river_lookahead(cdf, post, river, active, fractions, 100)
+    grid = 20
+    want_gain = np.zeros(1326)
+    count = np.zeros(1326)
+    picks = []
+    for r in range(reps):
+        def p_call(h, f, r=r):
+            i = min(int(river[0, r, h] * grid + 0.5), grid)
+            j = min(int(river[1, r, h] * grid + 0.5), grid)
+            return float(cdf[K.call_threshold(1000, int(1000 * f + 0.5), 100), i, j])
+
+        live = [h for h in active if river[2, r, h] >= 0]
+        options = [(sum(post[h] * ((1 - p_call(h, f)) * (1 - river[2, r, h])
+                                   + p_call(h, f) * f * (2 * river[2, r, h] - 1)) for h in live), f)
+                   for f in fractions]
+        best, f = max(options)
+        picks.append(f if best > 0 else 0.0)
+        for h in live:
+            count[h] += 1
+            if best > 0:
+                o = river[2, r, h]
+                want_gain[h] += (1 - p_call(h, f)) * (1 - o) + p_call(h, f) * f * (2 * o - 1)
+    want_gain[count > 0] /= count[count > 0]
+    assert chosen == pytest.approx(sum(picks) / reps)
+    assert np.allclose(gain[active], want_gain[active])

@@ -1,0 +1,83 @@
+"""Workspace wiring: the adapter, the hand-log SQL (raw tables, staging views, marts) on a
+temporary DuckDB file, and `cardlab judge holdem-training` end to end."""
+
+import sys
+from pathlib import Path
+
+import duckdb
+import numpy as np
+from typer.testing import CliRunner
+
+from engine.core.cards import card_name
+from engine.holdem_training import judge
+from flows import games
+from flows.store import log_judged_match
+
+CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
+
+
+def test_the_adapter_plays_deterministic_chunks():
+    adapter = games.get("holdem-training")
+    assert adapter.unit == "hand" and adapter.default_bot in adapter.bots and "checker" in adapter.bots
+    spec = adapter.spec("checker")
+    whole = adapter.play_chunk(spec, spec.default_config(), seed=3, first=0, count=60)
+    tail = adapter.play_chunk(spec, spec.default_config(), seed=3, first=40, count=20)
+    assert whole.payoffs[40:].tolist() == tail.payoffs.tolist()
+    assert set(whole.payoffs.tolist()) <= {0, 5, 10}
+    options = adapter.options({"rate_budget_per_hand": "10"})
+    assert options.rate_budget_per_hand == 10
+
+
+def test_hand_log_views_and_marts(tmp_path):
+    result = judge.play_external([sys.executable, CONTESTANT, "example", "0"], seed=9, hands=150, cpu_seconds=5)
+    assert result.complete
+    db = tmp_path / "hands.duckdb"
+    match_id = log_judged_match("holdem-training", bot="external", config={"command": "example"}, seed=9,
+                                log=result.log, db=db)
+    con = duckdb.connect(str(db), read_only=True)
+    hands, mean, se, low, high, bob_folds, rate = con.execute(
+        "SELECT hands, mean_profit, se, ci95_low, ci95_high, bob_fold_rate, rate_rollouts "
+        "FROM mart_ht_profit WHERE match_id = ?", [match_id]).fetchone()
+    payoffs = result.log.payoffs
+    assert hands == 150 and abs(mean - payoffs.mean()) < 1e-9
+    assert abs(se - payoffs.std(ddof=1) / np.sqrt(150)) < 1e-9 and low < mean < high
+    ends = result.log.tables[judge.HANDS_TABLE]["end_code"]
+    assert abs(bob_folds - (ends == 2).mean()) < 1e-9 and rate == result.rate_used
+    row = con.execute("SELECT alice_hole, alice_c0, alice_c1, hole_kind, hole_class FROM stg_ht_hands "
+                      "WHERE match_id = ? ORDER BY hand LIMIT 1", [match_id]).fetchone()
+    assert row[0] == card_name(row[1]) + card_name(row[2])
+    kinds = dict(con.execute("SELECT hole_kind, sum(hands) FROM mart_ht_starting_hands WHERE match_id = ? "
+                             "GROUP BY ALL", [match_id]).fetchall())
+    assert sum(kinds.values()) == 150 and set(kinds) <= {"pair", "suited", "offsuit"}
+    responses = con.execute("SELECT street, call_rate + fold_rate, raises FROM mart_ht_responses "
+                            "WHERE match_id = ?", [match_id]).fetchall()
+    assert all(abs(total - 1.0) < 1e-9 for _, total, _ in responses)
+    raises = int(np.sum(np.array(result.log.tables[judge.ACTIONS_TABLE]["action"]) == "RAISE"))
+    assert sum(r for _, _, r in responses) == raises and {s for s, _, _ in responses} <= {
+        "preflop", "flop", "turn", "river"}
+    con.close()
+
+
+def _cli():
+    from cardlab.cli import app
+
+    return app
+
+
+def test_cli_judge_ends_with_the_contest_score_line(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(_cli(), ["judge", "holdem-training", "--hands", "30", "--seed", "2", "--no-log",
+                                    "--", sys.executable, CONTESTANT, "check"])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1].startswith("SCORE ") and len(lines[-1].split()[1].split(".")[1]) == 6
+    assert lines[-2] == "points 0"  # checking scores about 5 per hand: below 8, no points
+
+
+def test_cli_judge_reports_minus_one_for_a_bad_program():
+    runner = CliRunner()
+    result = runner.invoke(_cli(), ["judge", "holdem-training", "--hands", "30", "--no-log",
+                                    "--", sys.executable, CONTESTANT, "unknown", "4"])
+    assert result.exit_code == 1
+    lines = result.stdout.strip().splitlines()
+    assert lines[-1] == "-1" and "hands 4/30" in result.stdout and "status aborted" in result.stdout
