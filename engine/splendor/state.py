@@ -169,10 +169,6 @@ class GameState:
     def current(self) -> PlayerState:
         return self.players[self.seat]
 
-    @property
-    def rounds_played(self) -> int:
-        return self.round - 1 if self.over else self.round - 1 + (self.seat > 0)
-
     def face_up_slot(self, card_id: int) -> tuple[int, int] | None:
         for level, row in enumerate(self.face_up):
             if card_id in row:
