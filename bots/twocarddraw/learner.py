@@ -69,20 +69,38 @@ def hand_posterior(alpha: np.ndarray, alpha_sum: np.ndarray, obs: Observation):
     return joint.sum(axis=1), joint.sum(axis=0)
 
 
-def add_expected_counts(alpha: np.ndarray, alpha_sum: np.ndarray, obs: Observation, weight: float = 1.0) -> None:
+def add_expected_counts(alpha: np.ndarray, alpha_sum: np.ndarray, obs: Observation) -> None:
     """One online-EM step: the hand's expected row/action counts under the current beliefs."""
+    expected_counts(alpha, alpha_sum, obs, alpha, alpha_sum)
+
+
+def expected_counts(alpha, alpha_sum, obs: Observation, counts: np.ndarray, counts_sum: np.ndarray) -> None:
+    """Add the hand's expected counts, under beliefs alpha / alpha_sum, into counts (may be alpha)."""
     pre, post = hand_posterior(alpha, alpha_sum, obs)
-    pre = pre * weight
     for bets, action in obs.moves1:
-        _add(alpha, alpha_sum, R.round1_row(bets, HANDS), action, pre)
+        _add(counts, counts_sum, R.round1_row(bets, HANDS), action, pre)
     if post is None:
         return
-    _add(alpha, alpha_sum, R.draw_row(obs.history, obs.player_drew, HANDS), obs.server_drew, pre)
-    post = post * weight
+    _add(counts, counts_sum, R.draw_row(obs.history, obs.player_drew, HANDS), obs.server_drew, pre)
     for bets, action in obs.moves2:
-        _add(alpha, alpha_sum, R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS), action, post)
+        rows = R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS)
+        _add(counts, counts_sum, rows, action, post)
+
+
+def fit_em(observations: list[Observation], prior: np.ndarray, *, iterations: int = 5) -> np.ndarray:
+    """Batch EM: server row probabilities maximising the posterior under a Dirichlet prior
+    given as pseudo-counts (N_ROWS, 3). Rows never reached keep the prior's mean."""
+    probs = prior / prior.sum(axis=1, keepdims=True)
+    ones = np.ones(R.N_ROWS)
+    for _ in range(iterations):
+        counts = prior.copy()
+        counts_sum = counts.sum(axis=1)
+        for obs in observations:
+            expected_counts(probs, ones, obs, counts, counts_sum)
+        probs = counts / counts_sum[:, None]
+    return probs
 
 
 def _add(alpha, alpha_sum, rows, action, mass) -> None:
-    alpha[rows, action] += mass
+    alpha[rows, action] += mass  # rows are distinct (one per server hand)
     alpha_sum[rows] += mass

@@ -4,50 +4,12 @@ import numpy as np
 import pytest
 
 from bots.twocarddraw import BOTS
-from bots.twocarddraw.tracker import TrackingBot
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import judge as J
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.protocol import write_strategy
-
-
-class RandomBot(TrackingBot):
-    """Random legal answers (its own seeded generator), recording what the tracker infers."""
-
-    def __init__(self, seed=0, fail_at=-1):
-        super().__init__()
-        self.rng = np.random.default_rng(seed)
-        self.observations, self.winnings, self.calls = [], [], []
-        self.fail_at = fail_at
-
-    def new_hand(self, card1, card2, winnings):
-        self.winnings.append(winnings)
-        if len(self.winnings) == self.fail_at:
-            return 7
-        return super().new_hand(card1, card2, winnings)
-
-    def on_hand_over(self, observation):
-        self.observations.append(observation)
-
-    def choose_round1(self, hand, bets):
-        return int(self.rng.integers(1, 3)) if bets == 0 else int(self.rng.integers(0, 3 if bets < 3 else 2))
-
-    def choose_draw(self, hand, history):
-        return int(self.rng.integers(0, 3))
-
-    def choose_round2(self, hand, history, player_drew, server_drew, bets2):
-        return self.choose_round1(hand, bets2)
-
-
-def _server_moves(letters: str) -> list[tuple[int, int]]:
-    """(bets the server faced, its action) from a round's letters, player first."""
-    moves, bets = [], 0
-    for n, letter in enumerate(letters):
-        if letter in "br":
-            bets += 1
-        if n % 2 == 1:
-            moves.append((bets - (letter == "r"), {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}[letter]))
-    return moves
+from flows.fit_opponent import server_moves
+from tests.twocarddraw.conftest import RandomBot
 
 
 def test_oracle_profit_matches_the_best_response_value(generated_12, tmp_path):
@@ -67,8 +29,8 @@ def test_bot_infers_hidden_server_moves_and_folds(generated_12):
     # winnings passed to new_hand are the running profit: the only sign of a server fold
     assert bot.winnings == list(np.concatenate([[0], np.cumsum(cols["profit"])[:-1]]))
     for n, obs in enumerate(bot.observations):  # one per finished hand (the last is never closed)
-        assert list(obs.moves1) == _server_moves(cols["round1"][n])
-        assert list(obs.moves2) == _server_moves(cols["round2"][n])
+        assert obs.moves1 == server_moves(cols["round1"][n])
+        assert obs.moves2 == server_moves(cols["round2"][n])
         assert obs.server_drew == cols["s_drew"][n] and obs.player_drew == cols["p_drew"][n]
         shown = R.hand_index(cols["s_final1"][n], cols["s_final2"][n]) if cols["ended"][n] == "showdown" else -1
         assert obs.shown == shown

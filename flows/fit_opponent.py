@@ -1,0 +1,227 @@
+"""Fit the TwoCardDraw server from a logged match: the opponent-fitting Prefect flow.
+
+Plain functions do the work (tests call them directly); the flow only wires them:
+read the hand log -> rebuild what the player saw -> fit at growing numbers of hands (EM over
+the server's hidden cards; also plain counts from the true cards as the full-information
+reference) -> measure each fit against the true strategy -> write the final fit as a
+strategy file -> log metrics, the plot and the file to MLflow.
+"""
+
+import os
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import duckdb
+import numpy as np
+
+from bots.twocarddraw.learner import fit_em
+from bots.twocarddraw.tracker import Observation
+from engine.twocarddraw import rules as R
+from engine.twocarddraw.analysis import fit_quality
+from engine.twocarddraw.protocol import write_strategy
+from engine.twocarddraw.strategy import Strategy
+
+DEFAULT_CHECKPOINTS = (100, 300, 1000, 3000, 10_000)
+LETTER_CODES = {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}
+HAND_COLUMNS = ("hand", "bet1", "bet2", "s_card1", "s_card2", "p_drew", "s_drew", "s_final1", "s_final2",
+                "round1", "round2", "bets1", "first", "ended")
+
+
+# ----------------------------------------------------------------------------------- reading
+def read_hands(db: duckdb.DuckDBPyConnection | str | Path, match_id: str | None = None) -> tuple[str, dict]:
+    """(match id, columns) of a match's tcd_hands rows in hand order; the latest match if no id."""
+    con = db if isinstance(db, duckdb.DuckDBPyConnection) else duckdb.connect(str(db), read_only=True)
+    try:
+        if match_id is None:
+            row = con.execute(
+                "SELECT match_id FROM matches WHERE game = 'twocarddraw' ORDER BY started_at DESC LIMIT 1"
+            ).fetchone()
+            if row is None:
+                raise LookupError("no twocarddraw match in the hand log; run `cardlab judge twocarddraw --log`")
+            match_id = row[0]
+        cols = ", ".join(f'"{c}"' for c in HAND_COLUMNS)
+        table = con.execute(
+            f"SELECT {cols} FROM tcd_hands WHERE match_id = ? ORDER BY hand", [match_id]
+        ).fetchnumpy()
+    finally:
+        if con is not db:
+            con.close()
+    if len(table["hand"]) == 0:
+        raise LookupError(f"match {match_id!r} has no twocarddraw hands")
+    return match_id, {c: np.asarray(table[c]) for c in HAND_COLUMNS}
+
+
+def bets_of(hands: dict) -> R.BetSizes:
+    return R.BetSizes(int(hands["bet1"][0]), int(hands["bet2"][0]))
+
+
+def server_moves(letters: str) -> tuple[tuple[int, int], ...]:
+    """(bets the server faced, its action) from a round's letters (player first, alternating)."""
+    moves, bets = [], 0
+    for n, letter in enumerate(letters):
+        if n % 2 == 1:
+            moves.append((bets, LETTER_CODES[letter]))
+        if letter in "br":
+            bets += 1
+    return tuple(moves)
+
+
+def observations(hands: dict) -> list[Observation]:
+    """What the player saw of each hand: server moves, draw counts, server cards at showdown only."""
+    out = []
+    for n in range(len(hands["hand"])):
+        drew = int(hands["p_drew"][n])
+        history = R.history_index(int(hands["bets1"][n]), int(hands["first"][n])) if drew >= 0 else -1
+        shown = -1
+        if hands["ended"][n] == "showdown":
+            shown = R.hand_index(int(hands["s_final1"][n]), int(hands["s_final2"][n]))
+        out.append(Observation(server_moves(str(hands["round1"][n])), history, drew, int(hands["s_drew"][n]),
+                               server_moves(str(hands["round2"][n])), shown))
+    return out
+
+
+# ----------------------------------------------------------------------------------- fitting
+def uniform_prior(strength: float = 1.0) -> np.ndarray:
+    """Pseudo-counts: `strength` spread evenly over each row's allowed actions."""
+    mask = R.allowed_actions().astype(float)
+    return strength * mask / mask.sum(axis=1, keepdims=True)
+
+
+def fit_observed(obs: list[Observation], bets: R.BetSizes, *, prior_strength: float = 1.0,
+                 iterations: int = 5) -> Strategy:
+    """EM over the server's hidden cards, using only what the player saw."""
+    return Strategy(bets, fit_em(obs, uniform_prior(prior_strength), iterations=iterations))
+
+
+def fit_full_information(hands: dict, count: int, bets: R.BetSizes, *, prior_strength: float = 1.0) -> Strategy:
+    """Counts of the server's actual choices (true cards from the log): the reference fit."""
+    counts = uniform_prior(prior_strength)
+    for n in range(count):
+        for row, action in server_choices(hands, n):
+            counts[row, action] += 1.0
+    return Strategy(bets, counts / counts.sum(axis=1, keepdims=True))
+
+
+def server_choices(hands: dict, n: int) -> list[tuple[int, int]]:
+    """(server row, action) of every choice the server made in hand n, from its true cards."""
+    dealt = R.hand_index(int(hands["s_card1"][n]), int(hands["s_card2"][n]))
+    choices = [(R.round1_row(bets, dealt), a) for bets, a in server_moves(str(hands["round1"][n]))]
+    drew = int(hands["p_drew"][n])
+    if drew < 0:
+        return choices
+    history = R.history_index(int(hands["bets1"][n]), int(hands["first"][n]))
+    server_drew = int(hands["s_drew"][n])
+    choices.append((R.draw_row(history, drew, dealt), server_drew))
+    final = R.hand_index(int(hands["s_final1"][n]), int(hands["s_final2"][n]))
+    for bets, a in server_moves(str(hands["round2"][n])):
+        choices.append((R.round2_row(history, drew, server_drew, bets, final), a))
+    return choices
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    hands: int
+    method: str  # observed (EM on what the player saw) or full_info (true server cards)
+    weighted_error: float
+    max_error_reached: float
+    value_lost: float
+
+
+def quality_curve(hands: dict, truth: Strategy, checkpoints=DEFAULT_CHECKPOINTS, *, prior_strength: float = 1.0,
+                  iterations: int = 5) -> tuple[list[CurvePoint], Strategy]:
+    """Fit quality against the truth after each checkpoint's number of hands; returns the last fit."""
+    obs = observations(hands)
+    bets = bets_of(hands)
+    points, fit = [], None
+    for count in sorted({min(c, len(obs)) for c in checkpoints}):
+        fit = fit_observed(obs[:count], bets, prior_strength=prior_strength, iterations=iterations)
+        full = fit_full_information(hands, count, bets, prior_strength=prior_strength)
+        for method, strategy in (("observed", fit), ("full_info", full)):
+            q = fit_quality(strategy, truth)
+            points.append(CurvePoint(count, method, q.weighted_error, q.max_error_reached, q.value_lost))
+    return points, fit
+
+
+def plot_curve(points: list[CurvePoint], path: Path, *, title: str = "") -> Path:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 4))
+    for method in ("observed", "full_info"):
+        pts = [p for p in points if p.method == method]
+        axes[0].plot([p.hands for p in pts], [p.weighted_error for p in pts], marker="o", label=method)
+        axes[1].plot([p.hands for p in pts], [p.value_lost for p in pts], marker="o", label=method)
+    axes[0].set(xscale="log", xlabel="hands observed", ylabel="reach-weighted TV error per situation")
+    axes[1].set(xscale="log", xlabel="hands observed", ylabel="value lost per hand (BR to fit vs truth)")
+    for ax in axes:
+        ax.grid(alpha=0.3)
+        ax.legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def log_to_mlflow(points: list[CurvePoint], *, match_id: str, fit_path: Path, plot_path: Path,
+                  params: dict) -> str:
+    """One MLflow run per fit: params, metrics per method with step = hands, plot and fit file."""
+    import mlflow
+
+    mlflow.set_experiment(os.environ.get("CARDLAB_FIT_EXPERIMENT", "cardlab-twocarddraw-fit"))
+    with mlflow.start_run(run_name=f"fit-{match_id}") as run:
+        mlflow.log_params({"match_id": match_id, **params})
+        for p in points:
+            for key in ("weighted_error", "max_error_reached", "value_lost"):
+                mlflow.log_metric(f"{p.method}_{key}", getattr(p, key), step=p.hands)
+        mlflow.log_artifact(str(plot_path))
+        mlflow.log_artifact(str(fit_path))
+        return run.info.run_id
+
+
+# ----------------------------------------------------------------------------------- the flow
+@dataclass(frozen=True)
+class FitResult:
+    match_id: str
+    fit_path: str
+    plot_path: str
+    mlflow_run_id: str | None
+    points: tuple[CurvePoint, ...]
+
+    def as_dict(self) -> dict:
+        return {**{k: v for k, v in asdict(self).items() if k != "points"},
+                "points": [asdict(p) for p in self.points]}
+
+
+def _flow():
+    from prefect import flow, task
+    from prefect.cache_policies import NO_CACHE
+
+    read_task = task(read_hands, name="read-hands", cache_policy=NO_CACHE, retries=1)
+    curve_task = task(quality_curve, name="fit-and-measure", cache_policy=NO_CACHE)
+    log_task = task(log_to_mlflow, name="log-mlflow", cache_policy=NO_CACHE, retries=1)
+
+    @flow(name="twocarddraw-fit-opponent", validate_parameters=False, log_prints=True)
+    def fit_opponent_flow(db: str, truth: Strategy, out: str, match_id: str | None = None,
+                          checkpoints: tuple[int, ...] = DEFAULT_CHECKPOINTS, prior_strength: float = 1.0,
+                          iterations: int = 5, track: bool = True) -> FitResult:
+        match_id, hands = read_task(db, match_id)
+        points, fit = curve_task(hands, truth, checkpoints, prior_strength=prior_strength, iterations=iterations)
+        out_path = Path(out)
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        write_strategy(fit, out_path)
+        plot = plot_curve(points, out_path.with_suffix(".png"), title=f"TwoCardDraw fit of {match_id}")
+        run_id = None
+        if track:
+            params = {"checkpoints": list(checkpoints), "prior_strength": prior_strength, "iterations": iterations}
+            run_id = log_task(points, match_id=match_id, fit_path=out_path, plot_path=plot, params=params)
+        return FitResult(match_id, str(out_path), str(plot), run_id, tuple(points))
+
+    return fit_opponent_flow
+
+
+def fit_opponent(db: str | Path, truth: Strategy, out: str | Path, **kwargs) -> FitResult:
+    """Run the Prefect flow (imports Prefect only when called)."""
+    return _flow()(str(db), truth, str(out), **kwargs)
