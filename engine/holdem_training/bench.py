@@ -39,10 +39,14 @@ class Rate:
 
 
 def random_hands(count: int, *, seed: int, size: int = 7) -> np.ndarray:
-    """count random sets of `size` distinct cards, in random order, as an (n, size) array."""
-    rng = seeds.generator(seeds.match_key(seed))
-    keys = rng.random((count, 52))
-    return np.argpartition(keys, size, axis=1)[:, :size].astype(np.int64)
+    """count random sets of `size` (<= 9) distinct cards, each in random order, as an (n, size)
+    array: the first cards of the judge's own seeded deals (uniform shuffles of the deck)."""
+    if not 1 <= size <= _kernels.DEALT:
+        raise ValueError(f"size must be in 1..{_kernels.DEALT}, got {size}")
+    key = np.uint64(seeds.match_key(seed))
+    _, cards, _, _ = _kernels.deal_chunk(key, 0, count, np.uint64(int(seeds.Purpose.DEAL)),
+                                         np.uint64(int(seeds.Purpose.OPPONENT)))
+    return np.ascontiguousarray(cards[:, :size])
 
 
 def _cache_dir() -> Path:
