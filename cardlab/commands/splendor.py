@@ -116,7 +116,10 @@ def judge(
     for name in names:
         turns = [t for g in result.games for t in g.turns if g.names[t.event.seat] == name]
         cpu_max = max((t.reply.cpu_seconds for t in turns), default=0.0)
-        console.print(f"{name}: max CPU per move {cpu_max:.2f} s, passes {sum(t.event.move is None for t in turns)}")
+        wall_max = max((t.reply.wall_seconds for t in turns), default=0.0)
+        limits = sum(t.reply.limit is not None for t in turns)
+        console.print(f"{name}: max per move {cpu_max:.2f} s CPU, {wall_max:.2f} s wall; "
+                      f"limit hits {limits}; passes {sum(t.event.move is None for t in turns)}")
     if log:
         _log(match_chunk(result, names[0]), names, commands, seed, seconds)
 

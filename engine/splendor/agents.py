@@ -110,7 +110,7 @@ class ExternalAgent:
         try:
             proc.send(stdin_text.removesuffix("\n"))
             proc.proc.stdin.close()  # the arbiter's stdin is a file: the agent sees its end
-        except ProgramEnded:
+        except (ProgramEnded, OSError):
             pass  # it quit before reading everything; its stdout may still hold a move
         deadline = start + self.wall_seconds
         while True:
