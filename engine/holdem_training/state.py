@@ -25,7 +25,6 @@ from engine.holdem_training.rules import (
     START_STACK,
     Action,
     View,
-    view_of,
 )
 
 
@@ -48,12 +47,7 @@ class Event:
     delta: int  # Alice's profit once the hand ended, else 0
 
 
-def _event(hand, round_, kind, amount, response, pot_before, stack_before, end, delta) -> Event:
-    """Event(...) without the frozen dataclass's per-field __setattr__ (one per decision)."""
-    event = object.__new__(Event)
-    event.__dict__.update(hand=hand, round=round_, kind=kind, amount=amount, response=response,
-                          pot_before=pot_before, stack_before=stack_before, end=end, delta=delta)
-    return event
+_new, _set = object.__new__, object.__setattr__  # frozen dataclasses built without per-field __setattr__
 
 
 def verify_action(action: object, stack: int) -> Action:
@@ -103,8 +97,11 @@ class HandState:
 
     def view(self) -> View:
         c = self.cards
-        return view_of(self.hand, self.round, self.stack, self.opp_stack, self.pot, c[:2],
-                       c[4:4 + BOARD_SIZE_BY_ROUND[self.round - 1]])
+        view = _new(View)  # what view_of does, inlined: one View per decision
+        _set(view, "__dict__", {"hand": self.hand, "round": self.round, "stack": self.stack,
+                                "opp_stack": self.opp_stack, "pot": self.pot, "hole": c[:2],
+                                "board": c[4:4 + BOARD_SIZE_BY_ROUND[self.round - 1]]})
+        return view
 
     def rate(self, rollouts: int) -> tuple[int, int]:
         """Alice's (wins, ties) over `rollouts` random completions (the RATE query)."""
@@ -127,7 +124,10 @@ class HandState:
         kind = action.kind
         if kind == CHECK:
             response = CHECK
-            self._next_round()
+            if rnd < ROUNDS:
+                self.round = rnd + 1
+            else:
+                self._showdown()
         elif kind == FOLD:
             response = ""
             self._finish(END_ALICE_FOLD, stack - START_STACK)
@@ -137,17 +137,20 @@ class HandState:
             self.stack -= action.amount
             self.opp_stack -= action.amount
             self.pot += 2 * action.amount
-            self._next_round()
+            if rnd < ROUNDS:
+                self.round = rnd + 1
+            else:
+                self._showdown()
         else:
             response = FOLD
             self._finish(END_BOB_FOLD, stack + pot - START_STACK)
-        return _event(self.hand, rnd, kind, action.amount if kind == RAISE else 0, response, pot, stack,
-                      self.end, self.delta)
+        event = _new(Event)
+        _set(event, "__dict__", {"hand": self.hand, "round": rnd, "kind": kind,
+                                 "amount": action.amount if kind == RAISE else 0, "response": response,
+                                 "pot_before": pot, "stack_before": stack, "end": self.end, "delta": self.delta})
+        return event
 
-    def _next_round(self) -> None:
-        if self.round < ROUNDS:
-            self.round += 1
-            return
+    def _showdown(self) -> None:
         if self.outcome > 0:
             won = self.pot
         elif self.outcome == 0:
