@@ -102,10 +102,10 @@ def turn_for(game: Game, seat: int, last_round: int, showdowns_seen: int) -> Tur
     """The input of ``seat``'s current decision: history from its previous decision's round
     (inclusive) to the round before this one, and the hands finished since then."""
     start = last_round - 1 if last_round else 0
-    actions = tuple((h.round, h.hand, h.player, h.action, h.board) for h in game.history[start:game.round - 1])
-    showdowns = tuple((s.hand, s.board, s.cards) for s in game.showdowns[showdowns_seen:])
-    chips = tuple(game.total[s] if game.in_hand[s] else 0 for s in range(game.n))
-    return Turn(game.round, game.hand_nb, tuple(game.stack), chips, game.full_board[: game.board_shown],
+    actions = tuple(game.history[start:game.round - 1])
+    showdowns = tuple(game.showdowns[showdowns_seen:])
+    chips = tuple(game.total)  # seats out of the hand never put chips in
+    return Turn(game.round, game.hand_nb, tuple(game.stack), chips, game.board,
                 game.hole[seat], actions, showdowns, tuple(game.possible_actions()))
 
 
@@ -204,6 +204,14 @@ def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, co
         payoffs[i] = (players - result.positions[primary]) / (players - 1)
         tables.add(unit, deal, rotation, primary, result, seat_names)
     return ChunkLog(first=first, payoffs=payoffs, tables=tables.columns())
+
+
+def game_log(result: GameResult, names: Sequence[str], *, primary: int = 0, unit: int = 0) -> ChunkLog:
+    """One judged game as a one-unit ChunkLog (payoff = finish score of seat ``primary``)."""
+    tables = _ChunkTables()
+    tables.add(unit, unit, 0, primary, result, list(names))
+    payoff = (result.players - result.positions[primary]) / (result.players - 1)
+    return ChunkLog(first=unit, payoffs=np.array([payoff]), tables=tables.columns())
 
 
 class _ChunkTables:

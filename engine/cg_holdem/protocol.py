@@ -6,7 +6,7 @@ here. ``parse_output`` reads a program's answer the way the referee does. This m
 standard-library only so the exported single-file submission can reuse its parser.
 """
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.cg_holdem.rules import (
     ALL_IN,
@@ -23,10 +23,11 @@ from engine.cg_holdem.rules import (
 
 _INT_MAX = 2**31 - 1
 _KINDS = (FOLD, CHECK, CALL, BET, ALL_IN, "ALL_IN", TIMEOUT)
+_JAVA_TRIM = "".join(map(chr, range(33)))  # String.trim() drops every char <= ' '
+_PLAIN = {k: (k, 0) for k in (FOLD, CHECK, CALL, ALL_IN, TIMEOUT)}
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     small_blind: int
     big_blind: int
     hands_per_level: int
@@ -42,8 +43,7 @@ class Setup:
                                  self.players, self.me)]
 
 
-@dataclass(frozen=True)
-class Turn:
+class Turn(NamedTuple):
     """One decision's input. Cards are engine ints; the board holds only dealt cards.
     actions: (round, hand, player, action text, board) since my previous decision;
     showdowns: (hand, board, cards per seat or None when eliminated)."""
@@ -99,9 +99,11 @@ def parse_seat_cards(text: str) -> tuple:
 def parse_output(line: str) -> tuple[str, int, str]:
     """(kind, amount, message) as the referee reads one output line; anything it cannot
     read is FOLD. Kinds: FOLD, CHECK, CALL, BET, ALL-IN, TIMEOUT."""
+    if line in _PLAIN:  # the common case, answered without parsing
+        return (*_PLAIN[line], "")
     action, _, rest = line.partition(";")
     message = rest.split(";", 1)[0]
-    text = action.upper().strip("".join(map(chr, range(33))))  # Java trim: chars <= ' '
+    text = action.upper().strip(_JAVA_TRIM)
     if text.startswith(BET + "_"):
         text = text.replace(BET + "_", BET + " ")
     tokens = text.split(" ")

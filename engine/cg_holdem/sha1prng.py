@@ -6,13 +6,25 @@ what lets a seed replay an arena game. Algorithm facts: spec cg_holdem.md sectio
 """
 
 import hashlib
+import struct
 
 _DIGEST_SIZE = 20
 _INT31 = 1 << 31
 
 
+_BYTE_HIGH_BITS = int.from_bytes(b"\x01" * _DIGEST_SIZE, "little")  # bit 0 of every byte
+_MOD = 1 << (8 * _DIGEST_SIZE)
+
+
+def _signed_value(x: int) -> int:
+    """The little-endian bytes of x read as Java signed bytes: sum of s_i * 256**i."""
+    return x - (((x >> 7) & _BYTE_HIGH_BITS) << 8)
+
+
 class Sha1Prng:
-    """Byte stream: block = SHA1(state), then state += block + 1 (Java signed-byte carries)."""
+    """Byte stream: block = SHA1(state), then state += block + 1 with Java's signed-byte
+    carries. Adding signed digits with floor carries leaves the low 160 bits of the exact
+    sum, so the update is one big-integer addition."""
 
     def __init__(self, seed: int):
         if seed == 0:
@@ -20,40 +32,65 @@ class Sha1Prng:
             raise ValueError("seed 0 is not reproducible (Java's setSeed ignores 0); use a non-zero seed")
         if not -(1 << 63) <= seed < (1 << 63):
             raise ValueError(f"seed {seed} is not a 64-bit Java long")
-        self._state = bytearray(hashlib.sha1((seed % (1 << 64)).to_bytes(8, "little")).digest())
-        self._block = b""
-        self._used = 0
+        self._state = hashlib.sha1((seed % (1 << 64)).to_bytes(8, "little")).digest()
+        self._buffer = b""
+        self._at = 0
 
     def _step(self) -> bytes:
         block = hashlib.sha1(self._state).digest()
-        state = self._state
-        carry = 1
-        changed = False
-        for i in range(_DIGEST_SIZE):
-            s = state[i] - 256 if state[i] > 127 else state[i]
-            o = block[i] - 256 if block[i] > 127 else block[i]
-            v = s + o + carry
-            t = v & 0xFF
-            changed |= state[i] != t
-            state[i] = t
-            carry = v >> 8  # arithmetic shift, like Java's int >> 8
-        if not changed:
-            state[0] = (state[0] + 1) & 0xFF
+        old = int.from_bytes(self._state, "little")
+        new = (_signed_value(old) + _signed_value(int.from_bytes(block, "little")) + 1) % _MOD
+        if new == old:
+            new = (new & ~0xFF) | ((new + 1) & 0xFF)  # state[0]++ (no carry)
+        self._state = new.to_bytes(_DIGEST_SIZE, "little")
         return block
 
     def next_bytes(self, n: int) -> bytes:
-        out = bytearray()
-        while len(out) < n:
-            if self._used == len(self._block):
-                self._block = self._step()
-                self._used = 0
-            take = min(n - len(out), len(self._block) - self._used)
-            out += self._block[self._used:self._used + take]
-            self._used += take
-        return bytes(out)
+        while len(self._buffer) - self._at < n:
+            self._buffer = self._buffer[self._at:] + self._step()
+            self._at = 0
+        out = self._buffer[self._at:self._at + n]
+        self._at += n
+        return out
 
     def next31(self) -> int:
-        return int.from_bytes(self.next_bytes(4), "big") >> 1
+        at = self._at
+        if len(self._buffer) - at < 4:
+            self._buffer = self._buffer[at:] + self._step()
+            at = 0
+        self._at = at + 4
+        return int.from_bytes(self._buffer[at:at + 4], "big") >> 1
+
+    def _raw31(self, count: int) -> list[int]:
+        """The next ``count`` next(31) values (4 bytes each, big-endian, shifted right by one)."""
+        need = 4 * count
+        while len(self._buffer) - self._at < need:
+            self._buffer = self._buffer[self._at:] + self._step()
+            self._at = 0
+        values = struct.unpack_from(f">{count}I", self._buffer, self._at)
+        self._at += need
+        return [v >> 1 for v in values]
+
+    def next_ints(self, bounds) -> list[int]:
+        """nextInt(b) for each bound in order, with the same draws as one call per bound."""
+        raw = self._raw31(len(bounds))
+        out = []
+        k = 0
+        for bound in bounds:
+            m = bound - 1
+            while True:
+                if k == len(raw):  # a rejection used up a value: draw one more
+                    raw += self._raw31(1)
+                u = raw[k]
+                k += 1
+                if bound & m == 0:
+                    out.append((bound * u) >> 31)
+                    break
+                r = u % bound
+                if u - r + m < _INT31:
+                    out.append(r)
+                    break
+        return out
 
     def next_int(self, bound: int) -> int:
         """java.util.Random.nextInt(bound): power-of-two shortcut, else rejection on overflow."""
@@ -71,8 +108,11 @@ class Sha1Prng:
         return r
 
 
+SHUFFLE_BOUNDS = {n: tuple(range(n, 1, -1)) for n in (52,)}
+
+
 def java_shuffle(items: list, rng: Sha1Prng) -> None:
     """Collections.shuffle(list, rnd): swap i-1 with nextInt(i) for i = size down to 2."""
-    for i in range(len(items), 1, -1):
-        j = rng.next_int(i)
+    bounds = SHUFFLE_BOUNDS.get(len(items)) or tuple(range(len(items), 1, -1))
+    for i, j in zip(bounds, rng.next_ints(bounds), strict=True):
         items[i - 1], items[j] = items[j], items[i - 1]

@@ -6,6 +6,7 @@ Every rule below follows /work/shared/specs/cg_holdem.md; section numbers point 
 """
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.cg_holdem.deck import DeckSource
 from engine.cg_holdem.rules import (
@@ -27,8 +28,7 @@ PREFLOP, FLOP, TURN, RIVER = 0, 1, 2, 3
 _BOARD_AFTER_STREET = (0, 3, 4, 5)
 
 
-@dataclass(frozen=True)
-class Action:
+class Action(NamedTuple):
     """A parsed output: kind is FOLD/CHECK/CALL/BET/ALL-IN/TIMEOUT; amount only for BET."""
 
     kind: str
@@ -39,9 +39,9 @@ class Action:
         return f"{BET}_{self.amount}" if self.kind == BET else self.kind
 
 
-@dataclass(frozen=True)
-class HistoryLine:
-    """One round of the game: a decision after replacement, or a NONE round (player -1)."""
+class HistoryLine(NamedTuple):
+    """One round of the game: a decision after replacement, or a NONE round (player -1).
+    A tuple in the field order of the protocol's history line, so turns share it as is."""
 
     round: int
     hand: int
@@ -50,8 +50,7 @@ class HistoryLine:
     board: tuple[int, ...]  # cards dealt when it happened
 
 
-@dataclass(frozen=True)
-class ShowdownLine:
+class ShowdownLine(NamedTuple):
     """A finished hand as every player later sees it: final board and all dealt hole cards."""
 
     hand: int
@@ -87,8 +86,19 @@ class RefereeOverflow(RuntimeError):
     """The Java referee would crash here (spec 11.12): a NONE round past the round cap."""
 
 
+_CALL, _CHECK, _FOLD, _ALL_IN = Action(CALL), Action(CHECK), Action(FOLD), Action(ALL_IN)
+
+
 class Game:
     """A whole game. After construction the game has advanced to the first decision."""
+
+    @property
+    def board_shown(self) -> int:
+        return len(self.board)
+
+    @board_shown.setter
+    def board_shown(self, count: int) -> None:
+        self.board = self.full_board[:count]  # the dealt cards, kept as one tuple per street
 
     def __init__(self, config: GameConfig, seed: int):
         self.config = config
@@ -131,6 +141,7 @@ class Game:
         self.dealer = self.sb_seat if len(live) == 2 else self._next_live(self.sb_seat, -1)
         self.start_stacks = tuple(self.stack)
         self.total = [0] * n
+        self.top = 0
         self.street_bet = [0] * n
         self.folded = [not x for x in self.in_hand]
         self.acted = [False] * n
@@ -174,21 +185,24 @@ class Game:
         self.stack[s] -= chips
         self.total[s] += chips
         self.street_bet[s] += chips
+        if self.total[s] > self.top:
+            self.top = self.total[s]
 
     def _can_act(self, s: int) -> bool:
         return not self.folded[s] and self.stack[s] > 0
 
     def _next_active(self, seat: int) -> int:
-        for k in range(1, self.n + 1):
-            s = (seat + k) % self.n
-            if self._can_act(s):
+        n, folded, stack = self.n, self.folded, self.stack
+        for k in range(1, n + 1):
+            s = (seat + k) % n
+            if not folded[s] and stack[s] > 0:
                 return s
         return -1
 
     def call_amount(self, s: int) -> int:
-        top = max(self.total)
-        if self.street == PREFLOP:
-            top = max(top, self.bb)  # preflop everybody must reach a full big blind
+        top = self.top  # the largest total in the hand
+        if self.street == PREFLOP and top < self.bb:
+            top = self.bb  # preflop everybody must reach a full big blind
         return top - self.total[s]
 
     def min_raise(self, s: int) -> int:
@@ -225,12 +239,12 @@ class Game:
         if kind in (FOLD, TIMEOUT):
             return action
         call, stack = self.call_amount(s), self.stack[s]
-        call_or_all_in = Action(CALL) if call < stack else Action(ALL_IN)
+        call_or_all_in = _CALL if call < stack else _ALL_IN
         if kind == CHECK:
-            return action if call == 0 else Action(FOLD)
+            return action if call == 0 else _FOLD
         if kind == CALL:
             if call == 0:
-                return Action(CHECK)
+                return _CHECK
             return call_or_all_in
         if kind == ALL_IN:
             if self.capped() or (s == self.last_raiser and call < stack):
@@ -238,14 +252,14 @@ class Game:
             return action
         x = action.amount  # BET
         if x <= 0:
-            return Action(FOLD)
+            return _FOLD
         if x <= call or s == self.last_raiser or self.capped():
             return call_or_all_in
         if x >= stack:
-            return Action(ALL_IN)
+            return _ALL_IN
         least = self.min_raise(s)
         if x < least:
-            return Action(BET, least) if least < stack else Action(ALL_IN)
+            return Action(BET, least) if least < stack else _ALL_IN
         return action
 
     # -- playing a decision -------------------------------------------------------------
@@ -271,7 +285,7 @@ class Game:
             self._put(s, chips)
             self._raise_test(s)
         self.acted[s] = True
-        line = HistoryLine(self.round, self.hand_nb, s, played.text(), self.full_board[: self.board_shown])
+        line = HistoryLine(self.round, self.hand_nb, s, played.text(), self.board)
         self.history.append(line)
         self.actions.append((self.round, s, line.action, chips, self.street))
         self.to_act = self._next_active(s)
@@ -289,13 +303,17 @@ class Game:
 
     # -- the referee's loop between decisions (spec 7, 8) -----------------------------
     def _street_over(self) -> bool:
-        active = [s for s in range(self.n) if self._can_act(s)]
-        top = max(self.total)
+        folded, stack, acted, total = self.folded, self.stack, self.acted, self.total
+        active = [s for s in range(self.n) if not folded[s] and stack[s] > 0]
         if not active:
             return True
-        if len(active) == 1 and not self.acted[active[0]]:
-            return self.total[active[0]] >= top  # asked only when below the max
-        return all(self.acted[s] and self.total[s] == top for s in active)
+        top = self.top
+        if len(active) == 1 and not acted[active[0]]:
+            return total[active[0]] >= top  # asked only when below the max
+        for s in active:
+            if not acted[s] or total[s] != top:
+                return False
+        return True
 
     def _run(self) -> None:
         """Advance until a decision is needed (to_act set, round counted) or the game ends."""
@@ -358,7 +376,7 @@ class Game:
             if self.timed_out[s]:
                 self.stack[s] = 0  # a timed-out player is out whatever comes back to him
         self._record(won, showdown=showdown, cancelled=False)
-        self.showdowns.append(ShowdownLine(self.hand_nb, self.full_board[: self.board_shown], tuple(self.hole)))
+        self.showdowns.append(ShowdownLine(self.hand_nb, self.board, tuple(self.hole)))
         self._eliminate()
         if sum(x > 0 for x in self.stack) <= 1:
             self._end_game()
@@ -380,7 +398,7 @@ class Game:
             HandRecord(
                 hand=self.hand_nb, big_blind=self.bb, dealer=self.dealer, sb_seat=self.sb_seat,
                 bb_seat=self.bb_seat, start_stacks=self.start_stacks, posted=self.posted,
-                cards=tuple(self.hole), board=self.full_board[: self.board_shown],
+                cards=tuple(self.hole), board=self.board,
                 actions=tuple(self.actions), folded=tuple(self.folded), totals=tuple(self.total), won=tuple(won),
                 end_stacks=tuple(self.stack), showdown=showdown, cancelled=cancelled,
                 first_round=self.first_round, last_round=self.round,

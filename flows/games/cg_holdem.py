@@ -58,3 +58,75 @@ ADAPTER = GameAdapter(
     default_units=48,
     payoff_label="finish score (1 first, 0 last)",
 )
+
+
+# -- tournaments ------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Standing:
+    bot: str
+    games: int
+    mean_position: float
+    ci95: float  # half-width of the 95% interval of the mean position
+    win_rate: float
+    rating: float  # openskill ordinal (mu - 3 sigma)
+    mu: float
+    sigma: float
+
+
+@dataclass(frozen=True)
+class Tournament:
+    players: int
+    deals: int
+    standings: tuple[Standing, ...]
+    logs: tuple[tuple[tuple[str, ...], object], ...]  # (line-up, ChunkLog) per table played
+
+
+def _bot_maker(entry: str):
+    """'name' or 'name:k=v:k=v' -> (label, factory)."""
+    name, *pairs = entry.split(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+    config = BOTS[name].config_from(pairs)
+    return entry, (lambda: BOTS[name].make(config))
+
+
+def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 1) -> Tournament:
+    """Every line-up of ``players`` distinct entries plays ``deals`` shared deals, each in
+    every rotation (duplicate format); standings by mean finishing position with 95% CIs and
+    openskill (Plackett-Luce) ratings over all games in order."""
+    import itertools
+    import math
+
+    from openskill.models import PlackettLuce
+
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(entries) < players:
+        raise ValueError(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
+    makers = dict(_bot_maker(e) for e in entries)
+    model = PlackettLuce()
+    ratings = {e: model.rating(name=e) for e in makers}
+    positions: dict[str, list[int]] = {e: [] for e in makers}
+    logs = []
+    for table in itertools.combinations(makers, players):
+        log = judge.play_chunk([makers[e] for e in table], seed=seed, first=0, count=deals * players,
+                               names=list(table))
+        logs.append((table, log))
+        seats = log.tables["cgh_seats"]
+        for unit in range(deals * players):
+            rows = [i for i, u in enumerate(seats["unit"]) if u == unit]
+            bots = [seats["bot"][i] for i in rows]
+            ranks = [seats["position"][i] for i in rows]
+            for b, r in zip(bots, ranks, strict=True):
+                positions[b].append(r)
+            updated = model.rate([[ratings[b]] for b in bots], ranks=ranks)
+            for b, team in zip(bots, updated, strict=True):
+                ratings[b] = team[0]
+    standings = []
+    for e, pos in positions.items():
+        n = len(pos)
+        mean = sum(pos) / n
+        sd = math.sqrt(sum((p - mean) ** 2 for p in pos) / (n - 1)) if n > 1 else 0.0
+        r = ratings[e]
+        standings.append(Standing(e, n, mean, 1.96 * sd / math.sqrt(n) if n else 0.0,
+                                  sum(p == 1 for p in pos) / n, r.ordinal(), r.mu, r.sigma))
+    standings.sort(key=lambda s: s.mean_position)
+    return Tournament(players, deals, tuple(standings), tuple(logs))

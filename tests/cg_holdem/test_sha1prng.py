@@ -38,3 +38,10 @@ def test_bytes_are_one_stream_whatever_the_request_sizes():
     whole = a.next_bytes(67)
     parts = b.next_bytes(3) + b.next_bytes(20) + b.next_bytes(1) + b.next_bytes(43)
     assert whole == parts
+
+
+def test_batched_draws_equal_one_call_per_bound():
+    bounds = [52, 51, 3, 7, 2**30 + 1, 2**31 - 1, 16, 1000003] * 40  # large bounds force rejections
+    one, batch = Sha1Prng(-5), Sha1Prng(-5)
+    assert [one.next_int(b) for b in bounds] == batch.next_ints(bounds)
+    assert one.next_int(97) == batch.next_int(97)  # and the streams stay aligned

@@ -1,0 +1,352 @@
+"""`cardlab judge cg-holdem`, `cardlab export cg-holdem`, `cardlab cg-holdem ...`, `cardlab bench cg-holdem ...`.
+
+The judge plays external programs as CodinGame does (persistent processes, 1000 ms for the
+first answer and 50 ms after); the seed is the referee's own game seed (a Java long), so a
+seed replays the decks of an arena game.
+"""
+
+import json
+import shlex
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(help="CodinGame Hold'em: tournaments, hand histories, push/fold chart.", no_args_is_help=True)
+bench_app = typer.Typer(help="CodinGame Hold'em benchmarks (speed vs PokerKit, bot strength).", no_args_is_help=True)
+console = Console()
+
+
+@app.callback()
+def _group():
+    """CodinGame Hold'em: tournaments, hand histories, push/fold chart."""
+
+
+@bench_app.callback()
+def _bench_group():
+    """CodinGame Hold'em benchmarks (speed vs PokerKit, bot strength)."""
+
+
+def _fail(message: str):
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _spec_and_config(bot: str, settings: list[str]):
+    from bots.base import ConfigError
+    from bots.cg_holdem import BOTS
+
+    if bot not in BOTS:
+        _fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+    try:
+        return BOTS[bot], BOTS[bot].config_from(settings)
+    except ConfigError as exc:
+        _fail(str(exc))
+
+
+# ------------------------------------------------------------------------------------ judge
+def judge(
+    commands: list[str] = typer.Argument(..., help="2 to 4 programs, each one quoted command string"),
+    seed: int = typer.Option(..., "--seed", help="the referee's game seed (a non-zero Java long)"),
+    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", min=1, help="time for each program's first answer"),
+    turn_ms: int = typer.Option(50, "--turn-ms", min=1, help="time for every later answer"),
+    phh: Path = typer.Option(None, "--phh", help="also write the hands as PHH hand histories to this file"),
+    log: bool = typer.Option(False, "--log", help="append the game's hands to the DuckDB hand log"),
+    json_: bool = typer.Option(False, "--json", help="print one JSON object"),
+):
+    """Play one game of external programs and print each seat's final score and rank."""
+    from engine.cg_holdem.judge import play_programs
+    from engine.cg_holdem.rules import GameConfig
+    from engine.core.process import ProgramEnded
+
+    if not 2 <= len(commands) <= 4:
+        _fail(f"got {len(commands)} programs; a game takes 2 to 4 (each command one quoted string)")
+    if seed == 0 or not -(2**63) <= seed < 2**63:
+        _fail(f"--seed {seed}: expected a non-zero 64-bit integer (Java cannot replay seed 0)")
+    argvs = []
+    for text in commands:
+        argv = shlex.split(text)
+        if not argv:
+            _fail("an empty command was given")
+        argvs.append(argv)
+    config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
+    started = time.perf_counter()
+    try:
+        result = play_programs(argvs, seed=seed, config=config)
+    except ProgramEnded as exc:
+        _fail(str(exc))
+    seconds = time.perf_counter() - started
+    names = [Path(a[-1]).name for a in argvs]
+    rows = [{"seat": s, "command": commands[s], "score": result.scores[s], "rank": result.positions[s],
+             "eliminated_order": result.ranks[s], "failure": result.seat_reports[s].get("failure")}
+            for s in range(result.players)]
+    out = {"game": "cg-holdem", "seed": seed, "hands": len(result.hands), "rounds": result.rounds,
+           "referee_overflow": result.overflow, "seats": rows, "seconds": round(seconds, 3)}
+    if phh is not None:
+        _write_phh(phh, result, names)
+        out["phh"] = str(phh)
+    if log:
+        out["match_id"] = _log(result, names, seed, seconds, commands)
+    if json_:
+        typer.echo(json.dumps(out))
+        return
+    table = Table("seat", "command", "score", "rank", "note",
+                  title=f"CodinGame Hold'em, seed {seed}: {len(result.hands)} hands, {result.rounds} rounds")
+    for r in rows:
+        table.add_row(str(r["seat"]), r["command"], str(r["score"]), str(r["rank"]), r["failure"] or "")
+    console.print(table)
+    if result.overflow:
+        console.print("note: the Java referee would have crashed here (NONE round past the 600-round cap)")
+    for key in ("phh", "match_id"):
+        if key in out:
+            console.print(f"{key}: {out[key]}")
+
+
+def _write_phh(path: Path, result, names: list[str]) -> None:
+    from engine.cg_holdem.phh import hand_history
+
+    texts = [hand_history(h, names=names, game=f"cg-holdem seed {result.seed}")
+             for h in result.hands if not h.cancelled]
+    Path(path).write_text("\n".join(texts))
+
+
+def _log(result, names, seed, seconds, commands) -> str:
+    from engine.cg_holdem.judge import game_log
+
+    try:
+        from flows.store import log_judged_match
+    except ImportError:
+        _fail("the hand log (flows/store.py) is not available")
+    return log_judged_match("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
+                            log=game_log(result, names), options={"java_seed": seed}, seconds=seconds)
+
+
+# ------------------------------------------------------------------------------------ export
+def export(
+    out: Path = typer.Option(..., "--out", help="the single .py file to write"),
+    bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold or aggressive"),
+    set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
+):
+    """Write a single-file Python submission (standard library only, as CodinGame runs it)."""
+    from bots.cg_holdem.export import write_submission
+
+    spec, config = _spec_and_config(bot, set_)
+    if out.is_dir():
+        out = out / "cg_holdem_bot.py"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    write_submission(out, spec, config)
+    typer.echo(f"wrote {out} ({spec.name}: {config})")
+
+
+# ------------------------------------------------------------------------------------ tools
+@app.command()
+def tournament(
+    bots: list[str] = typer.Option(["aggressive", "montecarlo", "pushfold", "station"], "--bot",
+                                   help="entries: name or name:k=v:k=v (repeatable)"),
+    players: list[int] = typer.Option([2, 3, 4], "--players", help="table sizes to play (repeatable)"),
+    deals: int = typer.Option(6, "--deals", min=1, help="shared deals per line-up (each played in every rotation)"),
+    seed: int = typer.Option(1, "--seed", min=0),
+    log: bool = typer.Option(False, "--log", help="append every hand to the DuckDB hand log"),
+):
+    """Duplicate-format tournament: mean finishing position with 95% CIs and openskill ratings."""
+    from flows.games.cg_holdem import run_tournament
+
+    for n in players:
+        try:
+            result = run_tournament(list(bots), players=n, deals=deals, seed=seed)
+        except ValueError as exc:
+            _fail(str(exc))
+        table = Table("bot", "games", "mean position (95% CI)", "win rate", "openskill mu", "sigma", "ordinal",
+                      title=f"{n}-player tables, {deals} deals x {n} rotations per line-up")
+        for s in result.standings:
+            table.add_row(s.bot, str(s.games), f"{s.mean_position:.3f} ± {s.ci95:.3f}", f"{s.win_rate:.3f}",
+                          f"{s.mu:.2f}", f"{s.sigma:.2f}", f"{s.rating:.2f}")
+        console.print(table)
+        if log:
+            _log_tournament(result, seed)
+
+
+def _log_tournament(result, seed: int) -> None:
+    from flows.games.cg_holdem import ADAPTER
+    from flows.store import log_judged_match
+
+    for lineup, chunk in result.logs:
+        match_id = log_judged_match(ADAPTER, bot=lineup[0], config={"lineup": list(lineup)}, seed=seed, log=chunk,
+                                    options={"players": result.players, "source": "tournament"})
+        console.print(f"logged {'/'.join(lineup)} as {match_id}")
+
+
+@app.command("phh")
+def phh_cmd(
+    out: Path = typer.Option(..., "--out", help="file to write the hand histories to"),
+    bots: list[str] = typer.Option(["aggressive", "montecarlo"], "--bot", help="one per seat, 2 to 4"),
+    seed: int = typer.Option(42, "--seed", help="the referee's game seed"),
+):
+    """Play one game of in-process bots and write its hands as PHH (PokerKit-readable)."""
+    from engine.cg_holdem.judge import BotSeat, play_game
+
+    if not 2 <= len(bots) <= 4 or seed == 0:
+        _fail("give 2 to 4 --bot names and a non-zero --seed")
+    seats = []
+    for name in bots:
+        spec, config = _spec_and_config(name.split(":")[0], name.split(":")[1:])
+        seats.append(BotSeat(spec.make(config)))
+    result = play_game(seats, seed=seed)
+    _write_phh(out, result, list(bots))
+    typer.echo(f"wrote {len(result.hands)} hands to {out}")
+
+
+@app.command("pushfold-chart")
+def pushfold_chart(samples: int = typer.Option(2000, min=50, help="deals per class pair")):
+    """Recompute the heads-up push/fold chart (bots/cg_holdem/pushfold_chart.py)."""
+    from bots.cg_holdem.pushfold import CHART_PATH, chart_source, compute_chart
+
+    CHART_PATH.write_text(chart_source(compute_chart(samples), samples))
+    typer.echo(f"wrote {CHART_PATH}")
+
+
+# ------------------------------------------------------------------------------------ benchmarks
+@bench_app.command("speed")
+def bench_speed(
+    games: int = typer.Option(40, min=1, help="4-player games to play"),
+    lineup: str = typer.Option("aggressive/montecarlo/pushfold/station", help="4 bots, '/'-separated"),
+    seed: int = typer.Option(1, min=0),
+):
+    """Complete 4-player games per second with in-process bots vs PokerKit's state machine
+    replaying the same hands (same stacks, blinds, cards and actions), in the same run."""
+    names = [n for n in lineup.split("/") if n]
+    if len(names) != 4:
+        _fail(f"--lineup needs 4 bot names, got {len(names)}")
+    for name in names:
+        _spec_and_config(name.split(":")[0], name.split(":")[1:])
+    report = speed(names, games=games, seed=seed)
+    table = Table("measure", "value", title=f"speed: {games} games, line-up {lineup}")
+    for key, value in report.items():
+        table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
+    console.print(table)
+
+
+@bench_app.command("strength")
+def bench_strength(
+    deals: int = typer.Option(25, min=1, help="shared deals per table (each in every rotation)"),
+    best: str = typer.Option("aggressive", help="the bot expected to be best"),
+    seed: int = typer.Option(1, min=0),
+):
+    """4-player games among all bots (mean position, 95% CI) and the best bot heads-up vs montecarlo."""
+    four, heads_up = strength(best, deals=deals, seed=seed)
+    table = Table("bot", "games", "mean position (95% CI)", "win rate", title="4-player tables")
+    for s in four.standings:
+        table.add_row(s.bot, str(s.games), f"{s.mean_position:.3f} ± {s.ci95:.3f}", f"{s.win_rate:.3f}")
+    console.print(table)
+    top = four.standings[0].bot
+    console.print(f"best mean position: {top} ({'as expected' if top == best else 'NOT ' + best})")
+    wins, games, ci = heads_up
+    console.print(f"heads-up {best} vs montecarlo: {wins}/{games} = {wins / games:.3f} ± {ci:.3f} (95% CI)")
+
+
+# ------------------------------------------------------------------------------------ benchmark bodies
+def _makers(entries: list[str]):
+    from bots.cg_holdem import BOTS
+
+    makers = []
+    for entry in entries:
+        name, *pairs = entry.split(":")
+        config = BOTS[name].config_from(pairs)
+        makers.append(lambda name=name, config=config: BOTS[name].make(config))
+    return makers
+
+
+def _pokerkit_plan(record):
+    """(create_state args, operations) replaying one hand in PokerKit, from its PHH actions."""
+    from engine.cg_holdem.phh import actions, blinds_by_position, seat_order
+
+    order = seat_order(record)
+    ops = []
+    for text in actions(record, order):
+        parts = text.split()
+        if parts[0] == "d":
+            ops.append(("deal_hole" if parts[1] == "dh" else "deal_board", parts[-1]))
+        elif parts[1] == "f":
+            ops.append(("fold", None))
+        elif parts[1] == "cc":
+            ops.append(("check_or_call", None))
+        elif parts[1] == "cbr":
+            ops.append(("complete_bet_or_raise_to", int(parts[2])))
+        else:
+            ops.append(("show_or_muck_hole_cards", parts[2]))
+    args = (tuple(blinds_by_position(record, order)), record.big_blind,
+            tuple(record.start_stacks[s] for s in order), len(order))
+    return args, ops, [record.end_stacks[s] for s in order]
+
+
+def _pokerkit_run(plans) -> int:
+    """Replay every hand; returns how many ended on different stacks (or failed)."""
+    import warnings
+
+    from pokerkit import Automation, NoLimitTexasHoldem
+
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+                   Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.HAND_KILLING,
+                   Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    mismatches = 0
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for (blinds, min_bet, stacks, n), ops, expected in plans:
+            try:
+                state = NoLimitTexasHoldem.create_state(automations, True, 0, blinds, min_bet, stacks, n)
+                for method, arg in ops:
+                    getattr(state, method)() if arg is None else getattr(state, method)(arg)
+                mismatches += list(state.stacks) != expected
+            except ValueError:
+                mismatches += 1
+    return mismatches
+
+
+def speed(entries: list[str], *, games: int, seed: int) -> dict:
+    from engine.cg_holdem.judge import BotSeat, java_seed, play_game
+    from engine.cg_holdem.rules import GameConfig
+    from engine.core.seeds import Purpose, match_key, unit_key
+
+    makers = _makers(entries)
+    key = match_key(seed)
+    config = GameConfig(players=4)
+
+    def one(g):
+        bots = [m() for m in makers]
+        for k, b in enumerate(bots):
+            b.new_game(unit_key(key, g * 4 + k, Purpose.BOT))
+        return play_game([BotSeat(b) for b in bots], seed=java_seed(unit_key(key, g, Purpose.DEAL)), config=config)
+
+    one(games)  # warm-up: loads the compiled kernels, not timed
+    started = time.perf_counter()
+    results = [one(g) for g in range(games)]
+    ours = time.perf_counter() - started
+    plans = [_pokerkit_plan(h) for r in results for h in r.hands if not h.cancelled]
+    started = time.perf_counter()
+    mismatches = _pokerkit_run(plans)
+    theirs = time.perf_counter() - started
+    hands = sum(len(r.hands) for r in results)
+    return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
+            "PokerKit replays with other final stacks or refused": mismatches,
+            "ours: games/s (bots included)": games / ours, "PokerKit: games/s (state machine only)": games / theirs,
+            "ours: hands/s": hands / ours, "PokerKit: hands/s": len(plans) / theirs,
+            "speed ratio (ours / PokerKit)": theirs / ours}
+
+
+def strength(best: str, *, deals: int, seed: int):
+    import math
+
+    from engine.cg_holdem import judge as referee
+    from flows.games.cg_holdem import run_tournament
+
+    four = run_tournament([best] + [b for b in ("aggressive", "montecarlo", "pushfold", "station") if b != best],
+                          players=4, deals=deals, seed=seed)
+    hu_deals = deals * 4
+    log = referee.play_chunk(_makers([best, "montecarlo"]), seed=seed + 1, first=0, count=hu_deals * 2,
+                             names=[best, "montecarlo"])
+    wins = int(log.payoffs.sum())
+    games = len(log.payoffs)
+    rate = wins / games
+    return four, (wins, games, 1.96 * math.sqrt(rate * (1 - rate) / games))
