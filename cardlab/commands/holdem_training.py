@@ -78,7 +78,7 @@ def _log_judged(result, *, command: list[str], seed: int, seconds: float) -> Non
     except Exception as exc:  # the score is what the user came for; a busy database must not hide it
         typer.echo(f"note: could not log the match ({type(exc).__name__}: {exc})", err=True)
         return
-    typer.echo(f"logged match {match_id} ({result.hands_played} hands)", err=True)
+    typer.echo(f"logged match {match_id} ({result.hands_played} hands)")  # before the summary: SCORE stays last
 
 
 @bench_app.command("evaluator")
