@@ -51,6 +51,21 @@ def read_hands(db: duckdb.DuckDBPyConnection | str | Path, match_id: str | None 
     return match_id, {c: np.asarray(table[c]) for c in HAND_COLUMNS}
 
 
+def truth_of_match(db: str | Path, match_id: str) -> Strategy:
+    """The server a logged match faced, from its recorded options (a file or generator fields)."""
+    import json
+
+    from engine.twocarddraw.judge import MatchOptions, load_server
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        row = con.execute("SELECT options FROM matches WHERE match_id = ?", [match_id]).fetchone()
+    if row is None:
+        raise LookupError(f"no match {match_id!r} in {db}")
+    options = json.loads(row[0] or "{}")
+    known = {k: v for k, v in options.items() if k in MatchOptions.__dataclass_fields__}
+    return load_server(MatchOptions(**known))
+
+
 def bets_of(hands: dict) -> R.BetSizes:
     return R.BetSizes(int(hands["bet1"][0]), int(hands["bet2"][0]))
 

@@ -6,7 +6,7 @@ Every bot faces the same servers and the same deals, so differences are paired.
 """
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 
@@ -25,14 +25,14 @@ def benchmark_server(index: int) -> tuple[R.BetSizes, int, int]:
     return bets, steps, index + 1
 
 
-def strength_rows(names: list[str], *, tests: int, hands: int, seeds: int, first_test: int = 0,
+def strength_rows(names: list[str], *, tests: int, hands: int, seeds: Iterable[int], first_test: int = 0,
                   progress: Callable[[str], None] | None = None) -> list[dict]:
     rows = []
     for index in range(first_test, first_test + tests):
         bets, steps, strategy_seed = benchmark_server(index)
         server = B.generate(bets, steps=steps, seed=strategy_seed).strategy
         value = B.best_response(server).value
-        for deal_seed in range(1, seeds + 1):
+        for deal_seed in seeds:
             row = {"server": index, "bet1": bets.bet1, "bet2": bets.bet2, "steps": steps, "seed": deal_seed,
                    "br_value": value}
             for name in names:

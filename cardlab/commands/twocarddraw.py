@@ -16,6 +16,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab.errors import fail as _fail
+
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
                   no_args_is_help=True)
 bench_app = typer.Typer(help="TwoCardDraw benchmarks.", no_args_is_help=True)
@@ -30,11 +32,6 @@ def _group():
 @bench_app.callback()
 def _bench_group():
     """TwoCardDraw benchmarks (kernel speed vs numpy, bot strength over generated servers)."""
-
-
-def _fail(message: str):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
 
 
 def _read(path: Path):
@@ -243,6 +240,41 @@ def bank(
         typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count} ready in {time.perf_counter() - started:.1f} s")
 
 
+@app.command()
+def fit(
+    match_id: str = typer.Option(None, "--match-id", help="logged match to fit (default: the latest twocarddraw one)"),
+    truth: Path = typer.Option(None, "--truth", help="true strategy file (default: the match's recorded server)"),
+    out: Path = typer.Option(Path("out/twocarddraw-fit.txt"), "--out", help="fitted strategy file (+ .png plot)"),
+    checkpoints: str = typer.Option("100,300,1000,3000,10000", help="hand counts to fit at, comma-separated"),
+    db: Path = typer.Option(None, "--db", help="hand log (default: the workspace's)"),
+    track: bool = typer.Option(True, "--track/--no-track", help="log metrics, plot and fit to MLflow"),
+    json_: bool = typer.Option(False, "--json"),
+):
+    """Estimate the server of a logged match from what the player saw (EM over hidden cards), write it
+    as a strategy file and measure it against the truth as hands accumulate (Prefect flow)."""
+    from flows.fit_opponent import fit_opponent, read_hands, truth_of_match
+    from flows.settings import Paths
+
+    try:
+        marks = tuple(int(c) for c in checkpoints.split(",") if c.strip())
+    except ValueError:
+        _fail(f"--checkpoints expects integers like 100,1000; got {checkpoints!r}")
+    db = db or Paths.from_env().db
+    if not Path(db).exists():
+        _fail(f"no hand log at {db}; log a match with `cardlab judge twocarddraw --log` first")
+    match_id, _ = read_hands(db, match_id)
+    true_strategy = _read(truth).strategy if truth else truth_of_match(db, match_id)
+    result = fit_opponent(db, true_strategy, out, match_id=match_id, checkpoints=marks, track=track)
+    if json_:
+        typer.echo(json.dumps(result.as_dict()))
+        return
+    table = Table("hands", "method", "weighted error", "value lost / hand", title=f"fit of {match_id}")
+    for p in result.points:
+        table.add_row(str(p.hands), p.method, f"{p.weighted_error:.4f}", f"{p.value_lost:.4f}")
+    console.print(table)
+    typer.echo(f"fit written to {result.fit_path}, plot {result.plot_path}, MLflow run {result.mlflow_run_id}")
+
+
 # ------------------------------------------------------------------------------------ benchmarks
 @bench_app.command()
 def speed(
@@ -286,6 +318,7 @@ def strength(
     tests: int = typer.Option(16, min=1, max=35, help="generated servers, bet pairs spread over the 35"),
     hands: int = typer.Option(10_000, min=100),
     seeds: int = typer.Option(1, min=1, help="deal seeds per server"),
+    first_seed: int = typer.Option(1, min=0, help="first deal seed"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
     bots: str = typer.Option("learner,oracle,prior_br,sample", help="comma-separated; the first is compared"),
     json_: bool = typer.Option(False, "--json"),
@@ -296,7 +329,8 @@ def strength(
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
     _bot_and_config(names[0], [])
-    rows = strength_rows(names, tests=tests, hands=hands, seeds=seeds, first_test=first_test,
+    rows = strength_rows(names, tests=tests, hands=hands, seeds=range(first_seed, first_seed + seeds),
+                         first_test=first_test,
                          progress=lambda text: console.print(text) if not json_ else None)
     summary = summarise(rows, names)
     if json_:

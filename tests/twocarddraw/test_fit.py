@@ -72,3 +72,21 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     history = mlflow.MlflowClient().get_metric_history(out.mlflow_run_id, "observed_weighted_error")
     assert sorted(m.step for m in history) == [500, 6_000]
     assert json.dumps(out.as_dict())
+
+
+def test_hand_posterior_matches_simulated_server_hands(generated_12, random_match):
+    """Among hands with the same observed history, the server's dealt hands follow the posterior."""
+    from collections import Counter
+
+    from bots.twocarddraw.learner import hand_posterior
+
+    hands, _ = random_match
+    obs = F.observations(hands)
+    common, count = Counter(o for o in obs if o.shown < 0).most_common(1)[0]
+    assert count > 300
+    dealt = [R.hand_index(int(hands["s_card1"][n]), int(hands["s_card2"][n])) for n, o in enumerate(obs) if o == common]
+    seen = np.bincount(dealt, minlength=R.N_HANDS)
+    pre, _ = hand_posterior(generated_12.probs, np.ones(R.N_ROWS), common)
+    expected = pre * count
+    chi2 = (((seen - expected) ** 2) / np.maximum(expected, 1e-9))[expected > 0].sum()
+    assert np.all(seen[expected == 0] == 0) and chi2 < 40, (chi2, seen, expected.round(1))
