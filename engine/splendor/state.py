@@ -192,7 +192,7 @@ class _Reader:
             raise InvalidMove("Acțiunea este prea scurtă.")
         word = self.tokens[self.pos]
         self.pos += 1
-        if not _INT_TOKEN.fullmatch(word) or abs(int(word)) > _PHP_INT_MAX:
+        if not _INT_TOKEN.fullmatch(word) or not -_PHP_INT_MAX - 1 <= int(word) <= _PHP_INT_MAX:
             raise InvalidMove(f"Cuvîntul [{word}] nu este un întreg.")
         value = int(word)
         if value < lo or value > hi:

@@ -33,6 +33,9 @@ def reason(game, text):
     ("3 -4", "Valoarea -4 nu este cuprinsă între -3 și 90."),
     ("4 0", "Valoarea 0 nu este cuprinsă între 1 și 90."),
     ("1 1 0 0", "Cuvîntul 0 este în plus."),
+    ("9223372036854775808", "Cuvîntul [9223372036854775808] nu este un întreg."),  # past PHP_INT_MAX
+    ("-9223372036854775808", "Valoarea -9223372036854775808 nu este cuprinsă între 1 și 4."),
+    ("-00", "Cuvîntul [-00] nu este un întreg."),
 ])
 def test_messages(text, why):
     assert reason(fresh(), text) == why
