@@ -14,24 +14,13 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-app = typer.Typer(help="CodinGame Hold'em: tournaments, hand histories, push/fold chart.", no_args_is_help=True)
-bench_app = typer.Typer(help="CodinGame Hold'em benchmarks (speed vs PokerKit, bot strength).", no_args_is_help=True)
+from cardlab.errors import fail
+
 console = Console()
-
-
-@app.callback()
-def _group():
-    """CodinGame Hold'em: tournaments, hand histories, push/fold chart."""
-
-
-@bench_app.callback()
-def _bench_group():
-    """CodinGame Hold'em benchmarks (speed vs PokerKit, bot strength)."""
-
-
-def _fail(message: str):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(2)
+app = typer.Typer(help="CodinGame Hold'em: tournaments, hand histories, push/fold chart.", no_args_is_help=True)
+bench_app = typer.Typer(help="CodinGame Hold'em benchmarks: speed vs PokerKit, bot strength.", no_args_is_help=True)
+app.callback()(lambda: None)  # keep the sub-commands as a group even when only one exists
+bench_app.callback()(lambda: None)
 
 
 def _spec_and_config(bot: str, settings: list[str]):
@@ -39,11 +28,11 @@ def _spec_and_config(bot: str, settings: list[str]):
     from bots.cg_holdem import BOTS
 
     if bot not in BOTS:
-        _fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+        fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
     try:
         return BOTS[bot], BOTS[bot].config_from(settings)
     except ConfigError as exc:
-        _fail(str(exc))
+        fail(str(exc))
 
 
 # ------------------------------------------------------------------------------------ judge
@@ -62,21 +51,21 @@ def judge(
     from engine.core.process import ProgramEnded
 
     if not 2 <= len(commands) <= 4:
-        _fail(f"got {len(commands)} programs; a game takes 2 to 4 (each command one quoted string)")
+        fail(f"got {len(commands)} programs; a game takes 2 to 4 (each command one quoted string)")
     if seed == 0 or not -(2**63) <= seed < 2**63:
-        _fail(f"--seed {seed}: expected a non-zero 64-bit integer (Java cannot replay seed 0)")
+        fail(f"--seed {seed}: expected a non-zero 64-bit integer (Java cannot replay seed 0)")
     argvs = []
     for text in commands:
         argv = shlex.split(text)
         if not argv:
-            _fail("an empty command was given")
+            fail("an empty command was given")
         argvs.append(argv)
     config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     started = time.perf_counter()
     try:
         result = play_programs(argvs, seed=seed, config=config)
     except ProgramEnded as exc:
-        _fail(str(exc))
+        fail(str(exc))
     seconds = time.perf_counter() - started
     names = [Path(a[-1]).name for a in argvs]
     rows = [{"seat": s, "command": commands[s], "score": result.scores[s], "rank": result.positions[s],
@@ -118,7 +107,7 @@ def _log(result, names, seed, seconds, commands) -> str:
     try:
         from flows.store import log_judged_match
     except ImportError:
-        _fail("the hand log (flows/store.py) is not available")
+        fail("the hand log (flows/store.py) is not available")
     return log_judged_match("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
                             log=game_log(result, names), options={"java_seed": seed}, seconds=seconds)
 
@@ -157,7 +146,7 @@ def tournament(
         try:
             result = run_tournament(list(bots), players=n, deals=deals, seed=seed)
         except ValueError as exc:
-            _fail(str(exc))
+            fail(str(exc))
         table = Table("bot", "games", "mean position (95% CI)", "win rate", "openskill mu", "sigma", "ordinal",
                       title=f"{n}-player tables, {deals} deals x {n} rotations per line-up")
         for s in result.standings:
@@ -188,7 +177,7 @@ def phh_cmd(
     from engine.cg_holdem.judge import BotSeat, play_game
 
     if not 2 <= len(bots) <= 4 or seed == 0:
-        _fail("give 2 to 4 --bot names and a non-zero --seed")
+        fail("give 2 to 4 --bot names and a non-zero --seed")
     seats = []
     for name in bots:
         spec, config = _spec_and_config(name.split(":")[0], name.split(":")[1:])
@@ -218,7 +207,7 @@ def bench_speed(
     replaying the same hands (same stacks, blinds, cards and actions), in the same run."""
     names = [n for n in lineup.split("/") if n]
     if len(names) != 4:
-        _fail(f"--lineup needs 4 bot names, got {len(names)}")
+        fail(f"--lineup needs 4 bot names, got {len(names)}")
     for name in names:
         _spec_and_config(name.split(":")[0], name.split(":")[1:])
     report = speed(names, games=games, seed=seed)
