@@ -7,6 +7,7 @@ CREATE TABLE IF NOT EXISTS ht_hands (
     chunk         INTEGER NOT NULL,
     hand          INTEGER NOT NULL,   -- 1-based, as the contest numbers hands
     deal_key      UBIGINT NOT NULL,   -- SplitMix64 key derived from (match seed, hand - 1)
+    opponent_key  UBIGINT NOT NULL,   -- key of the one stream serving RATE answers and Bob's rollouts
     alice_c0      SMALLINT NOT NULL,
     alice_c1      SMALLINT NOT NULL,
     bob_c0        SMALLINT NOT NULL,
@@ -33,8 +34,13 @@ CREATE TABLE IF NOT EXISTS ht_actions (
     amount       INTEGER NOT NULL,    -- chips raised, 0 otherwise
     response     VARCHAR NOT NULL,    -- Bob: CHECK, CALL, FOLD; '' after Alice folds
     pot_before   INTEGER NOT NULL,
-    stack_before INTEGER NOT NULL
+    stack_before INTEGER NOT NULL,
+    rate_rollouts INTEGER NOT NULL    -- RATE rollouts Alice asked for just before this action
 );
+
+-- Columns added after the first hand logs were written (no-ops on a fresh database).
+ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS opponent_key UBIGINT;
+ALTER TABLE ht_actions ADD COLUMN IF NOT EXISTS rate_rollouts INTEGER;
 
 CREATE OR REPLACE MACRO ht_card(c) AS
     substr('23456789TJQKA', (c % 13) + 1, 1) || substr('cdhs', (c // 13) + 1, 1);

@@ -112,6 +112,7 @@ class _Recorder:
         self.rounds: list[int] = []
         self.rates: list[int] = []
         self.events: list = []
+        self.rate_marks: list[int] = []  # RATE rollouts spent in the hand so far, at each action
 
     def action(self, event) -> None:
         self.events.append(event)  # columns are built once, in log()
@@ -148,10 +149,42 @@ class _Recorder:
             "response": [e.response for e in events],
             "pot_before": np.array([e.pot_before for e in events], np.int64),
             "stack_before": np.array([e.stack_before for e in events], np.int64),
+            "rate_rollouts": _per_action(self.rate_marks, events),
         }
+        hands["opponent_key"] = deal.stream_keys[:n]
         return ChunkLog(deal.first, np.array(self.profits, np.int64),
                         {HANDS_TABLE: hands, ACTIONS_TABLE: actions},
                         {"hands_played": float(n), "rate_rollouts": float(rate_used)})
+
+
+def _per_action(marks: list[int], events: list) -> np.ndarray:
+    """RATE rollouts asked just before each action, from the running in-hand totals."""
+    out = np.empty(len(marks), np.int64)
+    before, hand = 0, None
+    for k, (mark, event) in enumerate(zip(marks, events, strict=True)):
+        if event.hand != hand:
+            before, hand = 0, event.hand
+        out[k] = mark - before
+        before = mark
+    return out
+
+
+def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS) -> list:
+    """Replay one logged hand: `cards` (Alice 2, Bob 2, board 5), its opponent stream key and
+    `moves` = (RATE rollouts asked before the action, Action) per decision, as ht_actions
+    stores them. Sampling consumes the stream per rollout, so how RATE rollouts were split
+    into queries does not change Bob's answers. Returns the events, Bob's answers included."""
+    cards = np.asarray(cards, np.int64)
+    alice = _kernels.hand_value7(cards[0], cards[1], *cards[4:])
+    bob = _kernels.hand_value7(*cards[2:])
+    state = HandState(hand, cards, (alice > bob) - (alice < bob), seeds.stream(int(opponent_key)),
+                      bob_rollouts=bob_rollouts)
+    events = []
+    for rollouts, action in moves:
+        if rollouts:
+            state.rate(int(rollouts))
+        events.append(state.apply(action))
+    return events
 
 
 # ------------------------------------------------------------------------------------------
@@ -225,7 +258,8 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
     stream = np.zeros(1, np.uint64)
     status, reason = "ok", ""
     bot.start_match(count, rate_budget)
-    act, observe, end_hand, record_action = bot.act, bot.observe, bot.end_hand, record.events.append
+    act, observe, end_hand = bot.act, bot.observe, bot.end_hand
+    record_action, record_rate = record.events.append, record.rate_marks.append
     try:
         for i in range(count):
             state = deal.hand(i, stream, card_rows, bob_rollouts)
@@ -236,6 +270,7 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
                 action = act(view, rate)
                 event = apply(action)
                 record_action(event)
+                record_rate(rate.in_hand)
                 if event.end >= 0:
                     break
                 observe(view, action, event.response)
@@ -289,6 +324,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                     command = protocol.parse_command(talk.read())
                 event = state.apply(command)
                 record.action(event)
+                record.rate_marks.append(in_hand)
                 if event.kind != FOLD:
                     talk.send(protocol.opponent_line(event.response, event.amount))
                 if event.end >= 0:

@@ -168,3 +168,17 @@ def test_a_program_that_cannot_start_is_reported():
                                          (16.0, 88), (20.0, 100), (8.1, 1)])
 def test_points_follow_the_statement_formula(w, expected):
     assert points(w) == expected
+
+
+def test_logged_hands_replay_from_their_rows():
+    """Cards, opponent key and (RATE rollouts, action) per decision reproduce Bob's answers and profits."""
+    log = judge.play_chunk(Scripted(mixed), seed=31, first=10, count=80, rate_budget=10**6)
+    hands, actions = log.tables[judge.HANDS_TABLE], log.tables[judge.ACTIONS_TABLE]
+    assert actions["rate_rollouts"].sum() == hands["rate_rollouts"].sum() > 0
+    for i, hand in enumerate(hands["hand"].tolist()):
+        rows = np.flatnonzero(actions["hand"] == hand)
+        cards = [hands[f"{who}_c{j}"][i] for who, n in (("alice", 2), ("bob", 2), ("board", 5)) for j in range(n)]
+        moves = [(actions["rate_rollouts"][k], Action(actions["action"][k], int(actions["amount"][k]))) for k in rows]
+        events = judge.replay_hand(hand=hand, cards=cards, opponent_key=hands["opponent_key"][i], moves=moves)
+        assert [e.response for e in events] == [actions["response"][k] for k in rows]
+        assert events[-1].delta == log.payoffs[i]
