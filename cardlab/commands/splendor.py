@@ -175,6 +175,7 @@ def tournament(
     seed: int = typer.Option(1, "--seed", min=0),
     table_size: int = typer.Option(2, "--table-size", min=2, max=4, help="2: round robin; 3-4: all tables"),
     save: Path | None = typer.Option(None, "--save", help="write records to DIR/<match>/game-NNN.json"),
+    log: bool = typer.Option(False, "--log", help="log every match to the DuckDB hand log (first seat's view)"),
 ):
     """In-process tournament as the contest ran them; standings plus openskill ratings."""
     from engine.splendor.agents import InProcessAgent
@@ -196,12 +197,23 @@ def tournament(
             for g, game in enumerate(result.games):
                 save_game(game, save / "---".join(n.replace("/", "_") for n in names), g + 1)
         typer.echo(f"{' vs '.join(names)}: " + ", ".join(f"{s.name} {s.points:g}" for s in result.standings))
+        if log:
+            _log_tournament_match(names, result, seed)
 
     if table_size == 2:
         result = tournament2(agents, games=games, seed=seed, on_match=on_match)
     else:
         result = tournament34(agents, table_size=table_size, games=games, seed=seed, on_match=on_match)
     Console().print(_standings_table("Splendor tournament", result.standings, ratings(result.games())))
+
+
+def _log_tournament_match(names, result, seed):
+    from engine.splendor.judge import match_chunk
+    from flows.store import log_judged_match
+
+    match_id = log_judged_match("splendor", bot=names[0], config={"tournament_seat": names[0]}, seed=seed,
+                                log=match_chunk(result, names[0]), options={"agents": list(names)})
+    typer.echo(f"  logged as {match_id}")
 
 
 @app.command("replay")
