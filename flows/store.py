@@ -16,7 +16,9 @@ from functools import cache
 from pathlib import Path
 
 import duckdb
+import numpy as np
 import polars as pl
+import pyarrow as pa
 
 from engine.core.log import ChunkLog
 from flows.games.base import SQL_DIR, GameAdapter
@@ -41,6 +43,11 @@ def code_version() -> str:
     return (head or "unknown") + ("+dirty" if dirty else "")
 
 
+def _arrow_column(values) -> pa.Array:
+    """Numeric numpy columns pass to Arrow without a copy; lists go through Arrow's inference."""
+    return pa.array(values) if not isinstance(values, np.ndarray) or values.dtype != object else pa.array(list(values))
+
+
 def new_match_id(prefix: str = "m") -> str:
     return f"{prefix}-{datetime.now(UTC):%Y%m%d-%H%M%S}-{uuid.uuid4().hex[:8]}"
 
@@ -56,6 +63,8 @@ class HandLog:
         self.path = Path(path) if path is not None else Paths.from_env().db
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.con = duckdb.connect(str(self.path))
+        # Chunks are small appends: checkpoint (compress WAL into the file) rarely, not every 16 MB.
+        self.con.execute("SET checkpoint_threshold = '256MB'")
         self._games: set[str] = set()
         self._columns: dict[str, list[str]] = {}
         self.con.execute((SQL_DIR / "core.sql").read_text())
@@ -122,16 +131,20 @@ class HandLog:
 
     def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
         """Append one chunk in one transaction, replacing any earlier copy. Returns units written."""
-        frames = {"units": pl.DataFrame({
-            "unit": pl.Series(range(log.first, log.first + log.count), dtype=pl.Int32),
-            "payoff": pl.Series(log.payoffs, dtype=pl.Float64),
+        frames = {"units": pa.table({
+            "unit": np.arange(log.first, log.first + log.count, dtype=np.int32),
+            "payoff": np.asarray(log.payoffs, dtype=np.float64),
         })}
         for table, columns in log.tables.items():
-            frames[table] = pl.DataFrame(columns)
+            frames[table] = pa.table({name: _arrow_column(values) for name, values in columns.items()})
         self.con.begin()
         try:
+            # Rows of a chunk exist only if its `chunks` row does (both commit together), so a
+            # first write skips the deletes, which scan the growing raw tables.
+            rewrite = bool(self.con.execute("SELECT count(*) FROM chunks WHERE match_id = ? AND chunk = ?",
+                                            [match_id, chunk]).fetchall()[0][0])
             for table, frame in frames.items():
-                self._replace(table, match_id, chunk, frame)
+                self._insert(table, match_id, chunk, frame, rewrite=rewrite)
             self.con.execute("DELETE FROM chunks WHERE match_id = ? AND chunk = ?", [match_id, chunk])
             self.con.execute(
                 "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -143,15 +156,23 @@ class HandLog:
             raise
         return log.count
 
-    def _replace(self, table: str, match_id: str, chunk: int, frame: pl.DataFrame) -> None:
+    def _insert(self, table: str, match_id: str, chunk: int, frame: pa.Table, *, rewrite: bool) -> None:
         columns = self.table_columns(table)
-        frame = frame.with_columns(pl.lit(match_id).alias("match_id"), pl.lit(chunk, dtype=pl.Int32).alias("chunk"))
-        unknown = set(frame.columns) - set(columns)
+        unknown = set(frame.column_names) - set(columns)
         if unknown:
             raise KeyError(f"table {table!r} has no column(s) {sorted(unknown)}; it has {columns}")
-        self.con.execute(f"DELETE FROM {table} WHERE match_id = ? AND chunk = ?", [match_id, chunk])
-        arrow = frame.to_arrow()  # noqa: F841 - DuckDB scans the local Arrow table by name
-        self.con.execute(f"INSERT INTO {table} BY NAME SELECT * FROM arrow")
+        if rewrite:
+            self.con.execute(f"DELETE FROM {table} WHERE match_id = ? AND chunk = ?", [match_id, chunk])
+        # The two key columns are constants of the statement, not columns built in Python.
+        self.con.register("incoming_chunk", frame)
+        try:
+            self.con.execute(
+                f"INSERT INTO {table} BY NAME SELECT ?::VARCHAR AS match_id, ?::INTEGER AS chunk, * "
+                "FROM incoming_chunk",
+                [match_id, chunk],
+            )
+        finally:
+            self.con.unregister("incoming_chunk")
 
     # -- sweeps ------------------------------------------------------------------------
     def begin_sweep(self, *, sweep_id: str, game: str, bot: str, grid: dict, units: int, seed: int) -> None:

@@ -13,3 +13,14 @@ os.environ["MLFLOW_TRACKING_URI"] = f"sqlite:///{_TMP / 'mlflow.db'}"
 from flows.settings import apply_defaults  # noqa: E402
 
 apply_defaults()
+
+
+def pytest_unconfigure(config):
+    """Prefect stops its temporary server at exit and logs it through the console handler it
+    configured while pytest's capture streams were live; drop those handlers first."""
+    import logging
+
+    for logger in [logging.getLogger(), *logging.Logger.manager.loggerDict.values()]:
+        for handler in list(getattr(logger, "handlers", [])):
+            if type(handler).__name__ == "PrefectConsoleHandler":
+                logger.removeHandler(handler)
