@@ -5,6 +5,7 @@ to a raise, moves the chips and returns a frozen `Event`; the list of events is 
 Both judges (in-process and external program) drive hands through this class.
 """
 
+import operator
 from dataclasses import dataclass
 
 import numpy as np
@@ -50,16 +51,24 @@ class Event:
 _new, _set = object.__new__, object.__setattr__  # frozen dataclasses built without per-field __setattr__
 
 
-def verify_action(action: object, stack: int) -> Action:
-    """The action itself if the contest accepts it with `stack` chips behind, else IllegalAction."""
+def verify_action(action: object, stack: int) -> int:
+    """The chips the action puts in (0 for CHECK/FOLD) if the contest accepts it with `stack`
+    chips behind, else IllegalAction. Any integer type is accepted for the raise (numpy too)."""
     if not isinstance(action, Action):
         raise IllegalAction(f"expected an Action, got {type(action).__name__}")
     if action.kind == RAISE:
-        if type(action.amount) is not int or not 1 <= action.amount <= stack:
-            raise IllegalAction(f"RAISE {action.amount!r} is outside [1, {stack}]")
-    elif action.kind not in (CHECK, FOLD):
+        amount = action.amount
+        if type(amount) is not int:
+            try:
+                amount = operator.index(amount) if not isinstance(amount, bool) else None
+            except TypeError:
+                amount = None
+        if amount is None or not 1 <= amount <= stack:
+            raise IllegalAction(f"RAISE {action.amount!r} is not an integer in [1, {stack}]")
+        return amount
+    if action.kind not in (CHECK, FOLD):
         raise IllegalAction(f"unknown action {action.kind!r}; accepted: CHECK, FOLD, RAISE x")
-    return action
+    return 0
 
 
 class HandState:
@@ -119,7 +128,7 @@ class HandState:
     def apply(self, action: Action) -> Event:
         if self.ended:
             raise IllegalAction(f"hand {self.hand} is over")
-        verify_action(action, self.stack)
+        amount = verify_action(action, self.stack)
         pot, stack, rnd = self.pot, self.stack, self.round
         kind = action.kind
         if kind == CHECK:
@@ -131,12 +140,12 @@ class HandState:
         elif kind == FOLD:
             response = ""
             self._finish(END_ALICE_FOLD, stack - START_STACK)
-        elif _kernels.bob_calls(self.stream, self._cards, BOARD_SIZE_BY_ROUND[rnd - 1], pot, action.amount,
+        elif _kernels.bob_calls(self.stream, self._cards, BOARD_SIZE_BY_ROUND[rnd - 1], pot, amount,
                                 self.bob_rollouts):
             response = CALL
-            self.stack -= action.amount
-            self.opp_stack -= action.amount
-            self.pot += 2 * action.amount
+            self.stack -= amount
+            self.opp_stack -= amount
+            self.pot += 2 * amount
             if rnd < ROUNDS:
                 self.round = rnd + 1
             else:
@@ -146,7 +155,7 @@ class HandState:
             self._finish(END_BOB_FOLD, stack + pot - START_STACK)
         event = _new(Event)
         _set(event, "__dict__", {"hand": self.hand, "round": rnd, "kind": kind,
-                                 "amount": action.amount if kind == RAISE else 0, "response": response,
+                                 "amount": amount, "response": response,
                                  "pot_before": pot, "stack_before": stack, "end": self.end, "delta": self.delta})
         return event
 

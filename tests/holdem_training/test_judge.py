@@ -182,3 +182,12 @@ def test_logged_hands_replay_from_their_rows():
         events = judge.replay_hand(hand=hand, cards=cards, opponent_key=hands["opponent_key"][i], moves=moves)
         assert [e.response for e in events] == [actions["response"][k] for k in rows]
         assert events[-1].delta == log.payoffs[i]
+
+
+def test_numpy_integer_raises_are_accepted_and_stored_as_int():
+    result = judge.play_match(Scripted(lambda v, r: Action("RAISE", np.int64(2)) if v.stack >= 2
+                                       else Action("CHECK")), seed=3, hands=20)
+    assert result.complete
+    assert {type(x) for x in result.log.tables[judge.ACTIONS_TABLE]["amount"].tolist()} == {int}
+    with pytest.raises(judge.IllegalAction):
+        judge.HandState(1, np.arange(9), 0, np.zeros(1, np.uint64)).apply(Action("RAISE", 2.0))
