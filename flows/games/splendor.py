@@ -77,7 +77,7 @@ ADAPTER = GameAdapter(
     play_chunk=play_splendor_chunk,
     sql_file="splendor.sql",
     options_type=SplendorOptions,
-    default_grid={"target": ("8", "12", "16"), "noble": ("0.5", "1.5")},
-    default_units=16,
+    default_grid={"target": ("6", "12"), "noble": ("0.5", "1.5")},
+    default_units=24,  # greedy-vs-greedy games take ~0.3 s each: 4 configs x 24 games in ~30 s
     payoff_label="win share per game",
 )
