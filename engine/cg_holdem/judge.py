@@ -106,7 +106,7 @@ def turn_for(game: Game, seat: int, last_round: int, showdowns_seen: int) -> Tur
     showdowns = tuple(game.showdowns[showdowns_seen:])
     chips = tuple(game.total)  # seats out of the hand never put chips in
     return Turn(game.round, game.hand_nb, tuple(game.stack), chips, game.board,
-                game.hole[seat], actions, showdowns, tuple(game.possible_actions()))
+                game.hole[seat], actions, showdowns, game.possible_actions())
 
 
 def setup_for(game: Game, seat: int) -> Setup:

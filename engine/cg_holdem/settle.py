@@ -11,9 +11,14 @@ def pay_layers(totals, folded, values, dealer: int) -> list[int]:
     it; the layer's odd chips all go to the first winner clockwise from dealer + 1. Whatever a
     folded seat has left once no contender is left goes back to it."""
     n = len(totals)
+    contenders = [s for s in range(n) if not folded[s]]
+    if len(contenders) == 1:  # uncontested: everyone pays up to the winner's stake, the rest returns
+        w = contenders[0]
+        won = [max(0, t - totals[w]) for t in totals]
+        won[w] = sum(min(t, totals[w]) for t in totals)
+        return won
     remaining = list(totals)
     won = [0] * n
-    contenders = [s for s in range(n) if not folded[s]]
     while True:
         live = [s for s in contenders if remaining[s] > 0]
         if not live:

@@ -5,6 +5,7 @@ big blind, then 51 shuffle draws and one cut per hand), so reproducing it bit fo
 what lets a seed replay an arena game. Algorithm facts: spec cg_holdem.md section 4.3.
 """
 
+import functools
 import hashlib
 import struct
 
@@ -19,6 +20,15 @@ _MOD = 1 << (8 * _DIGEST_SIZE)
 def _signed_value(x: int) -> int:
     """The little-endian bytes of x read as Java signed bytes: sum of s_i * 256**i."""
     return x - (((x >> 7) & _BYTE_HIGH_BITS) << 8)
+
+
+@functools.cache
+def _plan(bounds: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """(bound, rejection limit) per bound; the limit of a power of two is 2**31 (none)."""
+    for b in bounds:
+        if b <= 0:
+            raise ValueError("bound must be positive")
+    return tuple((b, _INT31 if b & (b - 1) == 0 else (_INT31 // b) * b) for b in bounds)
 
 
 class Sha1Prng:
@@ -73,22 +83,22 @@ class Sha1Prng:
 
     def next_ints(self, bounds) -> list[int]:
         """nextInt(b) for each bound in order, with the same draws as one call per bound."""
-        raw = self._raw31(len(bounds))
+        plan = _plan(tuple(bounds))
+        raw = self._raw31(len(plan))
+        # Fast path: nextInt(b) rejects u exactly when u >= (2**31 // b) * b (never for powers
+        # of two), which almost never happens; then every bound used exactly one draw.
+        if all(u < limit for u, (_, limit) in zip(raw, plan, strict=True)):
+            return [(b * u) >> 31 if limit == _INT31 else u % b for u, (b, limit) in zip(raw, plan, strict=True)]
         out = []
         k = 0
-        for bound in bounds:
-            m = bound - 1
+        for bound, limit in plan:
             while True:
                 if k == len(raw):  # a rejection used up a value: draw one more
                     raw += self._raw31(1)
                 u = raw[k]
                 k += 1
-                if bound & m == 0:
-                    out.append((bound * u) >> 31)
-                    break
-                r = u % bound
-                if u - r + m < _INT31:
-                    out.append(r)
+                if u < limit:
+                    out.append((bound * u) >> 31 if limit == _INT31 else u % bound)
                     break
         return out
 

@@ -5,7 +5,6 @@ feeds the player's parsed output to ``apply`` and reads the history for the prot
 Every rule below follows /work/shared/specs/cg_holdem.md; section numbers point there.
 """
 
-from dataclasses import dataclass
 from typing import NamedTuple
 
 from engine.cg_holdem.deck import DeckSource
@@ -58,8 +57,7 @@ class ShowdownLine(NamedTuple):
     cards: tuple[tuple[int, int] | None, ...]  # None = seat eliminated before the hand
 
 
-@dataclass(frozen=True)
-class HandRecord:
+class HandRecord(NamedTuple):
     """What the log keeps of one hand (cancelled hands included)."""
 
     hand: int
@@ -211,7 +209,7 @@ class Game:
     def capped(self) -> bool:
         return self.raise_count > RAISE_CAP
 
-    def possible_actions(self) -> list[str]:
+    def possible_actions(self) -> tuple[str, ...]:
         """Spec 5.1, in the referee's order."""
         s = self.to_act
         call, stack, capped = self.call_amount(s), self.stack[s], self.capped()
@@ -230,7 +228,7 @@ class Game:
         if call == 0:
             out.append(CHECK)
         out.append(FOLD)
-        return out
+        return tuple(out)
 
     def replace(self, action: Action) -> Action:
         """Spec 6 replacement table: what the referee actually plays for this output."""
@@ -325,10 +323,11 @@ class Game:
                 self.round += 1
                 self.decided = True
                 return
-            contenders = [s for s in range(self.n) if not self.folded[s]]
+            folded, stack = self.folded, self.stack
+            contenders = [s for s in range(self.n) if not folded[s]]
             if len(contenders) == 1:
                 self._finish_hand(showdown=False)
-            elif sum(self._can_act(s) for s in contenders) <= 1:
+            elif sum(stack[s] > 0 for s in contenders) <= 1:
                 if not self.decided:
                     self._none_round()
                     if self.over:

@@ -52,7 +52,7 @@ def test_big_blind_option_call_becomes_check():
     game = first_turn_game()
     game.apply(Action("CALL"))
     game.apply(Action("CALL"))
-    assert game.to_act == 2 and game.possible_actions() == ["ALL-IN", "BET_10", "CHECK", "FOLD"]
+    assert game.to_act == 2 and game.possible_actions() == ("ALL-IN", "BET_10", "CHECK", "FOLD")
     assert game.replace(Action("CALL")) == Action("CHECK")
 
 
