@@ -6,6 +6,7 @@ apply_defaults()  # before prefect, mlflow or numba are imported anywhere
 
 import importlib  # noqa: E402
 import json  # noqa: E402
+import sys  # noqa: E402
 import time  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -18,7 +19,7 @@ from cardlab.errors import fail, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
 
-console = Console()
+console = Console() if sys.stdout.isatty() else Console(width=150)  # logs and pipes: no 80-column wrap
 app = typer.Typer(help="cardlab: faithful contest judges, strong bots and a hand-logging sweep pipeline.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 judge_app = typer.Typer(help="Run bots or external programs under a contest's own judge.", no_args_is_help=True)
