@@ -177,10 +177,16 @@ def pick(
         export_picked(adapter.name, picked, out)
 
 
+def _config_text(value) -> str:
+    """A config value as `--set` accepts it back (tuples are written a/b/c)."""
+    if isinstance(value, (list, tuple)):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
 def export_picked(game: str, picked, out: Path) -> None:
     module = importlib.import_module(COMMAND_MODULES[game])
-    overrides = [f"{k}={v}" for k, v in picked.config.items()
-                 if not isinstance(v, (list, tuple, dict))] if picked.config else []
+    overrides = [f"{k}={_config_text(v)}" for k, v in (picked.config or {}).items()]
     module.export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
