@@ -92,14 +92,17 @@ class _Deal:
                                      np.uint64(int(seeds.Purpose.OPPONENT)))
         return cls(first, *arrays)
 
-    def rows(self) -> list[tuple[int, ...]]:
-        """Per hand: the 9 cards then the showdown outcome, as Python ints (cheap to read per round)."""
-        return [(*cards, outcome) for cards, outcome in zip(self.cards.tolist(), self.outcome.tolist(), strict=True)]
+    def rows(self) -> list[tuple]:
+        """Per hand: its cards as an array the kernels take, as Python ints, and the showdown
+        outcome. Each hand gets its own small array because numba dispatches slower on views."""
+        return [(np.array(row), tuple(cards), outcome)
+                for row, cards, outcome in zip(self.cards, self.cards.tolist(), self.outcome.tolist(), strict=True)]
 
     def hand(self, i: int, stream: np.ndarray, card_rows: list, bob_rollouts: int) -> HandState:
         stream[0] = self.stream_keys[i]
-        return HandState(self.first + i + 1, self.cards[i], card_rows[i][-1], stream,
-                         bob_rollouts=bob_rollouts, card_tuple=card_rows[i][:-1])
+        cards, card_tuple, outcome = card_rows[i]
+        return HandState(self.first + i + 1, cards, outcome, stream, bob_rollouts=bob_rollouts,
+                         card_tuple=card_tuple)
 
 
 class _Recorder:
