@@ -27,6 +27,8 @@ def judge(
     seed: int = typer.Option(1, "--seed", min=0, help="match seed: hand i is dealt from (seed, i)"),
     cpu_seconds: float = typer.Option(10.0, "--cpu-seconds", min=0.1, help="CPU limit for the whole match"),
     memory_mb: float = typer.Option(512.0, "--memory-mb", min=1.0, help="peak memory limit"),
+    wall_seconds: float = typer.Option(None, "--wall-seconds", min=1.0,
+                                       help="stop a program that stalls (default 6 x the CPU limit + 30 s)"),
     transcript: Path | None = typer.Option(None, "--transcript", help="write every line exchanged here"),
     log: bool = typer.Option(True, "--log/--no-log", help="append the hands to the DuckDB hand log"),
 ):
@@ -40,7 +42,7 @@ def judge(
     lines: list[str] | None = [] if transcript is not None else None
     started = time.perf_counter()
     result = play_external(list(command), seed=seed, hands=hands, cpu_seconds=cpu_seconds, memory_mb=memory_mb,
-                           transcript=lines)
+                           wall_seconds=wall_seconds, transcript=lines)
     seconds = time.perf_counter() - started
     if transcript is not None:
         transcript.write_text("\n".join(lines) + "\n")

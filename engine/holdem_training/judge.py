@@ -298,7 +298,9 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     """Run `argv` as the contestant for a whole match with the contest's limits.
 
     `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge."""
-    wall = 3 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
+    # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
+    # generous because on a shared machine a program gets a fraction of a core.
+    wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
     deal = _Deal.of(seed, 0, hands)
     card_rows = deal.rows()
     record = _Recorder()
