@@ -119,3 +119,19 @@ def test_report_prints_win_rates_and_writes_the_points_plot(tmp_path):
     out = runner.invoke(cli.app, ["report", "--db", str(db), "--out", str(tmp_path)])
     assert out.exit_code == 0, out.output
     assert (tmp_path / "splendor_points_by_round.png").stat().st_size > 1000 and "win share" in out.output
+
+
+def test_tables_of_three_cover_every_combination_reproducibly():
+    from engine.splendor.tournament import tournament34
+
+    def run():
+        agents = [InProcessAgent(f"r{i}", BOTS["random"].make()) for i in range(4)]
+        return tournament34(agents, table_size=3, games=1, seed=8)
+
+    first, second = run(), run()
+    assert [names for names, _ in first.matches] == [names for names, _ in second.matches]
+    assert sorted(tuple(sorted(names)) for names, _ in first.matches) == [
+        tuple(f"r{i}" for i in c) for c in combinations(range(4), 3)]
+    decided = sum(1 for g in first.games() if g.winners)
+    assert abs(sum(s.points for s in first.standings) - decided) < 1e-9
+    assert [s.points for s in first.standings] == [s.points for s in second.standings]
