@@ -10,6 +10,7 @@ even after a crash or a kill.
 import os
 import resource
 import shlex
+import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -78,6 +79,19 @@ def command_argv(command: str) -> tuple[list[str], str | None]:
     return argv, os.path.dirname(argv[script[0]]) if script else None
 
 
+def _all_kibitzes(proc: LineProcess) -> list[str] | None:
+    """Kibitz lines from the whole stderr (ProcessReport keeps only its last 2000 characters).
+
+    The program has closed its stdout here; reading LineProcess's stderr file is the only way
+    to see all of it without changing the shared runner."""
+    try:
+        proc.proc.wait(timeout=1.0)
+        proc._stderr_file.seek(0)
+        return kibitzes(proc._stderr_file.read().decode(errors="replace"))
+    except (OSError, ValueError, subprocess.TimeoutExpired):  # fall back to the report's tail
+        return None
+
+
 def _children_cpu() -> float:
     usage = resource.getrusage(resource.RUSAGE_CHILDREN)
     return usage.ru_utime + usage.ru_stime
@@ -123,12 +137,15 @@ class ExternalAgent:
                 # read_line keeps an unterminated last line in its buffer when a limit hits
                 lines.append(proc._buffer.decode(errors="replace"))
                 break
+        notes = _all_kibitzes(proc) if limit is None else None
         report = proc.close(grace=0.0 if limit else 1.0)
+        if notes is None:
+            notes = kibitzes(report.stderr_tail)
         # LineProcess loses the CPU of a child its poll() already reaped; the children's
         # rusage delta is exact here because one judge thread runs one agent at a time.
         cpu = report.cpu_seconds or max(0.0, _children_cpu() - children_before)
         stdout = "\n".join(lines)
         if self.strict_exit and (report.returncode != 0 or limit):
             stdout = ""
-        return AgentReply(stdout, tuple(kibitzes(report.stderr_tail)), cpu,
+        return AgentReply(stdout, tuple(notes), cpu,
                           time.perf_counter() - start, report.returncode, limit or report.limit)

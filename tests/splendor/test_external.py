@@ -89,3 +89,14 @@ def test_silent_and_missing_programs_pass_and_the_game_goes_on(tmp_path):
     assert result.rounds == 2 and result.winners == ()
     assert [t.event.message for t in result.turns[:2]] == [
         "Sar peste silent: Acțiunea este prea scurtă.", "Sar peste missing: Acțiunea este prea scurtă."]
+
+
+def test_kibitz_lines_survive_a_long_stderr(tmp_path):
+    bot = agent(tmp_path, "chatter", """
+        import sys
+        print("kibitz first thought", file=sys.stderr)
+        print("x" * 5000, file=sys.stderr)
+        print("kibitz last thought", file=sys.stderr)
+        print("1 0")
+    """)
+    assert bot.respond(EXAMPLE).kibitzes == ("first thought", "last thought")
