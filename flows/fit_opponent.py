@@ -15,13 +15,14 @@ import duckdb
 import numpy as np
 
 from bots.twocarddraw.learner import fit_em
+from bots.twocarddraw.prior import bank_pseudo_counts
 from bots.twocarddraw.tracker import Observation
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.protocol import write_strategy
 from engine.twocarddraw.strategy import Strategy
 
-DEFAULT_CHECKPOINTS = (100, 300, 1000, 3000, 10_000)
+DEFAULT_CHECKPOINTS = (0, 100, 300, 1000, 3000, 10_000)
 LETTER_CODES = {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}
 HAND_COLUMNS = ("hand", "bet1", "bet2", "s_card1", "s_card2", "p_drew", "s_drew", "s_final1", "s_final2",
                 "round1", "round2", "bets1", "first", "ended")
@@ -102,15 +103,24 @@ def uniform_prior(strength: float = 1.0) -> np.ndarray:
     return strength * mask / mask.sum(axis=1, keepdims=True)
 
 
-def fit_observed(obs: list[Observation], bets: R.BetSizes, *, prior_strength: float = 1.0,
-                 iterations: int = 5) -> Strategy:
+def prior_counts(bets: R.BetSizes, prior: str = "bank", *, strength: float = 1.0, bank_count: int = 16) -> np.ndarray:
+    """Pseudo-counts to fit from: 'uniform' (strength spread over allowed actions) or 'bank'
+    (the mean of strategies generated for these bet sizes, strength matched to their spread)."""
+    if prior == "uniform":
+        return uniform_prior(strength)
+    if prior == "bank":
+        return bank_pseudo_counts(bets, count=bank_count, scale=strength)
+    raise ValueError(f"prior must be 'uniform' or 'bank', got {prior!r}")
+
+
+def fit_observed(obs: list[Observation], bets: R.BetSizes, prior: np.ndarray, *, iterations: int = 5) -> Strategy:
     """EM over the server's hidden cards, using only what the player saw."""
-    return Strategy(bets, fit_em(obs, uniform_prior(prior_strength), iterations=iterations))
+    return Strategy(bets, fit_em(obs, prior, iterations=iterations))
 
 
-def fit_full_information(hands: dict, count: int, bets: R.BetSizes, *, prior_strength: float = 1.0) -> Strategy:
+def fit_full_information(hands: dict, count: int, bets: R.BetSizes, prior: np.ndarray) -> Strategy:
     """Counts of the server's actual choices (true cards from the log): the reference fit."""
-    counts = uniform_prior(prior_strength)
+    counts = prior.copy()
     for n in range(count):
         for row, action in server_choices(hands, n):
             counts[row, action] += 1.0
@@ -142,15 +152,17 @@ class CurvePoint:
     value_lost: float
 
 
-def quality_curve(hands: dict, truth: Strategy, checkpoints=DEFAULT_CHECKPOINTS, *, prior_strength: float = 1.0,
-                  iterations: int = 5) -> tuple[list[CurvePoint], Strategy]:
-    """Fit quality against the truth after each checkpoint's number of hands; returns the last fit."""
+def quality_curve(hands: dict, truth: Strategy, checkpoints=DEFAULT_CHECKPOINTS, *, prior: str = "bank",
+                  prior_strength: float = 1.0, iterations: int = 5) -> tuple[list[CurvePoint], Strategy]:
+    """Fit quality against the truth after each checkpoint's number of hands (0 = the prior
+    alone); returns the last fit."""
     obs = observations(hands)
     bets = bets_of(hands)
+    pseudo = prior_counts(bets, prior, strength=prior_strength)
     points, fit = [], None
     for count in sorted({min(c, len(obs)) for c in checkpoints}):
-        fit = fit_observed(obs[:count], bets, prior_strength=prior_strength, iterations=iterations)
-        full = fit_full_information(hands, count, bets, prior_strength=prior_strength)
+        fit = fit_observed(obs[:count], bets, pseudo, iterations=iterations)
+        full = fit_full_information(hands, count, bets, pseudo)
         for method, strategy in (("observed", fit), ("full_info", full)):
             q = fit_quality(strategy, truth)
             points.append(CurvePoint(count, method, q.weighted_error, q.max_error_reached, q.value_lost))
@@ -220,17 +232,19 @@ def _flow():
 
     @flow(name="twocarddraw-fit-opponent", validate_parameters=False, log_prints=True)
     def fit_opponent_flow(db: str, truth: Strategy, out: str, match_id: str | None = None,
-                          checkpoints: tuple[int, ...] = DEFAULT_CHECKPOINTS, prior_strength: float = 1.0,
-                          iterations: int = 5, track: bool = True) -> FitResult:
+                          checkpoints: tuple[int, ...] = DEFAULT_CHECKPOINTS, prior: str = "bank",
+                          prior_strength: float = 1.0, iterations: int = 5, track: bool = True) -> FitResult:
         match_id, hands = read_task(db, match_id)
-        points, fit = curve_task(hands, truth, checkpoints, prior_strength=prior_strength, iterations=iterations)
+        points, fit = curve_task(hands, truth, checkpoints, prior=prior, prior_strength=prior_strength,
+                                 iterations=iterations)
         out_path = Path(out)
         out_path.parent.mkdir(parents=True, exist_ok=True)
         write_strategy(fit, out_path)
         plot = plot_curve(points, out_path.with_suffix(".png"), title=f"TwoCardDraw fit of {match_id}")
         run_id = None
         if track:
-            params = {"checkpoints": list(checkpoints), "prior_strength": prior_strength, "iterations": iterations}
+            params = {"checkpoints": list(checkpoints), "prior": prior, "prior_strength": prior_strength,
+                      "iterations": iterations}
             run_id = log_task(points, match_id=match_id, fit_path=out_path, plot_path=plot, params=params)
         return FitResult(match_id, str(out_path), str(plot), run_id, tuple(points))
 

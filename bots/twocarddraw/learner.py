@@ -10,7 +10,7 @@ response to the posterior means is the Bayes-optimal play if we ignore explorati
 
 import numpy as np
 
-from bots.twocarddraw.prior import load_bank
+from bots.twocarddraw.prior import bank_pseudo_counts
 from bots.twocarddraw.tracker import Observation, PolicyBot
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.best_response import Evaluator
@@ -28,9 +28,8 @@ class LearnerBot(PolicyBot):
 
     def on_init(self) -> None:
         c = self.config
-        bank = load_bank(self.bets, count=c.prior_count, seed=c.prior_seed)
-        strength = bank.concentration(low=c.strength_min, high=c.strength_max) * c.prior_scale
-        self.alpha = bank.mean * strength[:, None]
+        self.alpha = bank_pseudo_counts(self.bets, count=c.prior_count, seed=c.prior_seed, low=c.strength_min,
+                                        high=c.strength_max, scale=c.prior_scale)
         self.alpha_sum = self.alpha.sum(axis=1)
         self.evaluator = Evaluator(self.bets)
         self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)

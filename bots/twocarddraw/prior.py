@@ -58,3 +58,10 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
     np.savez(tmp, mean=bank.mean, var=bank.var)
     tmp.replace(path)
     return bank
+
+
+def bank_pseudo_counts(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, low: float = 1.0,
+                       high: float = 200.0, scale: float = 1.0) -> np.ndarray:
+    """Dirichlet pseudo-counts (N_ROWS, 3): the bank's mean times its spread-matched strength."""
+    bank = load_bank(bets, count=count, seed=seed)
+    return bank.mean * (bank.concentration(low=low, high=high) * scale)[:, None]

@@ -245,7 +245,8 @@ def fit(
     match_id: str = typer.Option(None, "--match-id", help="logged match to fit (default: the latest twocarddraw one)"),
     truth: Path = typer.Option(None, "--truth", help="true strategy file (default: the match's recorded server)"),
     out: Path = typer.Option(Path("out/twocarddraw-fit.txt"), "--out", help="fitted strategy file (+ .png plot)"),
-    checkpoints: str = typer.Option("100,300,1000,3000,10000", help="hand counts to fit at, comma-separated"),
+    checkpoints: str = typer.Option("0,100,300,1000,3000,10000", help="hand counts to fit at, comma-separated"),
+    prior: str = typer.Option("bank", help="bank (generated strategies for the bet sizes) or uniform"),
     db: Path = typer.Option(None, "--db", help="hand log (default: the workspace's)"),
     track: bool = typer.Option(True, "--track/--no-track", help="log metrics, plot and fit to MLflow"),
     json_: bool = typer.Option(False, "--json"),
@@ -264,7 +265,9 @@ def fit(
         _fail(f"no hand log at {db}; log a match with `cardlab judge twocarddraw --log` first")
     match_id, _ = read_hands(db, match_id)
     true_strategy = _read(truth).strategy if truth else truth_of_match(db, match_id)
-    result = fit_opponent(db, true_strategy, out, match_id=match_id, checkpoints=marks, track=track)
+    if prior not in ("bank", "uniform"):
+        _fail(f"--prior must be bank or uniform, got {prior!r}")
+    result = fit_opponent(db, true_strategy, out, match_id=match_id, checkpoints=marks, prior=prior, track=track)
     if json_:
         typer.echo(json.dumps(result.as_dict()))
         return

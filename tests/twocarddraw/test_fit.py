@@ -47,7 +47,7 @@ def test_situation_reach_matches_simulated_frequencies(generated_12, random_matc
 
 def test_em_fit_improves_with_hands_and_full_information_is_better(generated_12, random_match):
     hands, _ = random_match
-    points, fit = F.quality_curve(hands, generated_12, (200, 6_000), iterations=3)
+    points, fit = F.quality_curve(hands, generated_12, (200, 6_000), prior="uniform", iterations=3)
     by = {(p.method, p.hands): p for p in points}
     assert by["observed", 6_000].weighted_error < 0.8 * by["observed", 200].weighted_error
     assert by["full_info", 6_000].weighted_error < by["observed", 6_000].weighted_error
@@ -63,7 +63,8 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     match_id = log_judged_match(ADAPTER, bot="uniform", config={}, seed=11, log=result.chunk_log(), db=db)
     match_id_read, hands = F.read_hands(db)
     assert match_id_read == match_id and len(hands["hand"]) == 6_000
-    out = F.fit_opponent(db, generated_12, tmp_path / "fit.txt", checkpoints=(500, 6_000), iterations=2)
+    out = F.fit_opponent(db, generated_12, tmp_path / "fit.txt", checkpoints=(500, 6_000), prior="uniform",
+                         iterations=2)
     assert out.match_id == match_id
     fitted = read_strategy(out.fit_path).strategy
     assert fitted.bets == R.BetSizes(1, 2) and (tmp_path / "fit.png").stat().st_size > 5_000
