@@ -7,28 +7,31 @@ what lets a seed replay an arena game. Algorithm facts: spec cg_holdem.md sectio
 
 import functools
 import hashlib
+import itertools
+import operator
 import struct
+from typing import NamedTuple
 
 _DIGEST_SIZE = 20
 _INT31 = 1 << 31
 
 
-_BYTE_HIGH_BITS = int.from_bytes(b"\x01" * _DIGEST_SIZE, "little")  # bit 0 of every byte
+_BYTE_HIGH_BITS = int.from_bytes(b"\x01" * _DIGEST_SIZE, "little")  # after >> 7: each byte's sign bit
 _MOD = 1 << (8 * _DIGEST_SIZE)
 
 
-def _signed_value(x: int) -> int:
-    """The little-endian bytes of x read as Java signed bytes: sum of s_i * 256**i."""
-    return x - (((x >> 7) & _BYTE_HIGH_BITS) << 8)
+class _Plan(NamedTuple):
+    bounds: tuple[int, ...]
+    limits: tuple[int, ...]  # nextInt(b) rejects u >= (2**31 // b) * b; 2**31 (never) for powers of two
+    powers_of_two: tuple[int, ...]  # positions answered by (b * u) >> 31 instead of u % b
 
 
 @functools.cache
-def _plan(bounds: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """(bound, rejection limit) per bound; the limit of a power of two is 2**31 (none)."""
-    for b in bounds:
-        if b <= 0:
-            raise ValueError("bound must be positive")
-    return tuple((b, _INT31 if b & (b - 1) == 0 else (_INT31 // b) * b) for b in bounds)
+def _plan(bounds: tuple[int, ...]) -> _Plan:
+    if min(bounds, default=1) <= 0:
+        raise ValueError("bound must be positive")
+    limits = tuple(_INT31 if b & (b - 1) == 0 else (_INT31 // b) * b for b in bounds)
+    return _Plan(bounds, limits, tuple(i for i, b in enumerate(bounds) if b & (b - 1) == 0))
 
 
 class Sha1Prng:
@@ -49,7 +52,8 @@ class Sha1Prng:
     def _step(self) -> bytes:
         block = hashlib.sha1(self._state).digest()
         old = int.from_bytes(self._state, "little")
-        new = (_signed_value(old) + _signed_value(int.from_bytes(block, "little")) + 1) % _MOD
+        add = int.from_bytes(block, "little")
+        new = (old - (((old >> 7) & _BYTE_HIGH_BITS) << 8) + add - (((add >> 7) & _BYTE_HIGH_BITS) << 8) + 1) % _MOD
         if new == old:
             new = (new & ~0xFF) | ((new + 1) & 0xFF)  # state[0]++ (no carry)
         self._state = new.to_bytes(_DIGEST_SIZE, "little")
@@ -79,19 +83,20 @@ class Sha1Prng:
             self._at = 0
         values = struct.unpack_from(f">{count}I", self._buffer, self._at)
         self._at += need
-        return [v >> 1 for v in values]
+        return list(map(operator.rshift, values, itertools.repeat(1, count)))
 
     def next_ints(self, bounds) -> list[int]:
         """nextInt(b) for each bound in order, with the same draws as one call per bound."""
         plan = _plan(tuple(bounds))
-        raw = self._raw31(len(plan))
-        # Fast path: nextInt(b) rejects u exactly when u >= (2**31 // b) * b (never for powers
-        # of two), which almost never happens; then every bound used exactly one draw.
-        if all(u < limit for u, (_, limit) in zip(raw, plan, strict=True)):
-            return [(b * u) >> 31 if limit == _INT31 else u % b for u, (b, limit) in zip(raw, plan, strict=True)]
+        raw = self._raw31(len(plan.bounds))
+        if not any(map(operator.ge, raw, plan.limits)):  # almost always: one draw per bound
+            out = list(map(operator.mod, raw, plan.bounds))
+            for i in plan.powers_of_two:
+                out[i] = (plan.bounds[i] * raw[i]) >> 31
+            return out
         out = []
         k = 0
-        for bound, limit in plan:
+        for bound, limit in zip(plan.bounds, plan.limits, strict=True):
             while True:
                 if k == len(raw):  # a rejection used up a value: draw one more
                     raw += self._raw31(1)
