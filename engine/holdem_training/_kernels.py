@@ -12,7 +12,7 @@ base-5 key into a 64K table of strength ordinals. Ordinals: 1..4824 (the classes
 
 import numpy as np
 
-from engine.core._rng import derive_key, next_u64, shuffle_prefix
+from engine.core._rng import GOLDEN, derive_key, mix64, shuffle_prefix
 from engine.core.jit import kernel
 
 # Hand categories (the ordinal's coarse class), weakest first.
@@ -334,6 +334,27 @@ def _swap_in(unseen, i, bits32, n):
     return c
 
 
+@kernel(inline="always")
+def _noflush_value(key):
+    """Strength of a hand whose suit counters show no flush, from its summed key alone."""
+    h = (key >> np.uint64(16)) * HASH_MULTIPLIER
+    bucket = h >> np.uint64(64 - _BUCKET_BITS)
+    slot = (h >> np.uint64(64 - _BUCKET_BITS - _SLOT_BITS)) + np.uint64(DISPLACEMENT[bucket])
+    return np.int64(NOFLUSH_ORDINAL[slot & np.uint64(_SLOT_MASK)])
+
+
+@kernel
+def _rollout_value(key, a, b, board_bits, unseen, need):
+    """Strength of hole a, b with the known board (board_bits) and the drawn unseen[2:need];
+    `key` already sums all seven. Rank bits are gathered only for the rare flush."""
+    if not key & _FLUSH_BITS:
+        return _noflush_value(key)
+    bits = board_bits | CARD_BIT[a] | CARD_BIT[b]
+    for j in range(2, need):
+        bits |= CARD_BIT[unseen[j]]
+    return value_from_parts(key, bits)
+
+
 @kernel
 def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
     """(wins, ties) of the hand hole0/hole1 over `rollouts` random completions: the other
@@ -354,31 +375,29 @@ def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
             n += 1
     need = 2 + 5 - known
     my_key = CARD_KEY[hole0] + CARD_KEY[hole1]
-    my_bits = CARD_BIT[hole0] | CARD_BIT[hole1]
-    mine = value_from_parts(board_key + my_key, board_bits | my_bits)  # final when known == 5
+    mine = value_from_parts(board_key + my_key, board_bits | CARD_BIT[hole0] | CARD_BIT[hole1])  # if known == 5
+    state = stream[0]  # the stream lives in a register here: next_u64 inlined
     wins = 0
     ties = 0
     for _ in range(rollouts):
-        key = board_key
-        bits = board_bits
         # Fisher-Yates stopped once the prefix is drawn; each 64-bit output makes two picks.
-        r = next_u64(stream)
+        state += GOLDEN
+        r = mix64(state)
         opp0 = _swap_in(unseen, 0, r >> np.uint64(32), n)
         opp1 = _swap_in(unseen, 1, r & _LOW32, n)
+        key = board_key
         for i in range(2, need, 2):
-            r = next_u64(stream)
-            c = _swap_in(unseen, i, r >> np.uint64(32), n)
-            key += CARD_KEY[c]
-            bits |= CARD_BIT[c]
+            state += GOLDEN
+            r = mix64(state)
+            key += CARD_KEY[_swap_in(unseen, i, r >> np.uint64(32), n)]
             if i + 1 < need:
-                c = _swap_in(unseen, i + 1, r & _LOW32, n)
-                key += CARD_KEY[c]
-                bits |= CARD_BIT[c]
+                key += CARD_KEY[_swap_in(unseen, i + 1, r & _LOW32, n)]
         if known < 5:
-            mine = value_from_parts(key + my_key, bits | my_bits)
-        theirs = value_from_parts(key + CARD_KEY[opp0] + CARD_KEY[opp1], bits | CARD_BIT[opp0] | CARD_BIT[opp1])
+            mine = _rollout_value(key + my_key, hole0, hole1, board_bits, unseen, need)
+        theirs = _rollout_value(key + CARD_KEY[opp0] + CARD_KEY[opp1], opp0, opp1, board_bits, unseen, need)
         wins += mine > theirs
         ties += mine == theirs
+    stream[0] = state
     return wins, ties
 
 
