@@ -4,6 +4,7 @@ Cards use the engine encoding (engine/core/cards.py): card = suit * 13 + rank, r
 for 2..A. The contest prints a card as "suit value" with value = rank + 1.
 """
 
+import math
 from dataclasses import dataclass
 
 START_STACK = 100  # both players, every hand
@@ -79,12 +80,16 @@ class MatchConfig:
 
 
 def points(w: float) -> int:
-    """The statement's piecewise-linear points for an average profit W (round half to even,
-    as the statement's round() is unspecified; ties at .5 are measure-zero for real W)."""
+    """The statement's piecewise-linear points for an average profit W. Its round() is taken as
+    C's (halves away from zero): W is a multiple of 1/G, so 14 * (W - 11) can end in exactly .5."""
     if w <= 8.0:
         return 0
     if w <= 11.0:
-        return round(13.3 * (w - 8.0))
+        return _round_half_up(13.3 * (w - 8.0))
     if w <= 14.0:
-        return 40 + round(14.0 * (w - 11.0))
-    return 82 + round(3.0 * (w - 14.0))
+        return 40 + _round_half_up(14.0 * (w - 11.0))
+    return 82 + _round_half_up(3.0 * (w - 14.0))
+
+
+def _round_half_up(x: float) -> int:
+    return math.floor(x + 0.5)  # x >= 0 here

@@ -165,7 +165,7 @@ def test_a_program_that_cannot_start_is_reported():
 
 
 @pytest.mark.parametrize("w, expected", [(8.0, 0), (5.0, 0), (9.5, 20), (11.0, 40), (12.5, 61), (14.0, 82),
-                                         (16.0, 88), (20.0, 100), (8.1, 1)])
+                                         (16.0, 88), (20.0, 100), (8.1, 1), (11.75, 51), (12.25, 58)])
 def test_points_follow_the_statement_formula(w, expected):
     assert points(w) == expected
 
