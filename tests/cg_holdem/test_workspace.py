@@ -65,3 +65,16 @@ def test_phh_histories_parse_and_replay_in_pokerkit():
             assert list(final.stacks) == [hand.end_stacks[s] for s in seats], hand_history(hand)
             replayed += 1
     assert replayed > 60
+
+
+def test_tournament_standings_and_openskill_ratings():
+    from flows.games.cg_holdem import run_tournament
+
+    result = run_tournament(["aggressive:samples=60", "station", "pushfold"], players=2, deals=2, seed=3)
+    assert {s.games for s in result.standings} == {8}  # 2 line-ups each, 2 deals x 2 seatings
+    assert len(result.logs) == 3
+    station = next(s for s in result.standings if s.bot == "station")
+    best = result.standings[0]
+    assert best.mean_position <= station.mean_position
+    assert best.mu >= station.mu  # the rating agrees with the finishing order
+    assert all(s.ci95 >= 0 and 0 <= s.win_rate <= 1 for s in result.standings)
