@@ -56,15 +56,16 @@ def truth_of_match(db: str | Path, match_id: str) -> Strategy:
     """The server a logged match faced, from its recorded options (a file or generator fields)."""
     import json
 
+    from bots.base import build_config
     from engine.twocarddraw.judge import MatchOptions, load_server
 
     with duckdb.connect(str(db), read_only=True) as con:
         row = con.execute("SELECT options FROM matches WHERE match_id = ?", [match_id]).fetchone()
     if row is None:
         raise LookupError(f"no match {match_id!r} in {db}")
-    options = json.loads(row[0] or "{}")
-    known = {k: v for k, v in options.items() if k in MatchOptions.__dataclass_fields__}
-    return load_server(MatchOptions(**known))
+    options = json.loads(row[0] or "{}")  # values may be k=v strings or typed
+    known = {k: str(v) for k, v in options.items() if k in MatchOptions.__dataclass_fields__}
+    return load_server(build_config(MatchOptions, known, owner=f"options of {match_id}"))
 
 
 def bets_of(hands: dict) -> R.BetSizes:

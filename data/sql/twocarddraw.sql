@@ -45,11 +45,11 @@ CREATE OR REPLACE VIEW mart_tcd_matches AS
 SELECT m.match_id, m.bot, m.config, m.options, m.seed,
        any_value(h.bet1) AS bet1, any_value(h.bet2) AS bet2,
        count(*)                                                   AS hands,
-       sum(h.profit)                                              AS profit,
+       sum(h.profit)::BIGINT                                      AS profit,
        avg(h.profit)                                              AS mean_profit,
        avg(h.profit) - 1.96 * stddev_samp(h.profit) / sqrt(count(*)) AS ci_low,
        avg(h.profit) + 1.96 * stddev_samp(h.profit) / sqrt(count(*)) AS ci_high,
-       greatest(0, sum(h.profit) + count(*))                     AS score,
+       greatest(0, sum(h.profit) + count(*))::BIGINT             AS score,
        avg((h.ended = 'showdown')::INTEGER)                       AS showdown_rate,
        avg((h.ended = 'server_fold')::INTEGER)                    AS server_fold_rate,
        avg((h.ended = 'player_fold')::INTEGER)                    AS player_fold_rate

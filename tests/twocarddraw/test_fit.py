@@ -60,9 +60,12 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     monkeypatch.setenv("CARDLAB_FIT_EXPERIMENT", "fit-test")
     _, result = random_match
     db = tmp_path / "hands.duckdb"
-    match_id = log_judged_match(ADAPTER, bot="uniform", config={}, seed=11, log=result.chunk_log(), db=db)
+    options = {"bet1": "1", "bet2": "2", "steps": "60000", "strategy_seed": "7"}  # as `cardlab match --opt` records
+    match_id = log_judged_match(ADAPTER, bot="uniform", config={}, seed=11, log=result.chunk_log(), db=db,
+                                options=options)
     match_id_read, hands = F.read_hands(db)
     assert match_id_read == match_id and len(hands["hand"]) == 6_000
+    assert np.array_equal(F.truth_of_match(db, match_id).probs, generated_12.probs)
     out = F.fit_opponent(db, generated_12, tmp_path / "fit.txt", checkpoints=(500, 6_000), prior="uniform",
                          iterations=2)
     assert out.match_id == match_id
