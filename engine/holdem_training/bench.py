@@ -31,13 +31,6 @@ void eval_loop(eval7_fn f, const int *cards, long n, int *out) {
 """
 
 
-@dataclass(frozen=True)
-class Rate:
-    label: str
-    per_second: float
-    detail: str
-
-
 def random_hands(count: int, *, seed: int, size: int = 7) -> np.ndarray:
     """count random sets of `size` (<= 9) distinct cards, each in random order, as an (n, size)
     array: the first cards of the judge's own seeded deals (uniform shuffles of the deck)."""
@@ -64,41 +57,6 @@ def _peer_loop_library() -> ctypes.CDLL:
         src.write_text(_PEER_LOOP_C)
         subprocess.run(["gcc", "-O2", "-shared", "-fPIC", "-o", str(lib), str(src)], check=True)
     return ctypes.CDLL(str(lib))
-
-
-def _best_rate(run, count: int, repeats: int) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        run()
-        best = min(best, time.perf_counter() - start)
-    return count / best
-
-
-def evaluator_rates(*, count: int = 4_000_000, seed: int = 1, repeats: int = 3) -> tuple[Rate, Rate | None]:
-    """(ours, peer) evaluations per second over the same random hands, one thread each."""
-    hands = random_hands(count, seed=seed)
-    _kernels.evaluate_many(hands[:10])  # compile or load from cache outside the timing
-    ours = Rate("numba hand_value7", _best_rate(lambda: _kernels.evaluate_many(hands), count, repeats),
-                "engine.holdem_training._kernels.hand_value7 in a numba loop")
-    try:
-        import phevaluator
-        from phevaluator import _pheval
-    except ImportError:
-        return ours, None
-    evaluate = ctypes.cast(ctypes.CDLL(_pheval.__file__).evaluate_7cards, ctypes.c_void_p).value
-    loop = _peer_loop_library().eval_loop
-    loop.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_long, ctypes.c_void_p]
-    peer_cards = np.ascontiguousarray((hands % 13) * 4 + hands // 13, dtype=np.int32)  # rank*4+suit
-    out = np.empty(count, np.int32)
-
-    def run_peer():
-        loop(evaluate, peer_cards.ctypes.data, count, out.ctypes.data)
-
-    peer = Rate("phevaluator C evaluate_7cards", _best_rate(run_peer, count, repeats),
-                f"phevaluator {getattr(phevaluator, '__version__', '?')} wheel's compiled C evaluate_7cards "
-                f"({Path(_pheval.__file__).name}), called from a gcc -O2 C loop")
-    return ours, peer
 
 
 def _timed(run) -> tuple[float, float]:
@@ -228,8 +186,6 @@ def _eval7_decisions(cards: np.ndarray):
 
 class RaiseOne:
     """The judge benchmark's bot: RAISE 1 every round, so Bob's Monte Carlo runs every round."""
-
-    _ACTION = None
 
     def start_match(self, hands: int, rate_budget: int) -> None:
         from engine.holdem_training.rules import RAISE, Action
