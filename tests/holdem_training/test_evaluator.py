@@ -21,16 +21,11 @@ def value(cards) -> int:
     return int(_kernels.hand_value7(*cards))
 
 
-# Two spare cards that cannot improve any of the example hands below (no pair, flush or straight help).
-def with_spares(five, spares=(c(1, 1), c(2, 6))):
-    return list(five) + list(spares)
-
-
 def test_statement_examples():
     sf_5_to_9 = [c(3, v) for v in (4, 5, 6, 7, 8)]
     sf_wheel = [c(3, v) for v in (13, 1, 2, 3, 4)]
     flush_no_straight = [c(3, v) for v in (1, 3, 4, 5, 6)]
-    spares = (c(0, 10), c(1, 9))  # Qc, Jd
+    spares = (c(0, 10), c(1, 9))  # Jc, Td
     assert value(sf_5_to_9 + list(spares)) > value(sf_wheel + list(spares))
     assert value(sf_wheel + list(spares)) > value(flush_no_straight + list(spares))
     two_pairs_3_8_k = [c(0, 2), c(1, 2), c(0, 7), c(1, 7), c(2, 12)]
