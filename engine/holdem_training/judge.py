@@ -133,6 +133,7 @@ class _Recorder:
         hands = {
             "hand": np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64),
             "deal_key": deal.deal_keys[:n],
+            "opponent_key": deal.stream_keys[:n],
             **{f"alice_c{j}": cards[:, j] for j in range(2)},
             **{f"bob_c{j}": cards[:, 2 + j] for j in range(2)},
             **{f"board_c{j}": cards[:, 4 + j] for j in range(5)},
@@ -143,7 +144,11 @@ class _Recorder:
             "profit": np.array(self.profits, np.int64),
             "rate_rollouts": np.array(self.rates, np.int64),
         }
-        events = self.events
+        last_hand = deal.first + n
+        kept = len(self.events)
+        while kept and self.events[kept - 1].hand > last_hand:  # a hand cut short is not logged
+            kept -= 1
+        events = self.events[:kept]
         actions = {
             "hand": np.array([e.hand for e in events], np.int64),
             "round": np.array([e.round for e in events], np.int64),
@@ -152,9 +157,8 @@ class _Recorder:
             "response": [e.response for e in events],
             "pot_before": np.array([e.pot_before for e in events], np.int64),
             "stack_before": np.array([e.stack_before for e in events], np.int64),
-            "rate_rollouts": _per_action(self.rate_marks, events),
+            "rate_rollouts": _per_action(self.rate_marks[:kept], events),
         }
-        hands["opponent_key"] = deal.stream_keys[:n]
         return ChunkLog(deal.first, np.array(self.profits, np.int64),
                         {HANDS_TABLE: hands, ACTIONS_TABLE: actions},
                         {"hands_played": float(n), "rate_rollouts": float(rate_used)})

@@ -83,11 +83,12 @@ def test_folding_at_once_is_zero_and_bob_folding_pays_the_pot():
 
 @pytest.mark.parametrize("bad", [Action("RAISE", 101), Action("RAISE", 0), Action("DANCE"), "CHECK"])
 def test_bad_in_process_actions_end_the_match_keeping_finished_hands(bad):
-    bot = Scripted(lambda view, rate: bad if view.hand == 4 else Action("CHECK"))
+    bot = Scripted(lambda view, rate: bad if (view.hand, view.round) == (4, 2) else Action("CHECK"))
     result = judge.play_match(bot, seed=2, hands=10)
     assert result.status == "aborted" and not result.complete and result.points == 0
     assert result.hands_played == 3 and len(result.log.tables[judge.HANDS_TABLE]["hand"]) == 3
     assert result.log.tables[judge.HANDS_TABLE]["hand"].tolist() == [1, 2, 3]
+    assert set(result.log.tables[judge.ACTIONS_TABLE]["hand"].tolist()) == {1, 2, 3}  # hand 4 was cut short
 
 
 def test_rate_budget_exceeded_ends_the_match():
