@@ -33,10 +33,6 @@ class Action(NamedTuple):
     kind: str
     amount: int = 0
 
-    def text(self) -> str:
-        """History spelling: BET carries its chips after an underscore."""
-        return f"{BET}_{self.amount}" if self.kind == BET else self.kind
-
 
 class HistoryLine(NamedTuple):
     """One round of the game: a decision after replacement, or a NONE round (player -1).
@@ -212,7 +208,9 @@ class Game:
     def possible_actions(self) -> tuple[str, ...]:
         """Spec 5.1, in the referee's order."""
         s = self.to_act
-        call, stack, capped = self.call_amount(s), self.stack[s], self.capped()
+        stack = self.stack[s]
+        call = self.call_amount(s)
+        capped = self.raise_count > RAISE_CAP
         out = []
         if call > 0:
             if call < stack:
@@ -220,9 +218,9 @@ class Game:
             elif not capped:
                 out.append(ALL_IN)
         if s != self.last_raiser and not capped:
-            if ALL_IN not in out:
+            if not out or out[0] != ALL_IN:
                 out.append(ALL_IN)
-            x = self.min_raise(s)
+            x = self.last_raise + self.last_total - self.street_bet[s]  # the minimum raise
             if x < stack:
                 out.append(f"{BET}_{x}")
         if call == 0:
@@ -267,37 +265,36 @@ class Game:
             raise RuntimeError("no decision is pending")
         s = self.to_act
         played = self.replace(action)
+        kind = played.kind
         chips = 0
-        if played.kind in (FOLD, TIMEOUT):
+        if kind == FOLD or kind == TIMEOUT:
             self.folded[s] = True
-            if played.kind == TIMEOUT:  # the stack leaves the game; eliminated at hand end
+            if kind == TIMEOUT:  # the stack leaves the game; eliminated at hand end
                 self.timed_out[s] = True
                 self.stack[s] = 0
-        elif played.kind == CALL:
+        elif kind == CALL:
             chips = min(self.call_amount(s), self.stack[s])
-        elif played.kind == ALL_IN:
+        elif kind == ALL_IN:
             chips = self.stack[s]
-        elif played.kind == BET:
+        elif kind == BET:
             chips = played.amount
         if chips:
             self._put(s, chips)
-            self._raise_test(s)
+            # Every chip movement is tested against the old level; only full raises move it.
+            raised = self.street_bet[s] - self.last_total
+            if raised >= self.last_raise:
+                self.last_raise = raised
+                self.last_total = self.street_bet[s]
+                self.last_raiser = s
+                self.raise_count += 1
         self.acted[s] = True
-        line = HistoryLine(self.round, self.hand_nb, s, played.text(), self.board)
+        text = f"{BET}_{chips}" if kind == BET else kind
+        line = HistoryLine(self.round, self.hand_nb, s, text, self.board)
         self.history.append(line)
-        self.actions.append((self.round, s, line.action, chips, self.street))
+        self.actions.append((self.round, s, text, chips, self.street))
         self.to_act = self._next_active(s)
         self._run()
         return line
-
-    def _raise_test(self, s: int) -> None:
-        """Every chip movement is tested against the old level; only full raises move it."""
-        raised = self.street_bet[s] - self.last_total
-        if raised >= self.last_raise:
-            self.last_raise = raised
-            self.last_total = self.street_bet[s]
-            self.last_raiser = s
-            self.raise_count += 1
 
     # -- the referee's loop between decisions (spec 7, 8) -----------------------------
     def _street_over(self) -> bool:
