@@ -121,3 +121,14 @@ def test_preflop_aces_equity_matches_the_known_value():
     n = 400_000
     wins, ties = _kernels.sample_outcomes(stream, 12, 25, np.zeros(5, np.int64), 0, n)
     assert abs((wins + ties / 2) / n - 0.852) < 0.003
+
+
+def test_bob_calls_many_matches_one_call_per_hand():
+    key = seeds.match_key(12)
+    _, cards, _, stream_keys = _kernels.deal_chunk(np.uint64(key), 0, 60, np.uint64(DEAL), np.uint64(OPPONENT))
+    for known, x in ((0, 3), (3, 25), (5, 80)):
+        batch = _kernels.bob_calls_many(stream_keys, cards, known, 10, x, 100)
+        single = [_kernels.bob_calls(seeds.stream(int(k)), row, known, 10, x, 100)
+                  for k, row in zip(stream_keys, cards, strict=True)]
+        assert batch.tolist() == single
+        assert 0 < sum(single) < 60 or x == 3  # big raises draw both answers
