@@ -161,14 +161,11 @@ def _nonflush_value(ev, key):
 
 
 @kernel
-def _rank_runout(ev, final, work):
-    """Value of every pair outside the 5-card board `final`, grouped by value.
-
-    Fills work.vals (by pair index), work.order (pairs, weakest value first) and
-    work.starts (group g = order[starts[g]:starts[g + 1]]); returns the number of groups.
-    Without a flush the value depends on the two ranks only, so 91 rank pairs are
-    evaluated and the pairs look theirs up."""
-    vals, order, starts, rank_val, mark, distinct, fill = work
+def _values_off_board(ev, final, vals, rank_val, members):
+    """vals[k] for every pair k off the 5-card board `final`, whose indices go to
+    members[:n]; returns n.
+    Without a flush a hand's value depends on its two ranks only, so the 91 rank pairs are
+    evaluated once and the pairs look theirs up."""
     used = np.zeros(52, np.bool_)
     key = SUIT_BIAS
     bits = np.uint64(0)
@@ -181,7 +178,7 @@ def _rank_runout(ev, final, work):
             v = _nonflush_value(ev, key + ev[0][r1] + ev[0][r2])
             rank_val[r1 * 13 + r2] = v
             rank_val[r2 * 13 + r1] = v
-    n_groups = 0
+    n = 0
     for j in range(52):
         if used[j]:
             continue
@@ -192,36 +189,98 @@ def _rank_runout(ev, final, work):
             k = j * (j - 1) // 2 + i
             kk = kj + ev[0][i]
             if kk & _FLUSH_BITS:
-                v = value_of(ev, kk, bits | ev[1][i] | ev[1][j])
+                vals[k] = value_of(ev, kk, bits | ev[1][i] | ev[1][j])
             else:
-                v = rank_val[(i % 13) * 13 + j % 13]
-            vals[k] = v
-            if mark[v] < 0:
-                mark[v] = n_groups
-                distinct[n_groups] = v
-                n_groups += 1
+                vals[k] = rank_val[(i % 13) * 13 + j % 13]
+            members[n] = k
+            n += 1
+    return n
+
+
+@kernel
+def alice_equity(ev, hole, board, runouts, state, cards, work):
+    """Alice's equity (win + tie / 2) against every pair k, over completions of the board
+    drawn from the cards neither on the board nor in her hand: all of them when one card is
+    missing and runouts >= their number, else `runouts` draws (distinct when one card is
+    missing). Completions that use k's cards are skipped for k; 0.5 where none counted."""
+    vals, rank_val, members = work[0], work[3], work[6]
+    nb = board.shape[0]
+    h0, h1 = hole[0], hole[1]
+    pool = np.empty(52, np.int64)
+    m = 0
+    for c in range(52):
+        skip = c == h0 or c == h1
+        for b in board:
+            skip = skip or c == b
+        if not skip:
+            pool[m] = c
+            m += 1
+    need = 5 - nb
+    reps = 1 if need == 0 else (m if need == 1 and runouts >= m else runouts)
+    final = np.empty(5, np.int64)
+    final[:nb] = board
+    score = np.zeros(PAIRS)
+    count = np.zeros(PAIRS)
+    alice = pair_index(h0, h1)
+    for rep in range(reps):
+        if need == 1:  # rivers without replacement
+            s = rep + below(state, m - rep) if reps < m else rep
+            pool[rep], pool[s] = pool[s], pool[rep]
+            final[4] = pool[rep]
+        else:
+            for t in range(need):
+                s = t + below(state, m - t)
+                pool[t], pool[s] = pool[s], pool[t]
+                final[nb + t] = pool[t]
+        n = _values_off_board(ev, final, vals, rank_val, members)
+        va = vals[alice]
+        for t in range(n):
+            k = members[t]
+            a, b = cards[k, 0], cards[k, 1]
+            if a == h0 or a == h1 or b == h0 or b == h1:
+                continue
+            v = vals[k]
+            score[k] += 1.0 if va > v else 0.5 if va == v else 0.0
+            count[k] += 1.0
+    out = np.full(PAIRS, 0.5)
+    for k in range(PAIRS):
+        if count[k] > 0:
+            out[k] = score[k] / count[k]
+    return out
+
+
+@kernel
+def _rank_runout(ev, final, work):
+    """Value of every pair outside the 5-card board `final`, grouped by value.
+
+    Fills work.vals (by pair index), work.order (pairs, weakest value first) and
+    work.starts (group g = order[starts[g]:starts[g + 1]]); returns the number of groups.
+    Without a flush the value depends on the two ranks only, so 91 rank pairs are
+    evaluated and the pairs look theirs up."""
+    vals, order, starts, rank_val, mark, distinct, members = work[:7]
+    n = _values_off_board(ev, final, vals, rank_val, members)
+    n_groups = 0
+    for t in range(n):
+        v = vals[members[t]]
+        if mark[v] < 0:
+            mark[v] = n_groups
+            distinct[n_groups] = v
+            n_groups += 1
     distinct[:n_groups].sort()
     starts[: n_groups + 1] = 0
     for g in range(n_groups):
         mark[distinct[g]] = g
-    for j in range(52):
-        if used[j]:
-            continue
-        for i in range(j):
-            if not used[i]:
-                starts[mark[vals[j * (j - 1) // 2 + i]] + 1] += 1
+    for t in range(n):
+        starts[mark[vals[members[t]]] + 1] += 1
+    fill = work[7]
     for g in range(n_groups):
         starts[g + 1] += starts[g]
         fill[g] = starts[g]
-    for j in range(52):
-        if used[j]:
-            continue
-        for i in range(j):
-            if not used[i]:
-                k = j * (j - 1) // 2 + i
-                g = mark[vals[k]]
-                order[fill[g]] = k
-                fill[g] += 1
+    for t in range(n):
+        k = members[t]
+        g = mark[vals[k]]
+        order[fill[g]] = k
+        fill[g] += 1
     for g in range(n_groups):
         mark[distinct[g]] = -1
     return n_groups
@@ -230,8 +289,10 @@ def _rank_runout(ev, final, work):
 @kernel
 def rank_workspace():
     mark = np.full(MAX_VALUE + 1, -1, np.int64)
+    """Scratch arrays for _rank_runout: vals, order, starts, rank_val, mark, distinct, members, fill."""
     return (np.zeros(PAIRS, np.int64), np.empty(PAIRS, np.int64), np.zeros(PAIRS + 1, np.int64),
-            np.zeros(169, np.int64), mark, np.zeros(PAIRS, np.int64), np.zeros(PAIRS, np.int64))
+            np.zeros(169, np.int64), mark, np.zeros(PAIRS, np.int64), np.zeros(PAIRS, np.int64),
+            np.zeros(PAIRS, np.int64))
 
 
 @kernel
@@ -242,8 +303,10 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     from the pairs disjoint from h and the board (completions that use h's cards skipped);
     row 2: Alice's real equity against h, win + tie / 2 (completions that use her cards or
     h's skipped). 0.5 where no completion counted. `cards` = pair_cards(),
-    `work` = rank_workspace()."""
-    sums = np.zeros((6, PAIRS))
+    `work` = rank_workspace().
+    Also per completion r (the river boards): river[0, r, h], river[1, r, h] = Bob's view of
+    h on that full board, river[2, r, h] = Alice's result against h (1, 0.5, 0; -1 where
+    the completion uses her cards or h's)."""
     nb = board.shape[0]
     pool = np.empty(52 - nb, np.int64)
     on_board = np.zeros(52, np.bool_)
@@ -260,10 +323,10 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     final[:nb] = board
     vals, order, starts = work[0], work[1], work[2]
     above = np.zeros(52, np.int64)
-    group = np.zeros(52, np.int64)
     h0, h1 = hole[0], hole[1]
     alice = pair_index(h0, h1)
-    for _ in range(reps):
+    river = np.empty((3, reps, PAIRS))
+    for rep in range(reps):
         for t in range(need):  # partial Fisher-Yates: a uniform completion in pool[:need]
             s = t + below(state, m - t)
             pool[t], pool[s] = pool[s], pool[t]
@@ -274,44 +337,55 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
             if final[nb + t] == h0 or final[nb + t] == h1:
                 alice_live = False
         va = vals[alice]
+        rw, rd, ro = river[0, rep], river[1, rep], river[2, rep]
+        rw[:] = -1.0
+        ro[:] = -1.0
         above[:] = 0
         total = 0
         for g in range(n_groups - 1, -1, -1):  # groups of equal value, strongest first
             lo, hi = starts[g], starts[g + 1]
             v = vals[order[lo]]
+            for t in range(lo, hi):  # pairs disjoint from k that are strictly stronger
+                k = order[t]
+                rw[k] = total - above[cards[k, 0]] - above[cards[k, 1]]
             for t in range(lo, hi):
                 k = order[t]
-                group[cards[k, 0]] += 1
-                group[cards[k, 1]] += 1
-            size = hi - lo
-            win = 1.0 if va > v else 0.0
-            tie = 1.0 if va == v else 0.0
-            for t in range(lo, hi):
+                above[cards[k, 0]] += 1
+                above[cards[k, 1]] += 1
+            total += hi - lo
+            result = (1.0 if va > v else 0.5 if va == v else 0.0) if alice_live else -1.0
+            for t in range(lo, hi):  # disjoint pairs at least as strong, minus the stronger
                 k = order[t]
-                a, b = cards[k, 0], cards[k, 1]
-                sums[0, k] += total - above[a] - above[b]
-                sums[1, k] += size - group[a] - group[b] + 1
-                sums[2, k] += 1.0
-                if alice_live and a != h0 and a != h1 and b != h0 and b != h1:
-                    sums[3, k] += win
-                    sums[4, k] += tie
-                    sums[5, k] += 1.0
-            for t in range(lo, hi):
-                k = order[t]
-                a, b = cards[k, 0], cards[k, 1]
-                above[a] += group[a]
-                above[b] += group[b]
-                group[a] = 0
-                group[b] = 0
-            total += size
+                at_least = total - above[cards[k, 0]] - above[cards[k, 1]] + 1
+                rd[k] = (at_least - rw[k]) * (1.0 / 990.0)
+                rw[k] *= 1.0 / 990.0
+                ro[k] = result
+        for k in range(PAIRS):  # Alice's own cards cannot be Bob's
+            a, b = cards[k, 0], cards[k, 1]
+            if a == h0 or a == h1 or b == h0 or b == h1:
+                ro[k] = -1.0
     out = np.full((3, PAIRS), 0.5)
+    bw = np.zeros(PAIRS)
+    bd = np.zeros(PAIRS)
+    bn = np.zeros(PAIRS)
+    ae = np.zeros(PAIRS)
+    an = np.zeros(PAIRS)
+    for rep in range(reps):
+        for k in range(PAIRS):
+            if river[0, rep, k] >= 0.0:
+                bw[k] += river[0, rep, k]
+                bd[k] += river[1, rep, k]
+                bn[k] += 1.0
+            if river[2, rep, k] >= 0.0:
+                ae[k] += river[2, rep, k]
+                an[k] += 1.0
     for k in range(PAIRS):
-        if sums[2, k] > 0:
-            out[0, k] = sums[0, k] / (990.0 * sums[2, k])
-            out[1, k] = sums[1, k] / (990.0 * sums[2, k])
-        if sums[5, k] > 0:
-            out[2, k] = (sums[3, k] + 0.5 * sums[4, k]) / sums[5, k]
-    return out
+        if bn[k] > 0:
+            out[0, k] = bw[k] / bn[k]
+            out[1, k] = bd[k] / bn[k]
+        if an[k] > 0:
+            out[2, k] = ae[k] / an[k]
+    return out, river
 
 
 # --------------------------------------------------------------------------------------
@@ -430,38 +504,131 @@ def bob_preflop(win, tie, cards):
 # Decision values
 # --------------------------------------------------------------------------------------
 @kernel
-def option_values(cdf, post, bob_w, bob_d, alice_eq, active, pot, stack, sizes, future, rollouts):
-    """Expected final profit of CHECK (index 0) and of RAISE sizes[i] (index i + 1), averaged
-    over the active holdings weighted by `post`. After a check or a call the hand is valued
-    as a check-down plus future[0] * max(0, eq - future[2]) * min(stack left, future[1] * pot)
-    (the value of Alice's later raises; future[0] = 0 on the river)."""
+def nearest_cell(grid, w, d):
+    i = min(max(int(w * grid + 0.5), 0), grid)
+    j = min(max(int(d * grid + 0.5), 0), grid)
+    return i, j
+
+
+@kernel
+def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, fractions, rollouts):
+    """For CHECK (index 0) and each RAISE sizes[i] (index i + 1) now, the posterior-weighted
+    chips Alice's river raise adds over checking the river down, averaged over the sampled
+    completions: after a call (or the check) the posterior is post * P(call), the pot
+    pot + 2x and the stack stack - x; on each completion Alice, who then sees the board but
+    not Bob's cards, picks the pot fraction (or no raise) with the largest weighted gain.
+    A holding with river result o gains (1 - o) * pot when Bob folds, y * (2o - 1) when he
+    calls y. Weights are not normalised (same units as option_values' sums)."""
+    grid = cdf.shape[1] - 1
+    cells = grid + 1
+    reps = river.shape[1]
     n = active.shape[0]
     n_opt = sizes.shape[0] + 1
     out = np.zeros(n_opt)
-    ci = np.empty(n, np.int64)
-    cj = np.empty(n, np.int64)
-    cw = np.empty(n)
-    cd = np.empty(n)
-    edge = np.empty(n)
-    mass = 0.0
-    for t in range(n):
-        h = active[t]
-        mass += post[h]
-        ci[t], cj[t], cw[t], cd[t] = corners(cdf, bob_w[h], bob_d[h])
-        edge[t] = max(0.0, alice_eq[h] - future[2]) * future[0]
-        out[0] += post[h] * (alice_eq[h] * pot + edge[t] * min(stack, future[1] * pot))
-    for o in range(1, n_opt):  # one size at a time: the cdf slice of its threshold stays cached
-        x = sizes[o - 1]
-        smax = call_threshold(pot, x, rollouts)
-        after = pot + 2 * x
-        later = min(stack - x, future[1] * after)
-        acc = 0.0
+    weight = np.empty(n)
+    cell = np.empty((reps, n), np.int64)
+    for r in range(reps):
         for t in range(n):
             h = active[t]
-            c = interpolated(cdf, ci[t], cj[t], cw[t], cd[t], smax)
-            called = alice_eq[h] * after - x + edge[t] * later
-            acc += post[h] * ((1.0 - c) * pot + c * called)
-        out[o] = acc
-    if mass > 0:
-        out /= mass
+            if river[2, r, h] < 0:
+                cell[r, t] = -1
+            else:
+                i, j = nearest_cell(grid, river[0, r, h], river[1, r, h])
+                cell[r, t] = i * cells + j
+    now = np.empty(n, np.int64)
+    for t in range(n):
+        i, j = nearest_cell(grid, bob_w[active[t]], bob_d[active[t]])
+        now[t] = i * cells + j
+    lose = np.zeros(cells * cells)
+    edge = np.zeros(cells * cells)
+    seen = np.zeros(cells * cells, np.bool_)
+    occupied = np.empty(n, np.int64)
+    for o in range(n_opt):
+        x = 0 if o == 0 else sizes[o - 1]
+        after = pot + 2 * x
+        left = stack - x
+        if left < 1:
+            continue
+        smax_now = call_threshold(pot, x, rollouts) if x > 0 else 2 * rollouts
+        for t in range(n):
+            c = now[t]
+            weight[t] = post[active[t]] * (1.0 if x == 0 else cdf[smax_now, c // cells, c % cells])
+        total = 0.0
+        for r in range(reps):
+            n_occ = 0
+            for t in range(n):
+                c = cell[r, t]
+                if c < 0 or weight[t] == 0.0:
+                    continue
+                if not seen[c]:
+                    seen[c] = True
+                    occupied[n_occ] = c
+                    n_occ += 1
+                res = river[2, r, active[t]]
+                lose[c] += weight[t] * (1.0 - res)
+                edge[c] += weight[t] * (2.0 * res - 1.0)
+            best = 0.0
+            for f in range(fractions.shape[0]):
+                y = min(max(1, int(fractions[f] * after + 0.5)), left)
+                smax = call_threshold(after, y, rollouts)
+                g = 0.0
+                for u in range(n_occ):
+                    c = occupied[u]
+                    p = cdf[smax, c // cells, c % cells]
+                    g += (1.0 - p) * lose[c] * after + p * y * edge[c]
+                best = max(best, g)
+            total += best
+            for u in range(n_occ):
+                lose[occupied[u]] = 0.0
+                edge[occupied[u]] = 0.0
+                seen[occupied[u]] = False
+        out[o] = total / reps
+    return out
+
+
+@kernel
+def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, stack, sizes, future,
+                  rollouts):
+    """Expected final profit of CHECK (index 0) and of RAISE sizes[i] (index i + 1), averaged
+    over the active holdings weighted by `post`. After a check or a call with pot P and
+    stack s left, a holding is worth its check-down eq * P, plus the value of raises on the
+    streets before the river, future[0] * max(0, eq - future[2]) * min(s, future[1] * P);
+    river_extra[option] (from river_values, same weights) adds the river raise.
+    Holdings are pooled by Bob's equity cell (his call chance depends on nothing else)."""
+    grid = cdf.shape[1] - 1
+    cells = grid + 1
+    n_opt = sizes.shape[0] + 1
+    out = np.zeros(n_opt)
+    mass = np.zeros(cells * cells)
+    eq = np.zeros(cells * cells)
+    mid = np.zeros(cells * cells)
+    occupied = np.empty(active.shape[0], np.int64)
+    n_occ = 0
+    total = 0.0
+    for h in active:
+        p = post[h]
+        i, j = nearest_cell(grid, bob_w[h], bob_d[h])
+        c = i * cells + j
+        if mass[c] == 0.0:
+            occupied[n_occ] = c
+            n_occ += 1
+        mass[c] += p
+        eq[c] += p * alice_eq[h]
+        mid[c] += p * max(0.0, alice_eq[h] - future[2]) * future[0]
+        total += p
+    if total <= 0.0:
+        return out + (stack - 100)
+    for o in range(n_opt):
+        x = 0 if o == 0 else sizes[o - 1]
+        after = pot + 2 * x
+        left = stack - x
+        later = min(left, future[1] * after)
+        smax = call_threshold(pot, x, rollouts) if x > 0 else 2 * rollouts
+        acc = 0.0
+        for t in range(n_occ):
+            c = occupied[t]
+            p = 1.0 if x == 0 else cdf[smax, c // cells, c % cells]
+            called = eq[c] * after - mass[c] * x + mid[c] * later
+            acc += (1.0 - p) * mass[c] * pot + p * called
+        out[o] = (acc + river_extra[o]) / total
     return out + (stack - 100)

@@ -66,6 +66,13 @@ def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...]
         tables.load(source if frozen["tables_path"] else None)  # builds the cache file if missing
         shutil.copyfile(source, directory / "tables.npz")
         frozen["tables_path"] = str(directory / "tables.npz")
+    if "preflop_plan_path" in frozen:  # plan the preflop once here, not in every fresh process
+        import numpy as np
+
+        frozen["preflop_plan_path"] = ""
+        player = spec.make(spec.config_type(**frozen))
+        np.save(directory / "preflop.npy", player.plan)
+        frozen["preflop_plan_path"] = str(directory / "preflop.npy")
     (directory / "config.json").write_text(json.dumps({"bot": bot, "config": frozen}, indent=2) + "\n")
     run = directory / "run"
     run.write_text(run_script(directory))

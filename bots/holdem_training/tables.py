@@ -48,14 +48,14 @@ def engine_evaluator_tables() -> tuple:
             np.array([E.HASH_MULTIPLIER], np.uint64))
 
 
-def build(*, boards: int = PREFLOP_BOARDS, rollouts: int = 100) -> dict[str, np.ndarray]:
+def build(*, boards: int = PREFLOP_BOARDS, rollouts: int = 100, grid: int = CDF_GRID) -> dict[str, np.ndarray]:
     ev = engine_evaluator_tables()
     cards = K.pair_cards()
     state = seeds.stream(seeds.unit_key(seeds.match_key(TABLE_SEED), 0, seeds.Purpose.BOT))
     win, tie = K.preflop_tables(ev, boards, state, cards, K.rank_workspace())
     bob_w, bob_d = K.bob_preflop(win, tie, cards)
     arrays = dict(zip(_EV_NAMES, ev, strict=True))
-    arrays.update(cdf=K.score_cdf(CDF_GRID, rollouts), pre_win=win, pre_tie=tie, bob_pre_w=bob_w,
+    arrays.update(cdf=K.score_cdf(grid, rollouts), pre_win=win, pre_tie=tie, bob_pre_w=bob_w,
                   bob_pre_d=bob_d, cards=cards)
     return arrays
 

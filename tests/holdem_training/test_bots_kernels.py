@@ -67,24 +67,75 @@ def twin_call_threshold(pot, x, rollouts=100):
     return best
 
 
-def twin_option_values(cdf, post, bw, bd, eq, gain, fraction, active, pot, stack, sizes, future):
+def _cell(cdf, w, d):
     grid = cdf.shape[1] - 1
+    return min(max(int(w * grid + 0.5), 0), grid), min(max(int(d * grid + 0.5), 0), grid)
+
+
+def twin_call(cdf, pot, x, w, d):
+    i, j = _cell(cdf, w, d)
+    return 1.0 if x == 0 else float(cdf[K.call_threshold(pot, x, 100), i, j])
+
+
+def twin_option_values(cdf, post, bw, bd, eq, extra, active, pot, stack, sizes, future):
     values = []
     total = sum(post[h] for h in active)
-    for x in [0, *sizes]:
+    for o, x in enumerate([0, *sizes]):
         after, left = pot + 2 * x, stack - x
-        reach = min(after, left / fraction) if fraction > 0 else 0.0
         later = min(left, future[1] * after)
         acc = 0.0
         for h in active:
-            i = min(max(int(bw[h] * grid + 0.5), 0), grid)
-            j = min(max(int(bd[h] * grid + 0.5), 0), grid)
-            p = 1.0 if x == 0 else float(cdf[K.call_threshold(pot, x, 100), i, j])
+            p = twin_call(cdf, pot, x, bw[h], bd[h])
             mid = max(0.0, eq[h] - future[2]) * future[0]
-            called = eq[h] * after - x + gain[h] * reach + mid * later
-            acc += post[h] * ((1 - p) * pot + p * called)
-        values.append(acc / total + stack - 100)
+            acc += post[h] * ((1 - p) * pot + p * (eq[h] * after - x + mid * later))
+        values.append((acc + extra[o]) / total + stack - 100)
     return np.array(values)
+
+
+def twin_river_values(cdf, post, bw, bd, river, active, pot, stack, sizes, fractions):
+    out = []
+    for x in [0, *sizes]:
+        after, left = pot + 2 * x, stack - x
+        if left < 1:
+            out.append(0.0)
+            continue
+        weight = {h: post[h] * twin_call(cdf, pot, x, bw[h], bd[h]) for h in active}
+        total = 0.0
+        for r in range(river.shape[1]):
+            best = 0.0
+            for f in fractions:
+                y = min(max(1, int(f * after + 0.5)), left)
+                gain = 0.0
+                for h in active:
+                    o = river[2, r, h]
+                    if o < 0:
+                        continue
+                    p = twin_call(cdf, after, y, river[0, r, h], river[1, r, h])
+                    gain += weight[h] * ((1 - p) * (1 - o) * after + p * y * (2 * o - 1))
+                best = max(best, gain)
+            total += best
+        out.append(total / river.shape[1])
+    return np.array(out)
+
+
+def twin_turn_equity(hole, board):
+    """Alice's equity against every pair over all river cards, by brute force."""
+    dead = set(hole) | set(board)
+    rest = [c for c in range(52) if c not in dead]
+    rows, owners = [], []
+    for i, b in enumerate(rest):
+        for a in rest[:i]:
+            for river in rest:
+                if river in (a, b):
+                    continue
+                rows.append([*hole, *board, river])
+                rows.append([a, b, *board, river])
+                owners.append(K.pair_index(a, b))
+    values = E.evaluate_many(np.array(rows, np.int64)).reshape(-1, 2)
+    score = np.where(values[:, 0] > values[:, 1], 1.0, np.where(values[:, 0] == values[:, 1], 0.5, 0.0))
+    sums = np.bincount(owners, score, minlength=1326)
+    counts = np.bincount(owners, minlength=1326)
+    return sums, counts
 
 
 # ---------------------------------------------------------------------------------- tests
@@ -166,16 +217,17 @@ def test_option_values_match_twin():
     cdf = K.score_cdf(20, 100)
     post = rng.random(1326)
     bw, bd = rng.random(1326) * 0.8, rng.random(1326) * 0.1
-    eq, gain = rng.random(1326), rng.random(1326) * 0.3 - 0.1
+    eq = rng.random(1326)
     active = np.sort(rng.choice(1326, 300, replace=False))
     sizes = np.array([1, 5, 12, 40, 90])
+    extra = rng.random(6) * 20
     future = np.array([0.4, 1.5, 0.45])
-    got = K.option_values(cdf, post, bw, bd, eq, gain, 0.7, active, 30, 90, sizes, future, 100)
-    want = twin_option_values(cdf, post, bw, bd, eq, gain, 0.7, active, 30, 90, sizes, future)
+    got = K.option_values(cdf, post, bw, bd, eq, extra, active, 30, 90, sizes, future, 100)
+    want = twin_option_values(cdf, post, bw, bd, eq, extra, active, 30, 90, sizes, future)
     assert np.allclose(got, want)
 
 
-def test_river_lookahead_matches_twin():
+def test_river_values_match_twin():
     rng = _rng(12)
     cdf = K.score_cdf(20, 100)
     reps = 3
@@ -184,30 +236,23 @@ def test_river_lookahead_matches_twin():
     river[1] = rng.random((reps, 1326)) * 0.05
     river[2] = rng.choice([-1.0, 0.0, 0.5, 1.0], size=(reps, 1326))
     post = rng.random(1326)
-    active = np.arange(0, 1326, 3)
+    bw, bd = rng.random(1326) * 0.8, rng.random(1326) * 0.1
+    active = np.arange(0, 1326, 7)
+    sizes = np.array([3, 10, 25, 60])
     fractions = np.array([0.25, 0.5, 1.0, 3.0])
-    gain, chosen = K.river_lookahead(cdf, post, river, active, fractions, 100)
-    grid = 20
-    want_gain = np.zeros(1326)
-    count = np.zeros(1326)
-    picks = []
-    for r in range(reps):
-        def p_call(h, f, r=r):
-            i = min(int(river[0, r, h] * grid + 0.5), grid)
-            j = min(int(river[1, r, h] * grid + 0.5), grid)
-            return float(cdf[K.call_threshold(1000, int(1000 * f + 0.5), 100), i, j])
+    got = K.river_values(cdf, post, bw, bd, river, active, 20, 60, sizes, fractions, 100)
+    want = twin_river_values(cdf, post, bw, bd, river, active, 20, 60, sizes, fractions)
+    assert np.allclose(got, want)
+    assert got[-1] == 0.0 and got[0] > 0.0  # all-in leaves nothing to raise on the river
 
-        live = [h for h in active if river[2, r, h] >= 0]
-        options = [(sum(post[h] * ((1 - p_call(h, f)) * (1 - river[2, r, h])
-                                   + p_call(h, f) * f * (2 * river[2, r, h] - 1)) for h in live), f)
-                   for f in fractions]
-        best, f = max(options)
-        picks.append(f if best > 0 else 0.0)
-        for h in live:
-            count[h] += 1
-            if best > 0:
-                o = river[2, r, h]
-                want_gain[h] += (1 - p_call(h, f)) * (1 - o) + p_call(h, f) * f * (2 * o - 1)
-    want_gain[count > 0] /= count[count > 0]
-    assert chosen == pytest.approx(sum(picks) / reps)
-    assert np.allclose(gain[active], want_gain[active])
+
+def test_alice_equity_enumerates_the_river():
+    rng = _rng(21)
+    cards = _deal(rng, 6)
+    hole, board = cards[:2], cards[2:]
+    got = K.alice_equity(EV, np.array(hole), np.array(board), 48, seeds.stream(2), CARDS, K.rank_workspace())
+    sums, counts = twin_turn_equity(hole, board)
+    live = counts > 0
+    assert live.sum() == 1035  # pairs of the 46 unseen cards
+    assert np.allclose(got[live], sums[live] / counts[live])
+    assert (got[~live] == 0.5).all()

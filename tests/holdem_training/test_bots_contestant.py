@@ -1,0 +1,91 @@
+"""Bot configs, the contestant program (statement example, real judge) and the export bundle."""
+
+import io
+import json
+import sys
+
+import pytest
+
+from bots.base import ConfigError
+from bots.holdem_training import BOTS, bundle, tables
+from bots.holdem_training.contestant import play
+from engine.holdem_training.judge import play_external, play_match
+
+# The statement's example exchange: judge lines, and the lines a contestant answers with.
+EXAMPLE_IN = ["1", "STATE 1 1 100 100 10 0", "ALICE 0 12 2 1", "BOARD", "RATES 0.421000 0.010000",
+              "OPP FOLD", "RESULT 15", "SCORE 15.000000"]
+EXAMPLE_OUT = ["RATE 100", "ACTION RAISE 5"]
+
+
+@pytest.fixture(scope="module")
+def small_tables(tmp_path_factory):
+    """Quick, coarse tables (the real ones take a minute to build) in a bundle-style file."""
+    path = tmp_path_factory.mktemp("tables") / "tables.npz"
+    return str(tables.save(tables.build(boards=60, grid=20), path))
+
+
+def test_configs_parse_and_reject_clearly():
+    spec = BOTS["exploit"]
+    config = spec.config_from(["raise_pcts=25/50/100", "runouts_flop=3", "river_lookahead=false"])
+    assert config.raise_pcts == (25, 50, 100) and config.runouts_flop == 3 and not config.river_lookahead
+    with pytest.raises(ConfigError, match="accepted keys: .*runouts_flop"):
+        spec.config_from(["runout_flop=3"])
+    with pytest.raises(ConfigError, match="runouts_flop=.*integer"):
+        spec.config_from(["runouts_flop=many"])
+    with pytest.raises(ConfigError, match="at least 1"):
+        spec.config_from(["runouts_turn=0"])
+    with pytest.raises(ConfigError, match="raise_fraction"):
+        BOTS["rate_equity"].config_from(["raise_fraction=1.5"])
+    assert set(BOTS) == {"checker", "rate_equity", "exploit"}
+
+
+def test_contestant_replays_the_statement_example():
+    spec = BOTS["rate_equity"]
+    bot = spec.make(spec.config_from(["rollouts=100", "threshold=0.4", "raise_fraction=0.05"]))
+    out = io.StringIO()
+    finished = play(bot, io.StringIO("\n".join(EXAMPLE_IN) + "\n"), out)
+    assert out.getvalue().splitlines() == EXAMPLE_OUT
+    assert finished == 1
+
+
+def test_contestant_exits_on_minus_one():
+    out = io.StringIO()
+    assert play(BOTS["checker"].make(), io.StringIO("2\nSTATE 1 1 100 100 10 0\nALICE 0 12 2 1\nBOARD\n-1\n"),
+                out) == 0
+    assert out.getvalue() == "ACTION CHECK\n"
+
+
+@pytest.mark.parametrize("name, settings", [("checker", []), ("rate_equity", ["rollouts=20"])])
+def test_contestant_through_the_real_judge_matches_in_process(name, settings):
+    argv = [sys.executable, "-m", "bots.holdem_training.contestant", "--bot", name]
+    for item in settings:
+        argv += ["--set", item]
+    external = play_external(argv, seed=5, hands=30)
+    spec = BOTS[name]
+    internal = play_match(spec.make(spec.config_from(settings)), seed=5, hands=30)
+    assert external.status == "ok", external.reason
+    assert external.average_profit == internal.average_profit
+    if name == "checker":
+        assert set(external.log.payoffs.tolist()) <= {0, 5, 10}
+
+
+def test_exported_exploit_bundle_plays_like_the_in_process_bot(tmp_path, small_tables):
+    settings = [f"tables_path={small_tables}", "preflop_runouts=2", "runouts_flop=2", "runouts_turn=2",
+                "equity_runouts_flop=4", "equity_runouts_turn=8"]
+    made = bundle.write(tmp_path / "bundle", "exploit", settings)
+    assert made.warm_status == "ok" and made.run.exists()
+    frozen = json.loads((tmp_path / "bundle" / "config.json").read_text())
+    assert frozen["bot"] == "exploit" and frozen["config"]["runouts_flop"] == 2
+    assert frozen["config"]["tables_path"] == str(tmp_path / "bundle" / "tables.npz")
+    external = play_external([str(made.run)], seed=9, hands=25)
+    spec = BOTS["exploit"]
+    internal = play_match(spec.make(spec.config_from(settings)), seed=9, hands=25)
+    assert external.status == "ok", external.reason
+    assert external.average_profit == internal.average_profit
+
+
+def test_export_rejects_unknown_bots_and_keys(tmp_path):
+    with pytest.raises(KeyError, match="accepted: checker, exploit, rate_equity"):
+        bundle.write(tmp_path, "nope")
+    with pytest.raises(ConfigError, match="unknown key"):
+        bundle.write(tmp_path, "checker", ["x=1"])
