@@ -1,6 +1,6 @@
 """Spec section 13 acceptance tests and the two input examples of section 9, byte for byte."""
 
-from engine.cg_holdem.judge import play_game
+from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.protocol import board_text
 from engine.cg_holdem.rules import GameConfig, card_text
 from tests.cg_holdem.helpers import Scripted, min_raise, run
@@ -154,3 +154,20 @@ def test_dealt_hands_seed_42():
     assert dealt(3) == (0, 1, 2, ["QD KS", "2C KC", "QH 9C"])
     assert dealt(2) == (0, 0, 1, ["QH KC", "2C QD"])
     assert dealt(4) == (1, 2, 3, ["QD 8S", "KC QC", "2C 9C", "QH KS"])
+
+
+def test_none_round_past_the_cap_ends_the_game_flagged():
+    """Spec 11.12: the Java referee would overflow its history here; we cancel and flag it."""
+    config = GameConfig(players=2, stacks=(10, 4790), round_cap=1)
+    result = play_game([BotSeat(Scripted(lambda t: "FOLD")) for _ in range(2)], seed=42, config=config)
+    assert result.overflow and result.rounds == 1
+    assert result.hands[-1].hand == 2 and result.hands[-1].cancelled
+    assert result.final_stacks == (5, 4795)
+    uncapped = play_game([BotSeat(Scripted(lambda t: "FOLD")) for _ in range(2)], seed=42,
+                         config=GameConfig(players=2, stacks=(10, 4790)))
+    assert line(uncapped.history[1]).startswith("2 2 -1 NONE ")
+
+
+def test_dealt_board_seed_42_three_players():
+    result, _ = run(3, 42, lambda t: "ALL-IN")
+    assert " ".join(card_text(c) for c in result.hands[0].board[:4]) == "QC JD AC 4H"
