@@ -5,6 +5,7 @@ per-row mean and variance on disk (the strategies come from seeds far from any t
 """
 
 import os
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -54,7 +55,7 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
     stack = np.stack(members)
     bank = Bank(bets, stack.mean(axis=0), stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0]), count)
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp.npz")
+    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")  # racing builders
     np.savez(tmp, mean=bank.mean, var=bank.var)
     tmp.replace(path)
     return bank

@@ -25,8 +25,8 @@ def benchmark_server(index: int) -> tuple[R.BetSizes, int, int]:
     return bets, steps, index + 1
 
 
-def strength_rows(names: list[str], *, tests: int, hands: int, seeds: Iterable[int], first_test: int = 0,
-                  progress: Callable[[str], None] | None = None) -> list[dict]:
+def strength_rows(names: list[str], *, configs: dict | None = None, tests: int, hands: int, seeds: Iterable[int],
+                  first_test: int = 0, progress: Callable[[str], None] | None = None) -> list[dict]:
     rows = []
     for index in range(first_test, first_test + tests):
         bets, steps, strategy_seed = benchmark_server(index)
@@ -36,7 +36,7 @@ def strength_rows(names: list[str], *, tests: int, hands: int, seeds: Iterable[i
             row = {"server": index, "bet1": bets.bet1, "bet2": bets.bet2, "steps": steps, "seed": deal_seed,
                    "br_value": value}
             for name in names:
-                result = play_bot(BOTS[name].make(), server, seed=deal_seed, count=hands)
+                result = play_bot(BOTS[name].make((configs or {}).get(name)), server, seed=deal_seed, count=hands)
                 row[name] = result.score
                 row[f"{name}_cpu"] = result.cpu_seconds
             rows.append(row)

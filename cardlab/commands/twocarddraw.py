@@ -325,6 +325,7 @@ def strength(
     first_seed: int = typer.Option(1, min=0, help="first deal seed"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
     bots: str = typer.Option("learner,oracle,prior_br,sample", help="comma-separated; the first is compared"),
+    set_: list[str] = typer.Option([], "--set", help="config key=value for the first bot (repeatable)"),
     json_: bool = typer.Option(False, "--json"),
 ):
     """Mean TopCoder score per test of each bot over generated servers, with paired 95% CIs of the
@@ -332,9 +333,11 @@ def strength(
     from bots.twocarddraw.strength import strength_rows, summarise
 
     names = [b.strip() for b in bots.split(",") if b.strip()]
-    _bot_and_config(names[0], [])
-    rows = strength_rows(names, tests=tests, hands=hands, seeds=range(first_seed, first_seed + seeds),
-                         first_test=first_test,
+    for name in names[1:]:
+        _bot_and_config(name, [])
+    _, config = _bot_and_config(names[0], set_)
+    rows = strength_rows(names, configs={names[0]: config}, tests=tests, hands=hands,
+                         seeds=range(first_seed, first_seed + seeds), first_test=first_test,
                          progress=lambda text: console.print(text) if not json_ else None)
     summary = summarise(rows, names)
     if json_:
