@@ -343,7 +343,7 @@ def _noflush_value(key):
     return np.int64(NOFLUSH_ORDINAL[slot & np.uint64(_SLOT_MASK)])
 
 
-@kernel
+@kernel(inline="always")
 def _rollout_value(key, a, b, board_bits, unseen, need):
     """Strength of hole a, b with the known board (board_bits) and the drawn unseen[2:need];
     `key` already sums all seven. Rank bits are gathered only for the rare flush."""
