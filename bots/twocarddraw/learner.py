@@ -10,7 +10,7 @@ response to the posterior means is the Bayes-optimal play if we ignore explorati
 
 import numpy as np
 
-from bots.twocarddraw.prior import bank_pseudo_counts
+from bots.twocarddraw.prior import BankUser, bank_pseudo_counts
 from bots.twocarddraw.tracker import Observation, PolicyBot
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.best_response import Evaluator
@@ -18,7 +18,7 @@ from engine.twocarddraw.best_response import Evaluator
 HANDS = np.arange(R.N_HANDS)
 
 
-class LearnerBot(PolicyBot):
+class LearnerBot(BankUser, PolicyBot):
     learns_across_hands = True
 
     def __init__(self, config):

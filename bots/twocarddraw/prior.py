@@ -66,3 +66,11 @@ def bank_pseudo_counts(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT
     """Dirichlet pseudo-counts (N_ROWS, 3): the bank's mean times its spread-matched strength."""
     bank = load_bank(bets, count=count, seed=seed)
     return bank.mean * (bank.concentration(low=low, high=high) * scale)[:, None]
+
+
+class BankUser:
+    """Mixin for bots whose config has prior_count/prior_seed: the judge calls prepare_offline
+    before the test clock starts, as a real submission would have embedded its tables."""
+
+    def prepare_offline(self, bet1: int, bet2: int) -> None:
+        load_bank(R.BetSizes(bet1, bet2), count=self.config.prior_count, seed=self.config.prior_seed)

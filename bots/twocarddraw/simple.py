@@ -1,6 +1,6 @@
 """Fixed bots: the statement's sample and best responses to a known or averaged strategy."""
 
-from bots.twocarddraw.prior import load_bank
+from bots.twocarddraw.prior import BankUser, load_bank
 from bots.twocarddraw.tracker import PolicyBot, TrackingBot
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.best_response import best_response
@@ -41,7 +41,7 @@ class OracleBot(PolicyBot):
         self.policy = best_response(self.strategy).policy
 
 
-class PriorBestResponseBot(PolicyBot):
+class PriorBestResponseBot(BankUser, PolicyBot):
     """Best response to the mean of a bank of strategies generated for the test's bet sizes."""
 
     def __init__(self, config):

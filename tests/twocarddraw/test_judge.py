@@ -74,3 +74,19 @@ def test_sample_bot_bets_only_with_two_fours(hand):
     bot = BOTS["sample"].make()
     bot.init(1, 2)
     assert bot.new_hand(*hand, 0) == (1 if hand == (4, 4) else 0)
+
+
+def test_prior_bank_is_built_before_the_clock_starts(generated_12, tmp_path, monkeypatch):
+    from bots.twocarddraw.learner import LearnerBot
+
+    monkeypatch.setenv("CARDLAB_HOME", str(tmp_path))  # no cached bank: it must be built
+    cache = tmp_path / ".cache" / "twocarddraw"
+
+    class Probe(LearnerBot):
+        def on_init(self):
+            self.bank_at_init = sorted(p.name for p in cache.glob("bank_*.npz"))
+            super().on_init()
+
+    bot = Probe(BOTS["learner"].config_from({"prior_count": "2"}))
+    result = J.play_bot(bot, generated_12, seed=1, count=200)
+    assert result.status == J.OK and bot.bank_at_init == ["bank_1_2_n2_s1000000.npz"]
