@@ -78,3 +78,22 @@ def test_an_external_match_follows_the_statement_example_shape():
         assert transcript[8] == "> STATE 1 2 95 95 20 3"
         assert transcript[-1] == f"> SCORE {result.log.payoffs[0]:.6f}"
         assert transcript[-2] == f"> RESULT {result.log.payoffs[0]}"
+
+
+GOLDEN = Path(__file__).parent / "data" / "golden_example_seed4.txt"
+
+
+def test_golden_transcript_of_a_short_match():
+    """Every line of a 5-hand match (deals, RATE answers, Bob's answers, results) as last
+    accepted. A change in dealing, sampling or formatting shows up here as a diff; if it is
+    intended, regenerate with HT_REGENERATE_GOLDEN=1 and review the diff."""
+    import os
+
+    transcript: list[str] = []
+    result = play_external([sys.executable, CONTESTANT, "example", "0"], seed=4, hands=5, transcript=transcript,
+                           cpu_seconds=5)
+    assert result.complete
+    text = "\n".join(transcript) + "\n"
+    if os.environ.get("HT_REGENERATE_GOLDEN"):
+        GOLDEN.write_text(text)
+    assert text == GOLDEN.read_text()
