@@ -298,17 +298,19 @@ class Game:
 
     # -- the referee's loop between decisions (spec 7, 8) -----------------------------
     def _street_over(self) -> bool:
-        folded, stack, acted, total = self.folded, self.stack, self.acted, self.total
-        active = [s for s in range(self.n) if not folded[s] and stack[s] > 0]
-        if not active:
+        """Spec 7.2, checked on the next seat to act (``to_act``, set by whoever moved last):
+        action goes round in order, so if that seat is done (acted, at the max total) every
+        seat is; the one exception is a lone seat that has not acted, asked only when below
+        the max."""
+        s = self.to_act
+        if s < 0:
             return True
-        top = self.top
-        if len(active) == 1 and not acted[active[0]]:
-            return total[active[0]] >= top  # asked only when below the max
-        for s in active:
-            if not acted[s] or total[s] != top:
-                return False
-        return True
+        if self.total[s] < self.top:
+            return False
+        if self.acted[s]:
+            return True
+        folded, stack = self.folded, self.stack
+        return not any(not folded[t] and stack[t] > 0 for t in range(self.n) if t != s)
 
     def _run(self) -> None:
         """Advance until a decision is needed (to_act set, round counted) or the game ends."""
