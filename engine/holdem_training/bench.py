@@ -87,10 +87,10 @@ def _measure(label: str, detail: str, run, count: int, repeats: int) -> Measure:
 
 def evaluator_measures(*, count: int = 4_000_000, seed: int = 1, repeats: int = 3) -> list[Measure]:
     """Ours then (if phevaluator is installed) the peer, measured alternately over the same hands."""
-    hands = random_hands(count, seed=seed)
+    hands = random_hands(count, seed=seed).astype(np.int32)  # int32 on both sides, as the peer's API takes
     _kernels.evaluate_many(hands[:10])  # compile or load from cache outside the timing
-    runs = [("numba hand_value7", "engine.holdem_training._kernels.hand_value7 in a numba loop",
-             lambda: _kernels.evaluate_many(hands))]
+    runs = [("numba hand_value7", "engine.holdem_training._kernels.hand_value7 in a numba loop over an "
+             "(n, 7) int32 array", lambda: _kernels.evaluate_many(hands))]
     peer = _peer_runner(hands)
     if peer is not None:
         runs.append(peer)
@@ -116,7 +116,8 @@ def _peer_runner(hands: np.ndarray):
     peer_cards = np.ascontiguousarray((hands % 13) * 4 + hands // 13, dtype=np.int32)  # rank*4+suit
     out = np.empty(len(hands), np.int32)
     detail = (f"phevaluator {version('phevaluator')}: the wheel's compiled C evaluate_7cards "
-              f"({Path(_pheval.__file__).name}), called through a function pointer from a gcc -O2 C loop")
+              f"({Path(_pheval.__file__).name}), called through a function pointer from a gcc -O2 C loop "
+              "over the same hands as an (n, 7) int32 array of its card ids")
     return ("phevaluator C evaluate_7cards", detail,
             lambda: loop(evaluate, peer_cards.ctypes.data, len(hands), out.ctypes.data))
 
