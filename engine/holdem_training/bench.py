@@ -123,11 +123,13 @@ def _peer_runner(hands: np.ndarray):
 
 
 def equity_measures(*, decisions: int = 200_000, seed: int = 1, repeats: int = 3,
-                    peer_decisions: int = 200) -> list[Measure]:
+                    peer_decisions: int | None = None) -> list[Measure]:
     """Bob's call decisions (100 rollouts each), a quarter at each street: the numba kernel in
     a batch loop, the same through one Python call per decision (as the judge calls it), and
     a plain-Python peer that samples the same way and evaluates with eval7."""
     per_street = decisions // 4
+    if peer_decisions is None:  # the plain-Python peer is ~1000x slower: a sample is enough
+        peer_decisions = max(4, min(200, decisions // 1000))
     key = np.uint64(seeds.match_key(seed))
     _, cards, _, stream_keys = _kernels.deal_chunk(key, 0, per_street, np.uint64(int(seeds.Purpose.DEAL)),
                                                    np.uint64(int(seeds.Purpose.OPPONENT)))

@@ -81,3 +81,15 @@ def test_cli_judge_reports_minus_one_for_a_bad_program():
     assert result.exit_code == 1
     lines = result.stdout.strip().splitlines()
     assert lines[-1] == "-1" and "hands 4/30" in result.stdout and "status aborted" in result.stdout
+
+
+def test_bench_commands_run_and_name_their_peer():
+    runner = CliRunner()
+    app = _cli()
+    evaluator = runner.invoke(app, ["bench", "holdem-training", "evaluator", "--hands", "2000", "--repeat", "1"])
+    assert evaluator.exit_code == 0, evaluator.output
+    assert "phevaluator 0.6.0" in evaluator.stdout and "evaluate_7cards" in evaluator.stdout
+    equity = runner.invoke(app, ["bench", "holdem-training", "equity", "--decisions", "400", "--repeat", "1"])
+    assert equity.exit_code == 0 and "decisions/s" in equity.stdout
+    judged = runner.invoke(app, ["bench", "holdem-training", "judge", "--hands", "100", "--repeat", "1"])
+    assert judged.exit_code == 0 and "hands/s" in judged.stdout
