@@ -78,8 +78,10 @@ class Sha1Prng:
     def _raw31(self, count: int) -> list[int]:
         """The next ``count`` next(31) values (4 bytes each, big-endian, shifted right by one)."""
         need = 4 * count
-        while len(self._buffer) - self._at < need:
-            self._buffer = self._buffer[self._at:] + self._step()
+        short = need - (len(self._buffer) - self._at)
+        if short > 0:
+            blocks = [self._step() for _ in range(-(-short // _DIGEST_SIZE))]
+            self._buffer = self._buffer[self._at:] + b"".join(blocks)
             self._at = 0
         values = struct.unpack_from(f">{count}I", self._buffer, self._at)
         self._at += need
