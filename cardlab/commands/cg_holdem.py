@@ -265,8 +265,8 @@ def _pokerkit_plan(record):
             ops.append(("check_or_call", None))
         elif parts[1] == "cbr":
             ops.append(("complete_bet_or_raise_to", int(parts[2])))
-        else:
-            ops.append(("show_or_muck_hole_cards", parts[2]))
+        else:  # "sm": the player due to show shows what it holds
+            ops.append(("show_or_muck_hole_cards", True))
     args = (tuple(blinds_by_position(record, order)), record.big_blind,
             tuple(record.start_stacks[s] for s in order), len(order))
     return args, ops, [record.end_stacks[s] for s in order]

@@ -69,8 +69,11 @@ def actions(record: HandRecord, order: list[int]) -> list[str]:
 def _shows(record: HandRecord, order: list[int], street: int, opener: int | None) -> list[str]:
     """PokerKit's showdown order: from the street's last aggressor, else from its first actor."""
     n = len(order)
-    if opener is None:
-        opener = (1 if n == 2 else 2 % n) if street == 0 else 0
+    if opener is None and street == 0:  # after the largest posted blind (PokerKit: last such seat)
+        posted = [record.posted[s] for s in order]
+        opener = (max(range(n), key=lambda i: (posted[i], i)) + 1) % n
+    elif opener is None:
+        opener = 0
     shows = []
     for k in range(n):
         i = (opener + k) % n
