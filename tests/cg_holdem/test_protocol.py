@@ -61,3 +61,23 @@ def test_rendered_turns_read_back_identically():
     run(4, 1234, lambda t: "CALL" if t.round % 3 else t.possible[0], on_turn=lambda s, t, a: shown.append(t))
     for turn in shown[:200]:
         assert read_turn(iter(turn.lines()).__next__, 4) == turn
+
+
+def test_locked_raiser_and_short_all_in_reopening():
+    """Spec 5 example: flop bet 300, two calls, a short all-in to 490: the bettor may only call
+    (ALL-IN and BET become CALL), while a caller may re-raise by the old minimum (BET_300)."""
+    from engine.cg_holdem.rules import GameConfig
+    from engine.cg_holdem.state import Game
+
+    game = Game(GameConfig(players=4, stacks=(3000, 3000, 500, 3000)), 42)
+    for text in ("CALL", "CALL", "CALL", "CHECK", "CHECK"):
+        game.apply(Action(text))
+    for action in (Action("BET", 300), Action("CALL"), Action("CALL"), Action("ALL-IN")):
+        game.apply(action)
+    assert game.to_act == 3 and game.possible_actions() == ("CALL", "FOLD")
+    assert game.replace(Action("ALL-IN")) == Action("CALL")
+    assert game.replace(Action("BET", 1000)) == Action("CALL")
+    game.apply(Action("CALL"))
+    assert game.to_act == 0 and game.possible_actions() == ("CALL", "ALL-IN", "BET_300", "FOLD")
+    assert game.replace(Action("BET", 250)) == Action("BET", 300)  # above the call, below the minimum
+    assert game.replace(Action("BET", 190)) == Action("CALL")  # not above the call
