@@ -86,6 +86,14 @@ _CALL, _CHECK, _FOLD, _ALL_IN = Action(CALL), Action(CHECK), Action(FOLD), Actio
 class Game:
     """A whole game. After construction the game has advanced to the first decision."""
 
+    __slots__ = (  # fixed attributes: faster access on the per-decision path
+        "acted", "actions", "bb", "bb_seat", "board", "cap", "config", "dealer", "decided", "deck_source",
+        "first_big_blind", "first_round", "folded", "full_board", "hand_nb", "hands", "history", "hole",
+        "in_hand", "last_raise", "last_raiser", "last_total", "n", "over", "overflow", "posted", "raise_count",
+        "rank", "round", "sb", "sb_seat", "showdowns", "stack", "start_stacks", "street", "street_bet",
+        "timed_out", "to_act", "top", "total",
+    )
+
     @property
     def board_shown(self) -> int:
         return len(self.board)
