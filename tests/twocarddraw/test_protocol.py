@@ -69,3 +69,11 @@ def test_missing_situations_and_raise_at_cap():
     parsed = parse_strategy(capped)
     assert len(parsed.warnings) == 1 and "played as call" in parsed.warnings[0]
     np.testing.assert_allclose(parsed.strategy.round1[3, 0], [0.2, 0.8, 0.0])
+
+
+def test_lines_may_come_in_any_order():
+    strategy = random_strategy(R.BetSizes(4, 8), 3)
+    header, *rows = format_strategy(strategy).splitlines()
+    order = np.random.default_rng(1).permutation(len(rows))
+    parsed = parse_strategy("\n".join([header, *(rows[i] for i in order)]))
+    np.testing.assert_allclose(parsed.strategy.probs, strategy.probs, atol=1e-11)
