@@ -87,7 +87,7 @@ def _split_imports(source: str, path: str) -> tuple[list[str], str]:
     return stdlib, kept.strip("\n")
 
 
-def submission_source(spec: BotSpec, config, *, turn_budget_s: float = 0.030) -> str:
+def submission_source(spec: BotSpec, config, *, turn_budget_s: float = 0.015) -> str:
     if spec.name not in BOT_CLASSES:
         raise ValueError(f"bot {spec.name!r} cannot be exported; accepted: {', '.join(BOT_CLASSES)}")
     imports = ["import random", "import sys", "import time"]
@@ -102,7 +102,7 @@ def submission_source(spec: BotSpec, config, *, turn_budget_s: float = 0.030) ->
     return header + "\n".join(sorted(set(imports))) + "\n\n\n" + "\n\n\n".join(bodies) + main
 
 
-def write_submission(out: Path, spec: BotSpec, config, *, turn_budget_s: float = 0.030) -> Path:
+def write_submission(out: Path, spec: BotSpec, config, *, turn_budget_s: float = 0.015) -> Path:
     source = submission_source(spec, config, turn_budget_s=turn_budget_s)
     ast.parse(source)  # never write a file that does not compile
     out = Path(out)

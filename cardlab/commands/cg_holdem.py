@@ -117,6 +117,8 @@ def export(
     out: Path = typer.Option(..., "--out", help="the single .py file to write"),
     bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold or aggressive"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
+    budget_ms: int = typer.Option(15, "--budget-ms", min=1, max=45,
+                                  help="Monte Carlo time per turn (CodinGame allows 50 ms in all)"),
 ):
     """Write a single-file Python submission (standard library only, as CodinGame runs it)."""
     from bots.cg_holdem.export import write_submission
@@ -125,7 +127,7 @@ def export(
     if out.is_dir():
         out = out / "cg_holdem_bot.py"
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_submission(out, spec, config)
+    write_submission(out, spec, config, turn_budget_s=budget_ms / 1000)
     typer.echo(f"wrote {out} ({spec.name}: {config})")
 
 
