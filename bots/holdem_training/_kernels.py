@@ -309,12 +309,12 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     the completion uses her cards or h's)."""
     nb = board.shape[0]
     pool = np.empty(52 - nb, np.int64)
-    on_board = np.zeros(52, np.bool_)
-    for c in board:
-        on_board[c] = True
     m = 0
     for c in range(52):
-        if not on_board[c]:
+        hit = False
+        for b in board:
+            hit = hit or b == c
+        if not hit:
             pool[m] = c
             m += 1
     need = 5 - nb
@@ -325,6 +325,13 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     above = np.zeros(52, np.int64)
     h0, h1 = hole[0], hole[1]
     alice = pair_index(h0, h1)
+    mine = np.zeros(PAIRS, np.bool_)  # pairs that use Alice's cards cannot be Bob's
+    for c in range(52):
+        if c != h0:
+            mine[pair_index(h0, c)] = True
+        if c != h1:
+            mine[pair_index(h1, c)] = True
+    sums = np.zeros((5, PAIRS))
     river = np.empty((3, reps, PAIRS))
     for rep in range(reps):
         for t in range(need):  # partial Fisher-Yates: a uniform completion in pool[:need]
@@ -357,34 +364,24 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
             for t in range(lo, hi):  # disjoint pairs at least as strong, minus the stronger
                 k = order[t]
                 at_least = total - above[cards[k, 0]] - above[cards[k, 1]] + 1
-                rd[k] = (at_least - rw[k]) * (1.0 / 990.0)
-                rw[k] *= 1.0 / 990.0
-                ro[k] = result
-        for k in range(PAIRS):  # Alice's own cards cannot be Bob's
-            a, b = cards[k, 0], cards[k, 1]
-            if a == h0 or a == h1 or b == h0 or b == h1:
-                ro[k] = -1.0
+                w = rw[k] * (1.0 / 990.0)
+                d = (at_least - rw[k]) * (1.0 / 990.0)
+                rw[k] = w
+                rd[k] = d
+                sums[0, k] += w
+                sums[1, k] += d
+                sums[2, k] += 1.0
+                if result >= 0.0 and not mine[k]:
+                    ro[k] = result
+                    sums[3, k] += result
+                    sums[4, k] += 1.0
     out = np.full((3, PAIRS), 0.5)
-    bw = np.zeros(PAIRS)
-    bd = np.zeros(PAIRS)
-    bn = np.zeros(PAIRS)
-    ae = np.zeros(PAIRS)
-    an = np.zeros(PAIRS)
-    for rep in range(reps):
-        for k in range(PAIRS):
-            if river[0, rep, k] >= 0.0:
-                bw[k] += river[0, rep, k]
-                bd[k] += river[1, rep, k]
-                bn[k] += 1.0
-            if river[2, rep, k] >= 0.0:
-                ae[k] += river[2, rep, k]
-                an[k] += 1.0
     for k in range(PAIRS):
-        if bn[k] > 0:
-            out[0, k] = bw[k] / bn[k]
-            out[1, k] = bd[k] / bn[k]
-        if an[k] > 0:
-            out[2, k] = ae[k] / an[k]
+        if sums[2, k] > 0:
+            out[0, k] = sums[0, k] / sums[2, k]
+            out[1, k] = sums[1, k] / sums[2, k]
+        if sums[4, k] > 0:
+            out[2, k] = sums[3, k] / sums[4, k]
     return out, river
 
 
@@ -503,6 +500,19 @@ def bob_preflop(win, tie, cards):
 # --------------------------------------------------------------------------------------
 # Decision values
 # --------------------------------------------------------------------------------------
+@kernel
+def subsample(active, m, state):
+    """A uniform random m-subset of `active` (all of it when m >= its size), sorted."""
+    n = active.shape[0]
+    if m >= n:
+        return active.copy()
+    pool = active.copy()
+    for t in range(m):
+        s = t + below(state, n - t)
+        pool[t], pool[s] = pool[s], pool[t]
+    return np.sort(pool[:m])
+
+
 @kernel
 def nearest_cell(grid, w, d):
     i = min(max(int(w * grid + 0.5), 0), grid)
@@ -632,3 +642,51 @@ def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, s
             acc += (1.0 - p) * mass[c] * pot + p * called
         out[o] = (acc + river_extra[o]) / total
     return out + (stack - 100)
+
+
+@kernel
+def raise_sizes(fractions, pot, stack, allin):
+    """Distinct raise amounts: the pot fractions rounded and clipped to [1, stack], plus
+    all-in when `allin`; ascending."""
+    out = np.empty(fractions.shape[0] + 1, np.int64)
+    n = 0
+    for f in fractions:
+        out[n] = min(stack, max(1, int(f * pot + 0.5)))
+        n += 1
+    if allin:
+        out[n] = stack
+        n += 1
+    return np.unique(out[:n])
+
+
+@kernel
+def decide(cdf, post, bob_w, bob_d, alice_eq, river, pot, stack, sizes, future, fractions, candidates,
+           max_holdings, prune, state, rollouts):
+    """One postflop decision: (raise size or 0 for CHECK, the active holdings).
+
+    Holdings below prune * the largest posterior are dropped; the decision uses a random
+    subset of at most max_holdings of the rest. Every option gets its myopic value
+    (option_values); CHECK and the `candidates` best raises also get the river lookahead
+    (river_values) when `river` has completions (it is empty on the river)."""
+    top = post.max()
+    active = np.flatnonzero(post > prune * top) if top > 0 else np.flatnonzero(post > 0)
+    if active.shape[0] == 0 or sizes.shape[0] == 0:
+        return 0, active
+    some = subsample(active, max_holdings, state)
+    values = option_values(cdf, post, bob_w, bob_d, alice_eq, np.zeros(sizes.shape[0] + 1), some, pot, stack,
+                           sizes, future, rollouts)
+    if river.shape[1] > 0:
+        picks = np.sort(np.argsort(-values[1:])[:candidates])
+        extra = river_values(cdf, post, bob_w, bob_d, river, some, pot, stack, sizes[picks], fractions,
+                             rollouts)
+        mass = 0.0
+        for h in some:
+            mass += post[h]
+        best, best_value = 0, values[0] + extra[0] / mass
+        for i in range(picks.shape[0]):
+            v = values[picks[i] + 1] + extra[i + 1] / mass
+            if v > best_value:
+                best, best_value = picks[i] + 1, v
+    else:
+        best = int(np.argmax(values))
+    return (0 if best == 0 else sizes[best - 1]), active

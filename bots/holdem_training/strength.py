@@ -19,6 +19,7 @@ from engine.holdem_training.judge import play_external
 from engine.holdem_training.rules import points
 
 # two-sided 95% Student t quantiles by degrees of freedom (1..10); normal beyond
+WALL_SECONDS = 900.0  # a safety net only: the contest limit is CPU time, and this machine is shared
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
 
 
@@ -46,7 +47,7 @@ def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, work
     made = bundle.write(workdir / bot, bot, settings)
     scores, cpu, statuses = [], [], []
     for seed in seeds:
-        result = play_external([str(made.run)], seed=seed, hands=hands)
+        result = play_external([str(made.run)], seed=seed, hands=hands, wall_seconds=WALL_SECONDS)
         scores.append(result.average_profit)
         cpu.append(result.cpu_seconds or 0.0)
         statuses.append(result.status if not result.reason else f"{result.status}: {result.reason}")

@@ -256,3 +256,46 @@ def test_alice_equity_enumerates_the_river():
     assert live.sum() == 1035  # pairs of the 46 unseen cards
     assert np.allclose(got[live], sums[live] / counts[live])
     assert (got[~live] == 0.5).all()
+
+
+def test_subsample_is_a_uniform_subset():
+    active = np.arange(0, 1000, 2)
+    state = seeds.stream(4)
+    picks = [K.subsample(active, 50, state) for _ in range(400)]
+    assert all(len(p) == 50 and len(set(p.tolist())) == 50 and set(p.tolist()) <= set(active.tolist())
+               and (np.diff(p) > 0).all() for p in picks)
+    hits = np.bincount(np.concatenate(picks) // 2, minlength=500)
+    assert hits.sum() == 20000 and 20 < hits.min() and hits.max() < 70  # each about 40 (binomial sd 6)
+    assert np.array_equal(K.subsample(active, 600, state), active)
+
+
+def test_raise_sizes_match_twin():
+    for fractions, pot, stack, allin in [([0.1, 0.5, 1.0, 3.0], 10, 100, True), ([0.25, 0.5], 30, 12, False),
+                                         ([0.1, 0.2], 4, 1, True), ([1.0, 5.0], 210, 60, False)]:
+        want = sorted({min(stack, max(1, int(f * pot + 0.5))) for f in fractions} | ({stack} if allin else set()))
+        assert K.raise_sizes(np.array(fractions), pot, stack, allin).tolist() == want
+
+
+def test_decide_is_the_best_of_myopic_plus_lookahead_over_candidates():
+    rng = _rng(14)
+    cdf = K.score_cdf(20, 100)
+    post = rng.random(1326) * (rng.random(1326) > 0.2)
+    bw, bd, eq = rng.random(1326) * 0.8, rng.random(1326) * 0.05, rng.random(1326)
+    river = np.empty((3, 2, 1326))
+    river[0], river[1] = rng.random((2, 1326)) * 0.9, rng.random((2, 1326)) * 0.05
+    river[2] = rng.choice([-1.0, 0.0, 0.5, 1.0], size=(2, 1326))
+    sizes, fractions, future = np.array([2, 6, 15, 40, 80]), np.array([0.5, 1.0, 2.0]), np.array([0.3, 1.0, 0.5])
+    x, active = K.decide(cdf, post, bw, bd, eq, river, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
+                         seeds.stream(1), 100)
+    assert np.array_equal(active, np.flatnonzero(post > 0))
+    myopic = K.option_values(cdf, post, bw, bd, eq, np.zeros(6), active, 20, 80, sizes, future, 100)
+    picks = np.sort(np.argsort(-myopic[1:])[:2])
+    extra = K.river_values(cdf, post, bw, bd, river, active, 20, 80, sizes[picks], fractions, 100)
+    mass = post[active].sum()
+    options = [(myopic[0] + extra[0] / mass, 0)] + [(myopic[p + 1] + extra[i + 1] / mass, int(sizes[p]))
+                                                     for i, p in enumerate(picks)]
+    assert x == max(options)[1]
+    none = np.zeros((3, 0, 1326))
+    x_river, _ = K.decide(cdf, post, bw, bd, eq, none, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
+                          seeds.stream(1), 100)
+    assert x_river == ([0, *sizes.tolist()])[int(np.argmax(myopic))]
