@@ -52,30 +52,28 @@ def store(
 
 def sweep_scale(
     game: str = typer.Option("holdem-training"),
-    bot: str = typer.Option(None),
-    configs: int = typer.Option(5, help="Configs (seeds of the bot's first grid key, or repeated defaults)."),
-    hands: int = typer.Option(200_000, help="Units per config."),
+    bot: str = typer.Option(None, help="Bot (default: the game's default bot, swept over its default grid)."),
+    total: int = typer.Option(1_000_000, help="Units over all configs of the game's default grid."),
     chunk: int = typer.Option(10_000),
     workers: int = typer.Option(2),
 ):
-    """A large sweep (default 5 x 200,000 hands): wall time, hands/s per core and peak memory."""
+    """A large sweep (default 1,000,000 hands over the default grid): wall time, hands/s per core, peak memory."""
     from flows import games
     from flows.sweep import SweepSpec, with_runner
 
     adapter = games.get(game)
-    # Distinct config labels with the same behaviour when the grid is too small: a pure scale test.
-    key, values = next(iter(adapter.default_grid.items()), (None, ()))
-    grid = ((key, tuple(values)[:configs]),) if key and len(values) >= configs else ()
+    grid = tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
+    spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot, grid=grid, units=1, chunk_size=chunk)
+    per_config = -(-total // len(spec.configs()))
+    spec = SweepSpec(game=spec.game, bot=spec.bot, grid=grid, units=per_config, chunk_size=chunk)
     with tempfile.TemporaryDirectory() as tmp:
-        spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot, grid=grid, units=hands, chunk_size=chunk)
-        if not grid:
-            spec = SweepSpec(game=spec.game, bot=spec.bot, units=hands * configs, chunk_size=chunk)
         started = time.perf_counter()
         outcome = with_runner("threads", workers=workers)(spec, db=str(Path(tmp) / "scale.duckdb"), track=False)
         wall = time.perf_counter() - started
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    total = outcome.units_written
-    console.print(f"{adapter.name} / {spec.bot}: {total:,} {adapter.unit}s in {wall:.1f} s wall with {workers} workers")
-    console.print(f"  {total / wall:,.0f} {adapter.unit}s/s overall, {total / wall / workers:,.0f} per core")
+    written = outcome.units_written
+    console.print(f"{adapter.name} / {spec.bot}: {len(spec.configs())} configs x {per_config:,} = {written:,} "
+                  f"{adapter.unit}s in {wall:.1f} s wall with {workers} workers")
+    console.print(f"  {written / wall:,.0f} {adapter.unit}s/s overall, {written / wall / workers:,.0f} per core")
     console.print(f"  peak memory (max RSS of this process): {peak_mb:,.0f} MB "
                   f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)")

@@ -94,3 +94,13 @@ def test_every_contest_has_judge_and_export_commands(capsys, monkeypatch):
     assert code == 0
     missing = [g for g in ("holdem-training", "twocarddraw", "splendor", "cg-holdem", "tractor") if g not in out]
     assert not missing, f"no judge command for {missing}"
+
+
+def test_workspace_benchmarks_print_their_figures(capsys, monkeypatch):
+    code, out, err = cardlab(capsys, monkeypatch, "bench", "store", "--game", "toy", "--hands", "400", "--chunk", "100")
+    assert code == 0, err
+    assert "logging share of match time" in out and "rows/s" in out
+    code, out, err = cardlab(capsys, monkeypatch, "bench", "sweep", "--game", "toy", "--total", "800",
+                             "--chunk", "100")
+    assert code == 0, err
+    assert "2 configs x 400 = 800 flips" in out and "peak memory" in out
