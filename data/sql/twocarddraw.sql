@@ -70,3 +70,11 @@ SELECT match_id, server_dealt,
        round1[2] AS action, count(*) AS times
 FROM stg_tcd_hands
 GROUP BY ALL;
+
+-- Mart: the learning curve, mean profit per block of 1,000 hands of each match.
+CREATE OR REPLACE VIEW mart_tcd_learning_curve AS
+SELECT match_id, hand // 1000 AS block, count(*) AS hands, avg(profit) AS mean_profit,
+       stddev_samp(profit) / sqrt(count(*)) AS se
+FROM tcd_hands
+GROUP BY ALL
+ORDER BY match_id, block;

@@ -3,6 +3,7 @@ Prefect flow once against a temporary DuckDB file and MLflow store."""
 
 import json
 
+import duckdb
 import mlflow
 import numpy as np
 import pytest
@@ -66,6 +67,12 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     match_id_read, hands = F.read_hands(db)
     assert match_id_read == match_id and len(hands["hand"]) == 6_000
     assert np.array_equal(F.truth_of_match(db, match_id).probs, generated_12.probs)
+    with duckdb.connect(str(db), read_only=True) as con:  # the views decode what the judge logged
+        hands_, profit, score = con.execute("SELECT hands, profit, score FROM mart_tcd_matches").fetchone()
+        blocks = con.execute("SELECT count(*) FROM mart_tcd_learning_curve").fetchone()[0]
+        shown = con.execute("SELECT count(server_shown) FROM stg_tcd_hands").fetchone()[0]
+    assert (hands_, profit, score) == (6_000, result.profit, max(0, result.profit + 6_000)) and blocks == 6
+    assert shown == sum(o.shown >= 0 for o in F.observations(hands))
     out = F.fit_opponent(db, generated_12, tmp_path / "fit.txt", checkpoints=(500, 6_000), prior="uniform",
                          iterations=2)
     assert out.match_id == match_id
