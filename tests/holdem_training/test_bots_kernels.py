@@ -299,3 +299,16 @@ def test_decide_is_the_best_of_myopic_plus_lookahead_over_candidates():
     x_river, _ = K.decide(cdf, post, bw, bd, eq, none, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
                           seeds.stream(1), 100)
     assert x_river == ([0, *sizes.tolist()])[int(np.argmax(myopic))]
+
+
+def test_blurred_call_table_averages_nearby_win_rates():
+    from bots.holdem_training.exploit import blurred
+
+    cdf = K.score_cdf(20, 100)
+    assert blurred(cdf, 0.0) is cdf
+    soft = blurred(cdf, 0.1)  # 2 grid cells of 0.05
+    weights = np.exp(-0.5 * (np.arange(-6, 7) / 2.0) ** 2)
+    weights /= weights.sum()
+    rows = cdf[120, np.clip(10 + np.arange(-6, 7), 0, 20), 1]
+    assert soft[120, 10, 1] == pytest.approx(float(weights @ rows), rel=1e-5)
+    assert (np.diff(soft, axis=0) >= -1e-6).all()  # still a distribution function in s
