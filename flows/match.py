@@ -8,7 +8,7 @@ from bots.base import config_as_dict
 from engine.core.log import ChunkLog
 from flows import games
 from flows.stats import RunningSummary, Summary
-from flows.store import HandLog, new_match_id
+from flows.store import BackgroundWriter, HandLog, new_match_id
 
 DEFAULT_CHUNK = 5000
 
@@ -79,15 +79,17 @@ def run_match(
     if store is not None:
         record_match(store, plan, match_id, source=source)
     running = RunningSummary()
+    writer = BackgroundWriter(store) if store is not None else None
     played = 0.0
     for chunk, first, count in plan.chunks():
         log, seconds = play_chunk(plan, first, count)
         played += seconds
         running.add(log.payoffs)
-        if store is not None:
-            store.write_chunk(match_id, chunk, log, seconds=seconds)
+        if writer is not None:
+            writer.add(match_id, chunk, log, seconds)
         if progress is not None:
             progress(count)
-    if store is not None:
+    if writer is not None:
+        writer.close()
         store.finish_match(match_id, played)
     return MatchResult(match_id, running.result(), played)

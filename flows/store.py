@@ -11,6 +11,7 @@ import subprocess
 import time
 import uuid
 from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
 from pathlib import Path
@@ -54,6 +55,67 @@ def new_match_id(prefix: str = "m") -> str:
 
 def _now() -> datetime:
     return datetime.now(UTC).replace(tzinfo=None)
+
+
+@dataclass(frozen=True)
+class PendingChunk:
+    match_id: str
+    chunk: int
+    log: ChunkLog
+    seconds: float | None = None
+
+
+class BackgroundWriter:
+    """Writes chunks on a thread of its own while the caller plays the next ones.
+
+    DuckDB releases the GIL while it executes, so on two cores logging mostly overlaps with
+    play. Whatever waits when the thread is free goes in one transaction. The queue is
+    short, which bounds memory; the first write error is raised again by ``add`` or
+    ``close``, and chunks after it are not written (nor marked written).
+    """
+
+    def __init__(self, store: "HandLog", depth: int = 4):
+        import queue
+        import threading
+
+        self._store = store
+        self._queue: queue.Queue = queue.Queue(maxsize=depth)
+        self._error: BaseException | None = None
+        self.written = 0
+        self._thread = threading.Thread(target=self._run, name="handlog-writer", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        import queue
+
+        done = False
+        while not done:
+            batch = [self._queue.get()]
+            while True:
+                try:
+                    batch.append(self._queue.get_nowait())
+                except queue.Empty:
+                    break
+            done = batch[-1] is None
+            pending = [item for item in batch if item is not None]
+            if pending and self._error is None:
+                try:
+                    self.written += self._store.write_chunks(pending)
+                except BaseException as exc:  # handed to the caller's thread
+                    self._error = exc
+
+    def add(self, match_id: str, chunk: int, log: ChunkLog, seconds: float | None = None) -> None:
+        if self._error is not None:
+            raise self._error
+        self._queue.put(PendingChunk(match_id, chunk, log, seconds))
+
+    def close(self) -> int:
+        """Write what is left, wait for it, and return the units written."""
+        self._queue.put(None)
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self.written
 
 
 class HandLog:
@@ -131,30 +193,39 @@ class HandLog:
 
     def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
         """Append one chunk in one transaction, replacing any earlier copy. Returns units written."""
+        return self.write_chunks([PendingChunk(match_id, chunk, log, seconds)])
+
+    def write_chunks(self, pending: list["PendingChunk"]) -> int:
+        """Append whole chunks in one transaction (one commit is most of a small chunk's cost)."""
+        self.con.begin()
+        try:
+            for item in pending:
+                self._write_one(item)
+            self.con.commit()
+        except Exception:
+            self.con.rollback()
+            raise
+        return sum(item.log.count for item in pending)
+
+    def _write_one(self, item: "PendingChunk") -> None:
+        match_id, chunk, log = item.match_id, item.chunk, item.log
         frames = {"units": pa.table({
             "unit": np.arange(log.first, log.first + log.count, dtype=np.int32),
             "payoff": np.asarray(log.payoffs, dtype=np.float64),
         })}
         for table, columns in log.tables.items():
             frames[table] = pa.table({name: _arrow_column(values) for name, values in columns.items()})
-        self.con.begin()
-        try:
-            # Rows of a chunk exist only if its `chunks` row does (both commit together), so a
-            # first write skips the deletes, which scan the growing raw tables.
-            rewrite = bool(self.con.execute("SELECT count(*) FROM chunks WHERE match_id = ? AND chunk = ?",
-                                            [match_id, chunk]).fetchall()[0][0])
-            for table, frame in frames.items():
-                self._insert(table, match_id, chunk, frame, rewrite=rewrite)
-            self.con.execute("DELETE FROM chunks WHERE match_id = ? AND chunk = ?", [match_id, chunk])
-            self.con.execute(
-                "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [match_id, chunk, log.first, log.count, seconds, json.dumps(log.stats), _now()],
-            )
-            self.con.commit()
-        except Exception:
-            self.con.rollback()
-            raise
-        return log.count
+        # Rows of a chunk exist only if its `chunks` row does (both commit together), so a
+        # first write skips the deletes, which scan the growing raw tables.
+        rewrite = bool(self.con.execute("SELECT count(*) FROM chunks WHERE match_id = ? AND chunk = ?",
+                                        [match_id, chunk]).fetchall()[0][0])
+        for table, frame in frames.items():
+            self._insert(table, match_id, chunk, frame, rewrite=rewrite)
+        self.con.execute("DELETE FROM chunks WHERE match_id = ? AND chunk = ?", [match_id, chunk])
+        self.con.execute(
+            "INSERT INTO chunks VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [match_id, chunk, log.first, log.count, item.seconds, json.dumps(log.stats), _now()],
+        )
 
     def _insert(self, table: str, match_id: str, chunk: int, frame: pa.Table, *, rewrite: bool) -> None:
         columns = self.table_columns(table)

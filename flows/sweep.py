@@ -15,7 +15,7 @@ from bots.base import config_as_dict
 from flows import games, tracking
 from flows.match import MatchPlan, play_chunk, record_match
 from flows.runners import make_task_runner
-from flows.store import HandLog, new_match_id
+from flows.store import BackgroundWriter, HandLog, new_match_id
 
 
 @dataclass(frozen=True)
@@ -95,17 +95,17 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
         # Waves bound memory: at most `window` chunks are in flight or waiting to be written.
         window = max_in_flight or 4 * max(1, getattr(sweep_flow.task_runner, "max_workers", None) or 2)
-        chunk_seconds: dict[str, float] = {}
+        writer = BackgroundWriter(store)
         for start in range(0, len(jobs), window):
             wave = jobs[start:start + window]
             futures = {play_chunk_task.submit(plan, first, count): (mid, c) for mid, plan, c, first, count in wave}
             for future in as_completed(list(futures)):
                 match_id, chunk = futures.pop(future)
                 log, seconds = future.result()
-                written += store.write_chunk(match_id, chunk, log, seconds=seconds)
-                chunk_seconds[match_id] = chunk_seconds.get(match_id, 0.0) + seconds
+                writer.add(match_id, chunk, log, seconds)
                 if progress is not None:
                     progress(log.count)
+        written = writer.close()
         for index, _ in enumerate(plans):
             match_id = _match_id(sweep_id, index)
             total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",

@@ -1,3 +1,5 @@
+import time
+
 import duckdb
 import numpy as np
 import pytest
@@ -55,3 +57,23 @@ def test_same_seed_gives_identical_rows_and_chunking_does_not_matter(toy, tmp_pa
 def test_read_only_connection_names_a_missing_file(tmp_path):
     with pytest.raises(FileNotFoundError, match="no hand log"):
         read_only(tmp_path / "missing.duckdb")
+
+
+def test_background_writer_raises_the_first_error_and_keeps_chunks_before_it(toy, tmp_path):
+    from flows.store import BackgroundWriter
+
+    plan = MatchPlan(game="toy", bot="coin", seed=4, units=200, chunk_size=100)
+    good, _ = play_chunk(plan, 0, 100)
+    bad = ChunkLog(first=100, payoffs=np.ones(2), tables={"toy_flips": {"unit": [100, 101], "no_such": [1, 2]}})
+    with HandLog(tmp_path / "h.duckdb") as store:
+        store.ensure_game(toy)
+        writer = BackgroundWriter(store)
+        writer.add("m-bg", 0, good)
+        deadline = time.monotonic() + 30
+        while writer.written < 100 and time.monotonic() < deadline:  # the good chunk commits on its own
+            time.sleep(0.01)
+        writer.add("m-bg", 1, bad)
+        with pytest.raises(KeyError, match="no_such"):
+            writer.close()
+        assert store.written_chunks("m-bg") == {0}
+        assert store.query("SELECT count(*) AS n FROM units WHERE match_id = 'm-bg'")["n"][0] == 100
