@@ -3,8 +3,11 @@
     python -m bots.holdem_training.strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
 
 For each bot: export a bundle (warming its cache), then play one full match per seed under
-the contest's limits (10 s CPU, 512 MB). Prints mean W with a 95% CI over seeds (t
-distribution), the points, and the program's CPU seconds per match, started fresh.
+the contest's limits (512 MB; 10 s CPU unless --cpu-limit says otherwise, so that a
+measurement can finish). Prints mean W with a 95% CI over seeds (t distribution), the
+points, the program's CPU seconds per match as the judge measures it (started fresh), and
+its CPU alone on the first seed's recorded judge lines (on this shared VM the live judge's
+round trips are charged to the program: even `checker` shows several seconds).
 """
 
 import argparse
