@@ -255,17 +255,26 @@ def serve(game: list[str] = typer.Option([], "--game", help="Games to schedule (
 
 
 # ---------------------------------------------------------------------------------- demo
+# The main job's sweep per game: the strongest bot over a knob worth tuning (others: the
+# game's nightly defaults).
+DEMO_SWEEPS = {"holdem-training": ("exploit", ("future_flop=0.2,0.4,0.6",))}
+
+
 @app.command()
 def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
+         bot: str = typer.Option(None, help="Bot (default: exploit for holdem-training, else the game's default)."),
+         grid: list[str] = typer.Option([], "--grid", help="key=v1,v2 (default: a knob of the bot, 3 configs)."),
          hands: int = typer.Option(20_000, help="Units per config."),
          seed: int = typer.Option(1)):
     """The main job: a real sweep on the embedded defaults, then pick, export and report."""
-    from flows.sweep import SweepSpec
+    from flows.sweep import SweepSpec, parse_grid
     from reports.sweep_report import build_report
 
     adapter = _adapter(game)
-    spec = SweepSpec(game=adapter.name, bot=adapter.default_bot, units=hands, seed=seed,
-                     grid=tuple((k, tuple(v)) for k, v in adapter.default_grid.items()))
+    default_bot, default_grid = DEMO_SWEEPS.get(adapter.name, (adapter.default_bot, ()))
+    chosen_grid = parse_grid(list(grid or default_grid)) if (grid or default_grid) else tuple(
+        (k, tuple(v)) for k, v in adapter.default_grid.items())
+    spec = SweepSpec(game=adapter.name, bot=bot or default_bot, units=hands, seed=seed, grid=chosen_grid)
     started = time.perf_counter()
     outcome = _run_sweep(spec, "threads", None)
     _print_sweep(outcome, adapter.unit)

@@ -83,6 +83,17 @@ def _log_judged(result, *, command: list[str], seed: int, seconds: float) -> Non
     typer.echo(f"logged match {match_id} ({result.hands_played} hands)")  # before the summary: SCORE stays last
 
 
+@bench_app.command("strength", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                   add_help_option=False)
+def bench_strength(ctx: typer.Context):
+    """Bots as external programs through the judge: mean W with a 95% CI over seeds, CPU per match.
+
+    Options (see --help): --bots exploit,rate_equity,checker --seeds 5 --hands 10000 --cpu-limit 10 --set k=v"""
+    from bots.holdem_training import strength
+
+    strength.main(list(ctx.args))
+
+
 @bench_app.command("evaluator")
 def bench_evaluator(
     hands: int = typer.Option(4_000_000, "--hands", min=1000, help="random 7-card hands per timed run"),
