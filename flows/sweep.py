@@ -15,6 +15,7 @@ from bots.base import config_as_dict
 from flows import games, tracking
 from flows.match import MatchPlan, play_chunk, record_match
 from flows.runners import make_task_runner
+from flows.settings import worker_count
 from flows.store import BackgroundWriter, HandLog, new_match_id
 
 
@@ -82,7 +83,6 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
     sweep_id = spec.sweep_id or new_match_id("s")
     plans = spec.plans()
     adapter = games.get(spec.game)
-    written = 0
     with HandLog(db) as store:
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                           units=spec.units, seed=spec.seed)
@@ -94,18 +94,22 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
             jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
         # Waves bound memory: at most `window` chunks are in flight or waiting to be written.
-        window = max_in_flight or 4 * max(1, getattr(sweep_flow.task_runner, "max_workers", None) or 2)
+        window = max_in_flight or 4 * worker_count()
         writer = BackgroundWriter(store)
-        for start in range(0, len(jobs), window):
-            wave = jobs[start:start + window]
-            futures = {play_chunk_task.submit(plan, first, count): (mid, c) for mid, plan, c, first, count in wave}
-            for future in as_completed(list(futures)):
-                match_id, chunk = futures.pop(future)
-                log, seconds = future.result()
-                writer.add(match_id, chunk, log, seconds)
-                if progress is not None:
-                    progress(log.count)
-        written = writer.close()
+        try:
+            for start in range(0, len(jobs), window):
+                wave = jobs[start:start + window]
+                futures = {play_chunk_task.submit(plan, first, count): (mid, c)
+                           for mid, plan, c, first, count in wave}
+                for future in as_completed(list(futures)):
+                    match_id, chunk = futures.pop(future)
+                    log, seconds = future.result()
+                    writer.add(match_id, chunk, log, seconds)
+                    if progress is not None:
+                        progress(log.count)
+        finally:
+            # A failed chunk still lets every finished one land, so --resume replays only the rest.
+            written = writer.close()
         for index, _ in enumerate(plans):
             match_id = _match_id(sweep_id, index)
             total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",

@@ -45,7 +45,7 @@ def test_match_logs_every_unit_and_prints_a_confidence_interval(capsys, monkeypa
     (("match", "chess"), "unknown game 'chess'; accepted: cg-holdem, holdem-training"),
     (("match", "toy", "--bot", "robot"), "unknown bot 'robot' for toy; accepted: coin"),
     (("match", "toy", "--set", "edge=lots"), "edge='lots' is not a number"),
-    (("match", "toy", "--set", "speed=2"), "unknown key 'speed'; accepted keys: edge, label"),
+    (("match", "toy", "--set", "speed=2"), "unknown key 'speed'; accepted keys: crash_file, crash_unit, edge, label"),
     (("match", "toy", "--set", "edge"), "--set expects key=value"),
     (("sweep", "toy", "--grid", "edge"), "expected --grid key=v1,v2"),
     (("sql", "SELECT * FROM no_such_table"), "no_such_table"),

@@ -1,5 +1,7 @@
 """The real sweep flow (Prefect, local mode) against a temporary DuckDB file and MLflow store."""
 
+from dataclasses import replace
+
 import duckdb
 import pytest
 
@@ -39,23 +41,41 @@ def test_mlflow_has_a_parent_with_a_child_per_config_and_pick_finds_the_best(out
     _, _, result = outcome
     picked = tracking.pick_best("toy", result.sweep_id)
     assert picked.overrides == {"edge": "0.7"}
-    assert picked.config == {"edge": 0.7, "label": "plain"}
+    assert picked.config == {"edge": 0.7, "label": "plain", "crash_unit": -1, "crash_file": ""}
     assert picked.parent_run_id == result.mlflow_run_id
 
 
 def test_resuming_a_sweep_rewrites_nothing_and_keeps_every_unit(outcome, toy):
     spec, db, result = outcome
-    from dataclasses import replace
-
     again = sweep_flow(replace(spec, sweep_id=result.sweep_id), db=str(db), track=False)
     assert again.units_written == 0
     assert [r.mean for r in again.runs] == [r.mean for r in result.runs]
 
 
+def test_a_crashed_sweep_keeps_finished_chunks_and_resume_plays_only_the_rest(toy, tmp_path):
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    db = str(tmp_path / "h.duckdb")
+    spec = SweepSpec(game="toy", bot="coin", grid=parse_grid(["edge=0.4,0.6"]), units=1000, seed=3, chunk_size=100,
+                     fixed=(("crash_unit", "950"), ("crash_file", str(marker))), sweep_id="s-crash")
+    with pytest.raises(RuntimeError, match="toy crash"):
+        sweep_flow(spec, db=db, track=False, max_in_flight=2)
+    con = duckdb.connect(db, read_only=True)
+    kept = con.execute("SELECT count(*) FROM units").fetchall()[0][0]
+    con.close()
+    assert 0 < kept < 2000 and kept % 100 == 0
+    marker.unlink()
+    resumed = sweep_flow(spec, db=db, track=False)
+    assert resumed.units_written == 2000 - kept
+    fresh = sweep_flow(replace(spec, sweep_id="s-fresh"), db=db, track=False)
+    assert [r.mean for r in resumed.runs] == [r.mean for r in fresh.runs]
+    assert all(r.units == 1000 for r in resumed.runs)
+
+
 def test_bad_grid_values_fail_before_any_work(toy):
     with pytest.raises(Exception, match="edge='high' is not a number"):
         validate(SweepSpec(game="toy", bot="coin", grid=parse_grid(["edge=0.1,high"])))
-    with pytest.raises(Exception, match="unknown key 'speed'; accepted keys: edge, label"):
+    with pytest.raises(Exception, match="unknown key 'speed'; accepted keys: crash_file, crash_unit, edge, label"):
         validate(SweepSpec(game="toy", bot="coin", grid=parse_grid(["speed=1"])))
     with pytest.raises(ValueError, match="expected --grid key=v1,v2"):
         parse_grid(["edge"])
