@@ -3,37 +3,80 @@
     python -m bots.holdem_training.contestant --bot exploit --set k=v ...
     python -m bots.holdem_training.contestant --config bundle/config.json
 
-Every line out is flushed; reading -1 (or end of input) exits at once. RATE queries of the
+Every line out goes at once; reading -1 (or end of input) exits at once. RATE queries of the
 bot go to the judge and its RATES answer comes back to the bot.
+
+Live, the program blocks once or more per answer while the judge thinks, and each block and
+wake-up is charged to it (kernel and hypervisor work, then cold caches); that part only the
+judge can shrink, by writing its lines for one answer in one go. What the program controls is
+its own work per line: it talks to the raw descriptors (one os.read per wake-up, split into
+lines at once; one os.write per answer), with no text-IO layers in between.
 """
 
 import argparse
+import gc
 import json
+import os
 import sys
 from typing import TextIO
 
 from engine.holdem_training.protocol import parse_card
 from engine.holdem_training.rules import RAISE, RATE_BUDGET, Action, View
 
+_READ_SIZE = 65536
+
 
 class MatchOver(Exception):
     """The judge sent -1, SCORE, or closed the stream."""
 
 
+class _FdLines:
+    """Lines from a file descriptor: each read takes all that is waiting and splits it at once."""
+
+    def __init__(self, fd: int, read_size: int = _READ_SIZE):
+        self.fd, self.read_size = fd, read_size
+        self.ready: list[str] = []  # complete lines not yet taken, last one first
+        self.partial = ""
+
+    def __call__(self) -> str:
+        while not self.ready:
+            chunk = os.read(self.fd, self.read_size)
+            if not chunk:
+                line, self.partial = self.partial, ""
+                return line
+            lines = (self.partial + chunk.decode("latin-1")).split("\n")
+            self.partial = lines.pop()
+            lines.reverse()
+            self.ready = lines
+        return self.ready.pop()
+
+
+class _FdWriter:
+    def __init__(self, fd: int):
+        self.fd = fd
+
+    def __call__(self, text: str) -> None:
+        data = (text + "\n").encode()
+        try:
+            while data:
+                data = data[os.write(self.fd, data):]
+        except BrokenPipeError as exc:
+            raise MatchOver("the judge closed our output") from exc
+
+
 class _Judge:
-    def __init__(self, reader: TextIO, writer: TextIO):
-        self.reader, self.writer = reader, writer
+    def __init__(self, next_line, write):
+        self.next_line, self.write = next_line, write
 
     def line(self) -> list[str]:
-        text = self.reader.readline()
+        text = self.next_line()
         tokens = text.split()
         if not tokens or tokens[0] in ("-1", "SCORE"):
             raise MatchOver(text.strip())
         return tokens
 
     def send(self, text: str) -> None:
-        self.writer.write(text + "\n")
-        self.writer.flush()
+        self.write(text)
 
     def rate(self, rollouts: int) -> tuple[float, float]:
         self.send(f"RATE {rollouts}")
@@ -52,8 +95,21 @@ def _render(action: Action) -> str:
 
 
 def play(bot, reader: TextIO, writer: TextIO) -> int:
-    """Play a whole match; returns the number of hands that reached a RESULT."""
-    judge = _Judge(reader, writer)
+    """Play a whole match over text streams; returns the number of hands that reached a RESULT."""
+
+    def write(text: str) -> None:
+        writer.write(text + "\n")
+        writer.flush()
+
+    return _play(bot, _Judge(reader.readline, write))
+
+
+def play_fds(bot, in_fd: int = 0, out_fd: int = 1, *, read_size: int = _READ_SIZE) -> int:
+    """Play a whole match over raw file descriptors (what the live program does)."""
+    return _play(bot, _Judge(_FdLines(in_fd, read_size), _FdWriter(out_fd)))
+
+
+def _play(bot, judge: _Judge) -> int:
     finished = 0
     hand = 0
     try:
@@ -103,7 +159,9 @@ def main(argv: list[str] | None = None) -> None:
             frozen = json.load(fh)
         name = frozen["bot"]
         settings = [f"{k}={_as_text(v)}" for k, v in frozen["config"].items()] + settings
-    play(build_bot(name, settings), sys.stdin, sys.stdout)
+    bot = build_bot(name, settings)
+    gc.freeze()  # the bot's tables and compiled code stay put: later collections skip them
+    play_fds(bot, sys.stdin.fileno(), sys.stdout.fileno())
 
 
 def _as_text(value) -> str:

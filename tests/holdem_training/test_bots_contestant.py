@@ -2,13 +2,14 @@
 
 import io
 import json
+import os
 import sys
 
 import pytest
 
 from bots.base import ConfigError
 from bots.holdem_training import BOTS, bundle, tables
-from bots.holdem_training.contestant import play
+from bots.holdem_training.contestant import play, play_fds
 from engine.holdem_training.judge import play_external, play_match
 
 # The statement's example exchange: judge lines, and the lines a contestant answers with.
@@ -53,6 +54,35 @@ def test_contestant_exits_on_minus_one():
     assert play(BOTS["checker"].make(), io.StringIO("2\nSTATE 1 1 100 100 10 0\nALICE 0 12 2 1\nBOARD\n-1\n"),
                 out) == 0
     assert out.getvalue() == "ACTION CHECK\n"
+
+
+def _play_over_pipes(bot, text: bytes, read_size: int) -> tuple[int, bytes]:
+    """The live path: raw descriptors, the judge's bytes already waiting, answers read back."""
+    judge_in, bot_out = os.pipe()
+    with open(judge_in, "rb") as source_reader, open(bot_out, "wb", buffering=0) as source_writer:
+        source_writer.write(text)
+        source_writer.close()
+        answers_in, answers_out = os.pipe()
+        with open(answers_in, "rb") as answers, open(answers_out, "wb", buffering=0) as sink:
+            finished = play_fds(bot, source_reader.fileno(), sink.fileno(), read_size=read_size)
+            sink.close()
+            return finished, answers.read()
+
+
+@pytest.mark.parametrize("read_size", [1, 7, 65536])
+def test_raw_descriptor_path_is_byte_exact_whatever_the_chunking(read_size):
+    spec = BOTS["rate_equity"]
+    bot = spec.make(spec.config_from(["rollouts=100", "threshold=0.4", "raise_fraction=0.05"]))
+    finished, out = _play_over_pipes(bot, ("\n".join(EXAMPLE_IN) + "\n").encode(), read_size)
+    assert out == ("\n".join(EXAMPLE_OUT) + "\n").encode()
+    assert finished == 1
+
+
+def test_raw_descriptor_path_stops_at_minus_one_and_at_end_of_input():
+    lines = "2\nSTATE 1 1 100 100 10 0\nALICE 0 12 2 1\nBOARD\n"
+    assert _play_over_pipes(BOTS["checker"].make(), (lines + "-1\n").encode(), 5) == (0, b"ACTION CHECK\n")
+    # No newline after the last line, then end of input: the line still counts, then the match is over.
+    assert _play_over_pipes(BOTS["checker"].make(), lines[:-1].encode(), 3) == (0, b"ACTION CHECK\n")
 
 
 @pytest.mark.parametrize("name, settings", [("checker", []), ("rate_equity", ["rollouts=20"])])
