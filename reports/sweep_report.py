@@ -66,14 +66,20 @@ def build_report(sweep_id: str | None = None, *, out_dir: Path | None = None, db
     out = Path(out_dir) if out_dir else Paths.from_env().out / "reports" / sid
     out.mkdir(parents=True, exist_ok=True)
     labels = {r["match_id"]: _label(r["config"], grid) for r in results.iter_rows(named=True)}
-    plots = (_plot_means(results, labels, out / "profit_per_config.png"),
+    from flows import games
+
+    try:
+        axis = games.get(sweep["game"]).payoff_label
+    except KeyError:  # a game no longer registered still gets its report
+        axis = "payoff per unit"
+    plots = (_plot_means(results, labels, out / "profit_per_config.png", axis),
              _plot_curves(curves, labels, out / "cumulative_profit.png"))
     page = out / "index.html"
     page.write_text(_html(sweep, results, labels, plots))
     return Report(sid, page, plots)
 
 
-def _plot_means(results: pl.DataFrame, labels: dict, path: Path) -> Path:
+def _plot_means(results: pl.DataFrame, labels: dict, path: Path, axis: str) -> Path:
     fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * max(3, results.height)))
     rows = list(results.sort("mean").iter_rows(named=True))
     y = range(len(rows))
@@ -82,7 +88,7 @@ def _plot_means(results: pl.DataFrame, labels: dict, path: Path) -> Path:
                 fmt="o", capsize=4)
     ax.set_yticks(list(y), [labels[r["match_id"]] for r in rows])
     ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel("mean payoff per unit (95% CI)")
+    ax.set_xlabel(f"mean {axis} (95% CI)")
     ax.set_title("Profit per config")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
