@@ -6,24 +6,30 @@
 Every line out goes at once; reading -1 (or end of input) exits at once. RATE queries of the
 bot go to the judge and its RATES answer comes back to the bot.
 
-Live, the program blocks once or more per answer while the judge thinks, and each block and
-wake-up is charged to it (kernel and hypervisor work, then cold caches); that part only the
-judge can shrink, by writing its lines for one answer in one go. What the program controls is
-its own work per line: it talks to the raw descriptors (one os.read per wake-up, split into
-lines at once; one os.write per answer), with no text-IO layers in between.
+Live, the program waits for the judge once or more per answer. On this VM a blocking read that
+sleeps and wakes up is charged about 100 us of CPU (kernel and hypervisor work), 4 s over a
+10,000-hand match, while the judge's answer usually arrives within a few microseconds. So a
+read on a pipe first polls without blocking for a short, bounded time (SPIN_SECONDS) and only
+then sleeps in select(): measured 23 us instead of 107 us per exchange. The program talks to
+the raw descriptors (one os.read per wake-up, split into lines at once; one os.write per
+answer), with no text-IO layers in between.
 """
 
 import argparse
 import gc
 import json
 import os
+import select
+import stat
 import sys
+import time
 from typing import TextIO
 
 from engine.holdem_training.protocol import parse_card
 from engine.holdem_training.rules import RAISE, RATE_BUDGET, Action, View
 
 _READ_SIZE = 65536
+SPIN_SECONDS = 0.0002  # poll this long for the judge's answer before sleeping (see above)
 
 
 class MatchOver(Exception):
@@ -31,16 +37,22 @@ class MatchOver(Exception):
 
 
 class _FdLines:
-    """Lines from a file descriptor: each read takes all that is waiting and splits it at once."""
+    """Lines from a file descriptor: each read takes all that is waiting and splits it at once.
 
-    def __init__(self, fd: int, read_size: int = _READ_SIZE):
+    On a pipe the descriptor is non-blocking: a read polls for up to `spin` seconds, then
+    sleeps in select() until data (or end of input) arrives."""
+
+    def __init__(self, fd: int, read_size: int = _READ_SIZE, spin: float = SPIN_SECONDS):
         self.fd, self.read_size = fd, read_size
         self.ready: list[str] = []  # complete lines not yet taken, last one first
         self.partial = ""
+        self.spin = spin if spin > 0 and stat.S_ISFIFO(os.fstat(fd).st_mode) else 0.0
+        if self.spin:
+            os.set_blocking(fd, False)
 
     def __call__(self) -> str:
         while not self.ready:
-            chunk = os.read(self.fd, self.read_size)
+            chunk = self._read()
             if not chunk:
                 line, self.partial = self.partial, ""
                 return line
@@ -49,6 +61,18 @@ class _FdLines:
             lines.reverse()
             self.ready = lines
         return self.ready.pop()
+
+    def _read(self) -> bytes:
+        if not self.spin:
+            return os.read(self.fd, self.read_size)
+        give_up = time.perf_counter() + self.spin
+        while True:
+            try:
+                return os.read(self.fd, self.read_size)
+            except BlockingIOError:
+                if time.perf_counter() > give_up:
+                    select.select([self.fd], [], [])
+                    give_up = time.perf_counter() + self.spin
 
 
 class _FdWriter:

@@ -49,8 +49,14 @@ class LineProcess:
         memory_mb: float | None = None,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
+        spin_seconds: float = 0.0,
     ):
+        """`spin_seconds`: how long read_line polls for an answer before sleeping. Judges whose
+        programs answer within microseconds use it because on a VM a short sleep and wake-up of
+        the judge delays the answer's reply by tens of microseconds, and a program waiting for
+        that reply is charged for the wait (see bots/holdem_training/contestant.py)."""
         self.argv = list(argv)
+        self.spin_seconds = spin_seconds
         self.cpu_limit = cpu_seconds
         self.memory_limit_mb = memory_mb
         self._limit_hit: str | None = None
@@ -84,6 +90,8 @@ class LineProcess:
             raise ProgramEnded(f"cannot start {self.argv[0]!r}: {exc.strerror}") from exc
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
+        if spin_seconds > 0:
+            os.set_blocking(self.proc.stdout.fileno(), False)
 
     # -- talking -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -110,8 +118,9 @@ class LineProcess:
                 self._raise_if_limit()
                 raise LimitExceeded("wall", f"no answer within {timeout:g} s")
             wait = _MEMORY_POLL_SECONDS if wait is None else min(wait, _MEMORY_POLL_SECONDS)
-            if self._selector.select(wait):
-                chunk = os.read(fd, 65536)
+            chunk = self._spin_read(fd) if self.spin_seconds > 0 else None
+            if chunk is not None or self._selector.select(wait):
+                chunk = os.read(fd, 65536) if chunk is None else chunk
                 if not chunk:
                     self._raise_if_limit()
                     if self._buffer:
@@ -123,6 +132,16 @@ class LineProcess:
         line, _, self._buffer = self._buffer.partition(b"\n")
         self._poll_memory()
         return line.decode(errors="replace").rstrip("\r")
+
+    def _spin_read(self, fd: int) -> bytes | None:
+        """What the program wrote within spin_seconds (b"" at its end), or None."""
+        give_up = time.perf_counter() + self.spin_seconds
+        while True:
+            try:
+                return os.read(fd, 65536)
+            except BlockingIOError:
+                if time.perf_counter() > give_up:
+                    return None
 
     # -- limits ------------------------------------------------------------------------
     def cpu_used(self) -> float:

@@ -32,6 +32,7 @@ from engine.holdem_training.rules import (
 )
 from engine.holdem_training.state import HandState, IllegalAction
 
+JUDGE_SPIN = 0.001  # s the judge polls for an answer before sleeping (most answers take less)
 HANDS_TABLE = "ht_hands"
 ACTIONS_TABLE = "ht_actions"
 
@@ -314,7 +315,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     deadline = time.monotonic() + wall
     proc = None
     try:
-        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd)
+        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, spin_seconds=JUDGE_SPIN)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
         for i in range(hands):
@@ -341,6 +342,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
             record.hand(state, event, in_hand)
             talk.send(protocol.result_line(state.delta))
         talk.send(protocol.score_line(float(np.mean(record.profits))))
+        talk.flush()
     except (MatchAborted, IllegalAction, protocol.ProtocolError) as exc:
         status, reason = "aborted", str(exc)
         _try_send(proc, protocol.ABORT, transcript)
@@ -361,17 +363,28 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
 
 
 class _Wire:
-    __slots__ = ("proc", "deadline", "transcript")
+    """The judge's side of the pipe. Lines are sent when the judge next waits for an answer,
+    so the lines that lead to one decision (OPP, RESULT, the next STATE) reach the program in
+    one write and wake it once; the judge polls briefly for the answer (LineProcess spin)."""
+
+    __slots__ = ("proc", "deadline", "transcript", "pending")
 
     def __init__(self, proc: LineProcess, deadline: float, transcript: list[str] | None):
         self.proc, self.deadline, self.transcript = proc, deadline, transcript
+        self.pending: list[str] = []
 
     def send(self, text: str) -> None:
         if self.transcript is not None:
             self.transcript.extend("> " + line for line in text.split("\n"))
-        self.proc.send(text)
+        self.pending.append(text)
+
+    def flush(self) -> None:
+        if self.pending:
+            text, self.pending = "\n".join(self.pending), []
+            self.proc.send(text)
 
     def read(self) -> str:
+        self.flush()
         line = self.proc.read_line(timeout=max(0.001, self.deadline - time.monotonic()))
         if self.transcript is not None:
             self.transcript.append("< " + line)

@@ -4,6 +4,8 @@ import io
 import json
 import os
 import sys
+import threading
+import time
 
 import pytest
 
@@ -83,6 +85,27 @@ def test_raw_descriptor_path_stops_at_minus_one_and_at_end_of_input():
     assert _play_over_pipes(BOTS["checker"].make(), (lines + "-1\n").encode(), 5) == (0, b"ACTION CHECK\n")
     # No newline after the last line, then end of input: the line still counts, then the match is over.
     assert _play_over_pipes(BOTS["checker"].make(), lines[:-1].encode(), 3) == (0, b"ACTION CHECK\n")
+
+
+def test_raw_descriptor_path_waits_for_a_slow_judge():
+    """Lines that arrive after the short poll gave up are read after sleeping in select()."""
+    judge_in, judge_out = os.pipe()
+    answers_in, answers_out = os.pipe()
+    lines = [b"1\n", b"STATE 1 1 100 100 10 0\n", b"ALICE 0 12 2 1\nBOARD\n", b"OPP CHECK\n", b"-1\n"]
+
+    def slow_judge():
+        with open(judge_out, "wb", buffering=0) as out:
+            for chunk in lines:
+                time.sleep(0.02)  # far longer than the poll
+                out.write(chunk)
+
+    writer = threading.Thread(target=slow_judge)
+    writer.start()
+    with open(judge_in, "rb") as source, open(answers_in, "rb") as answers:
+        with open(answers_out, "wb", buffering=0) as sink:
+            assert play_fds(BOTS["checker"].make(), source.fileno(), sink.fileno()) == 0
+        writer.join()
+        assert answers.read() == b"ACTION CHECK\n"
 
 
 @pytest.mark.parametrize("name, settings", [("checker", []), ("rate_equity", ["rollouts=20"])])
