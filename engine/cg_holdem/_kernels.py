@@ -121,3 +121,118 @@ def class_equity_matrix(samples, state):
             eq[i, j] = total / samples
             eq[j, i] = 1.0 - eq[i, j]
     return eq
+
+
+# -- the referee's decks: Java SHA1PRNG (spec 4.2-4.3) ---------------------------------
+# A generator is an int64 array of PRNG_SIZE: the 20-byte state, then the current 20-byte
+# output block, then how many bytes of that block are used (20 = none left). The Python
+# class in sha1prng.py is the reference (hashlib-based) and seeds it.
+PRNG_SIZE = 41
+_BLOCK = 20
+_USED = 40
+_MASK32 = 0xFFFFFFFF
+
+
+@kernel(inline="always")
+def _rotl32(x, k):
+    return ((x << k) | (x >> (32 - k))) & _MASK32
+
+
+@kernel
+def _sha1_of_20(message, at, out, out_at, w):
+    """SHA-1 of the 20 bytes message[at:at+20] (one padded block) into out[out_at:out_at+20].
+    w: 80-word scratch."""
+    for i in range(5):
+        j = at + 4 * i
+        w[i] = (message[j] << 24) | (message[j + 1] << 16) | (message[j + 2] << 8) | message[j + 3]
+    w[5] = 0x80000000  # padding: a 1 bit, zeros, then the length in bits (160)
+    for i in range(6, 15):
+        w[i] = 0
+    w[15] = 160
+    for i in range(16, 80):
+        w[i] = _rotl32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1)
+    h = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0)
+    a, b, c, d, e = h
+    for i in range(80):  # four kinds of rounds, 20 each
+        if i < 20:
+            f = ((b & c) | (~b & d)) + 0x5A827999
+        elif i < 40:
+            f = (b ^ c ^ d) + 0x6ED9EBA1
+        elif i < 60:
+            f = ((b & c) | (b & d) | (c & d)) + 0x8F1BBCDC
+        else:
+            f = (b ^ c ^ d) + 0xCA62C1D6
+        t = (_rotl32(a, 5) + f + e + w[i]) & _MASK32
+        e = d
+        d = c
+        c = _rotl32(b, 30)
+        b = a
+        a = t
+    words = ((h[0] + a) & _MASK32, (h[1] + b) & _MASK32, (h[2] + c) & _MASK32,
+             (h[3] + d) & _MASK32, (h[4] + e) & _MASK32)
+    for i in range(5):
+        for k in range(4):
+            out[out_at + 4 * i + k] = (words[i] >> (24 - 8 * k)) & 0xFF
+
+
+@kernel
+def _refill(prng, w):
+    """Next output block = SHA1(state); then state += block + 1 over Java's signed bytes."""
+    _sha1_of_20(prng, 0, prng, _BLOCK, w)
+    carry = 1
+    changed = False
+    for i in range(_BLOCK):
+        old = prng[i] - 256 if prng[i] >= 128 else prng[i]
+        add = prng[_BLOCK + i] - 256 if prng[_BLOCK + i] >= 128 else prng[_BLOCK + i]
+        v = old + add + carry
+        new = v & 0xFF
+        changed = changed or new != prng[i]
+        prng[i] = new
+        carry = v >> 8  # arithmetic shift, as Java's int
+    if not changed:
+        prng[0] = (prng[0] + 1) & 0xFF
+    prng[_USED] = 0
+
+
+@kernel
+def _next31(prng, w):
+    """Java next(31): four stream bytes, big-endian, shifted right by one."""
+    v = 0
+    for _ in range(4):
+        if prng[_USED] == _BLOCK:
+            _refill(prng, w)
+        v = (v << 8) | prng[_BLOCK + prng[_USED]]
+        prng[_USED] += 1
+    return v >> 1
+
+
+@kernel
+def _next_int(prng, bound, w):
+    """java.util.Random.nextInt(bound) on this stream."""
+    r = _next31(prng, w)
+    m = bound - 1
+    if bound & m == 0:
+        return (bound * r) >> 31
+    u = r
+    r = u % bound
+    while u - r + m >= 1 << 31:  # where Java's int overflows: reject and draw again
+        u = _next31(prng, w)
+        r = u % bound
+    return r
+
+
+@kernel
+def next_deck(prng, canonical, deck):
+    """The next hand's deck in dealing order: Collections.shuffle of the canonical deck,
+    then a cut (rotate left by nextInt(52)). Writes deck[0:52], returns the cut."""
+    w = np.empty(80, np.int64)
+    shuffled = canonical.copy()
+    for i in range(52, 1, -1):
+        j = _next_int(prng, i, w)
+        t = shuffled[i - 1]
+        shuffled[i - 1] = shuffled[j]
+        shuffled[j] = t
+    cut = _next_int(prng, 52, w)
+    for i in range(52):
+        deck[i] = shuffled[(cut + i) % 52]
+    return cut

@@ -59,6 +59,10 @@ class Sha1Prng:
         self._state = new.to_bytes(_DIGEST_SIZE, "little")
         return block
 
+    def snapshot(self) -> tuple[bytes, bytes]:
+        """(state, the unread bytes of the current block): all a copy of the stream needs."""
+        return self._state, self._buffer[self._at:]
+
     def next_bytes(self, n: int) -> bytes:
         while len(self._buffer) - self._at < n:
             self._buffer = self._buffer[self._at:] + self._step()

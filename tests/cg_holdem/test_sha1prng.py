@@ -1,10 +1,15 @@
 """Deck reproduction from the game seed: the spec's Java 17 SHA1PRNG vectors (section 4.3)."""
 
+import hashlib
+import random
+
+import numpy as np
 import pytest
 
+from engine.cg_holdem._kernels import _sha1_of_20
 from engine.cg_holdem.deck import DeckSource
-from engine.cg_holdem.rules import card_text
-from engine.cg_holdem.sha1prng import Sha1Prng
+from engine.cg_holdem.rules import REFEREE_DECK_ORDER, card_text
+from engine.cg_holdem.sha1prng import Sha1Prng, java_shuffle
 
 VECTORS = [  # seed, first BB for N=2/3/4, (cut, top 12) for hands 1 and 2
     (42, (1, 2, 3), (34, "2C QH QD KC 9C KS 8S QC JD AC 2D 4H"), (32, "5S 8H 6C 6S 7C 4S 5H 3S 2C JS QC 4D")),
@@ -45,3 +50,37 @@ def test_batched_draws_equal_one_call_per_bound():
     one, batch = Sha1Prng(-5), Sha1Prng(-5)
     assert [one.next_int(b) for b in bounds] == batch.next_ints(bounds)
     assert one.next_int(97) == batch.next_int(97)  # and the streams stay aligned
+
+
+def reference_decks(seed: int, players: int, hands: int):
+    """The slow twin of the numba deck kernel: hashlib SHA1PRNG, Collections.shuffle, cut."""
+    rng = Sha1Prng(seed)
+    first_bb = rng.next_int(players)
+    decks = []
+    for _ in range(hands):
+        deck = list(REFEREE_DECK_ORDER)
+        java_shuffle(deck, rng)
+        cut = rng.next_int(52)
+        decks.append((cut, deck[cut:] + deck[:cut]))
+    return first_bb, decks
+
+
+@pytest.mark.parametrize("seed", [1, 42, -7006392080589544000, 2**63 - 1, -(2**63), 987654321])
+def test_numba_decks_equal_the_hashlib_twin(seed):
+    for players in (2, 4):
+        first_bb, decks = reference_decks(seed, players, 40)
+        source = DeckSource(seed, players)
+        assert source.first_big_blind == first_bb
+        for cut, deck in decks:
+            assert source.next_hand() == deck
+            assert source.last_cut == cut
+
+
+def test_numba_sha1_equals_hashlib():
+    rng = random.Random(5)
+    w = np.empty(80, np.int64)
+    for _ in range(300):
+        message = bytes(rng.randrange(256) for _ in range(20))
+        out = np.zeros(20, np.int64)
+        _sha1_of_20(np.frombuffer(message, np.uint8).astype(np.int64), 0, out, 0, w)
+        assert bytes(out.astype(np.uint8)) == hashlib.sha1(message).digest()
