@@ -296,6 +296,31 @@ def rank_workspace():
 
 
 @kernel
+def board_views(vals, order, starts, n_groups, cards, above, w_out, d_out):
+    """Bob's view on one full board, from _rank_runout's groups: for each pair k off the
+    board, w_out[k] = P(a random Alice hand disjoint from k and the board beats k) and
+    d_out[k] = P(tie); 990 = C(45, 2) such hands. `above` is scratch (52 ints)."""
+    above[:] = 0
+    total = 0
+    for g in range(n_groups - 1, -1, -1):  # groups of equal value, strongest first
+        lo, hi = starts[g], starts[g + 1]
+        for t in range(lo, hi):  # pairs disjoint from k that are strictly stronger
+            k = order[t]
+            w_out[k] = total - above[cards[k, 0]] - above[cards[k, 1]]
+        for t in range(lo, hi):
+            k = order[t]
+            above[cards[k, 0]] += 1
+            above[cards[k, 1]] += 1
+        total += hi - lo
+        for t in range(lo, hi):  # disjoint pairs at least as strong, minus the stronger
+            k = order[t]
+            at_least = total - above[cards[k, 0]] - above[cards[k, 1]] + 1
+            stronger = w_out[k]
+            w_out[k] = stronger * (1.0 / 990.0)
+            d_out[k] = (at_least - stronger) * (1.0 / 990.0)
+
+
+@kernel
 def street_stats(ev, hole, board, runouts, state, cards, work):
     """Per holding h (pair index), averaged over board completions (the one board when it
     is full, else `runouts` uniform completions of the cards off the board):
@@ -347,34 +372,18 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
         rw, rd, ro = river[0, rep], river[1, rep], river[2, rep]
         rw[:] = -1.0
         ro[:] = -1.0
-        above[:] = 0
-        total = 0
-        for g in range(n_groups - 1, -1, -1):  # groups of equal value, strongest first
-            lo, hi = starts[g], starts[g + 1]
-            v = vals[order[lo]]
-            for t in range(lo, hi):  # pairs disjoint from k that are strictly stronger
-                k = order[t]
-                rw[k] = total - above[cards[k, 0]] - above[cards[k, 1]]
-            for t in range(lo, hi):
-                k = order[t]
-                above[cards[k, 0]] += 1
-                above[cards[k, 1]] += 1
-            total += hi - lo
-            result = (1.0 if va > v else 0.5 if va == v else 0.0) if alice_live else -1.0
-            for t in range(lo, hi):  # disjoint pairs at least as strong, minus the stronger
-                k = order[t]
-                at_least = total - above[cards[k, 0]] - above[cards[k, 1]] + 1
-                w = rw[k] * (1.0 / 990.0)
-                d = (at_least - rw[k]) * (1.0 / 990.0)
-                rw[k] = w
-                rd[k] = d
-                sums[0, k] += w
-                sums[1, k] += d
-                sums[2, k] += 1.0
-                if result >= 0.0 and not mine[k]:
-                    ro[k] = result
-                    sums[3, k] += result
-                    sums[4, k] += 1.0
+        board_views(vals, order, starts, n_groups, cards, above, rw, rd)
+        for t in range(starts[n_groups]):
+            k = order[t]
+            sums[0, k] += rw[k]
+            sums[1, k] += rd[k]
+            sums[2, k] += 1.0
+            if alice_live and not mine[k]:
+                v = vals[k]
+                result = 1.0 if va > v else 0.5 if va == v else 0.0
+                ro[k] = result
+                sums[3, k] += result
+                sums[4, k] += 1.0
     out = np.full((3, PAIRS), 0.5)
     for k in range(PAIRS):
         if sums[2, k] > 0:
