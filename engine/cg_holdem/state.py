@@ -80,7 +80,8 @@ class RefereeOverflow(RuntimeError):
     """The Java referee would crash here (spec 11.12): a NONE round past the round cap."""
 
 
-_CALL, _CHECK, _FOLD, _ALL_IN = Action(CALL), Action(CHECK), Action(FOLD), Action(ALL_IN)
+# tuple.__new__ skips the NamedTuple's Python-level __new__ on the per-decision path.
+_new_tuple = tuple.__new__
 
 
 class Game:
@@ -132,55 +133,56 @@ class Game:
         raise AssertionError("no live seat")
 
     def _start_hand(self) -> None:
-        n = self.n
+        n, stack = self.n, self.stack
         self.hand_nb += 1
-        self.bb = big_blind(self.hand_nb)
-        self.sb = self.bb // 2
-        live = [s for s in range(n) if self.stack[s] > 0]
-        self.in_hand = [self.stack[s] > 0 for s in range(n)]
+        self.bb = bb = big_blind(self.hand_nb)
+        self.sb = bb // 2
+        self.in_hand = in_hand = [x > 0 for x in stack]
         self.bb_seat = self.first_big_blind if self.hand_nb == 1 else self._next_live(self.bb_seat, 1)
         self.sb_seat = self._next_live(self.bb_seat, -1)
-        self.dealer = self.sb_seat if len(live) == 2 else self._next_live(self.sb_seat, -1)
-        self.start_stacks = tuple(self.stack)
+        self.dealer = self.sb_seat if in_hand.count(True) == 2 else self._next_live(self.sb_seat, -1)
+        self.start_stacks = tuple(stack)
         self.total = [0] * n
         self.top = 0
         self.street_bet = [0] * n
-        self.folded = [not x for x in self.in_hand]
+        self.folded = [not x for x in in_hand]
         self.acted = [False] * n
         self.actions: list[tuple[int, int, str, int, int]] = []
         self.decided = False
         self.first_round = self.round + 1
         self._post_blinds()
-        self._deal(self.deck_source.next_hand(), live)
+        self._deal(self.deck_source.next_hand())
         self.street = PREFLOP
-        self.last_total = self.bb
-        self.last_raise = self.bb
+        self.last_total = bb
+        self.last_raise = bb
         self.last_raiser = -1
         self.raise_count = 1  # the big blind counts as the first raise
         self.to_act = self._next_active(self.bb_seat)
 
     def _post_blinds(self) -> None:
+        bb, sb, stack = self.bb, self.sb, self.stack
         for s in range(self.n):  # seat order, never a raise
             if not self.in_hand[s]:
                 continue
             if s == self.bb_seat:
-                owed = self.bb
+                owed = bb
             elif s == self.sb_seat:
-                owed = self.sb
+                owed = sb
             else:  # every other live seat owes the SB, yet goes all-in when short of a BB
-                owed = self.sb if self.stack[s] >= self.bb else self.stack[s]
-            self._put(s, min(owed, self.stack[s]))
+                owed = sb if stack[s] >= bb else stack[s]
+            self._put(s, min(owed, stack[s]))
         self.posted = tuple(self.total)
 
-    def _deal(self, deck: list[int], live: list[int]) -> None:
-        order = [s for s in ((self.dealer + k) % self.n for k in range(1, self.n + 1)) if s in live]
+    def _deal(self, deck: list[int]) -> None:
+        n, in_hand = self.n, self.in_hand
+        order = [s for s in ((self.dealer + k) % n for k in range(1, n + 1)) if in_hand[s]]
         count = len(order)
-        self.hole: list[tuple[int, int] | None] = [None] * self.n
+        self.hole: list[tuple[int, int] | None] = [None] * n
         for i, s in enumerate(order):
             self.hole[s] = (deck[i], deck[count + i])
         top = 2 * count  # burn, flop x3, burn, turn, burn, river
         self.full_board = (deck[top + 1], deck[top + 2], deck[top + 3], deck[top + 5], deck[top + 7])
-        self.board_shown = 0
+        self.board = ()
 
     # -- betting state (spec 5) --------------------------------------------------------
     def _put(self, s: int, chips: int) -> None:
@@ -238,54 +240,47 @@ class Game:
 
     def replace(self, action: Action) -> Action:
         """Spec 6 replacement table: what the referee actually plays for this output."""
-        s = self.to_act
-        kind = action.kind
-        if kind in (FOLD, TIMEOUT):
+        kind, chips = self._resolve(self.to_act, action.kind, action.amount)
+        if kind == action.kind and chips == action.amount:
             return action
-        call, stack = self.call_amount(s), self.stack[s]
-        call_or_all_in = _CALL if call < stack else _ALL_IN
-        if kind == CHECK:
-            return action if call == 0 else _FOLD
+        return Action(kind, chips if kind == BET else 0)
+
+    def _resolve(self, s: int, kind: str, amount: int) -> tuple[str, int]:
+        """The replacement table and its cost: (the kind played, chips it adds)."""
+        if kind == FOLD or kind == TIMEOUT:
+            return kind, 0
+        stack = self.stack[s]
+        call = self.call_amount(s)
+        call_or_all_in = (CALL, call) if call < stack else (ALL_IN, stack)
         if kind == CALL:
-            if call == 0:
-                return _CHECK
-            return call_or_all_in
+            return (CHECK, 0) if call == 0 else call_or_all_in
+        if kind == CHECK:
+            return (CHECK, 0) if call == 0 else (FOLD, 0)
+        may_raise = self.raise_count <= RAISE_CAP and s != self.last_raiser
         if kind == ALL_IN:
-            if self.capped() or (s == self.last_raiser and call < stack):
-                return call_or_all_in
-            return action
-        x = action.amount  # BET
-        if x <= 0:
-            return _FOLD
-        if x <= call or s == self.last_raiser or self.capped():
+            return (ALL_IN, stack) if may_raise or call >= stack else call_or_all_in
+        if amount <= 0:  # BET
+            return FOLD, 0
+        if amount <= call or not may_raise:
             return call_or_all_in
-        if x >= stack:
-            return _ALL_IN
-        least = self.min_raise(s)
-        if x < least:
-            return Action(BET, least) if least < stack else _ALL_IN
-        return action
+        if amount >= stack:
+            return ALL_IN, stack
+        least = self.last_raise + self.last_total - self.street_bet[s]
+        if amount < least:
+            return (BET, least) if least < stack else (ALL_IN, stack)
+        return BET, amount
 
     # -- playing a decision -------------------------------------------------------------
     def apply(self, action: Action) -> HistoryLine:
         """Play the current player's (parsed) output; returns its history line."""
-        if self.over or self.to_act < 0:
-            raise RuntimeError("no decision is pending")
+        return self.play(action.kind, action.amount)
+
+    def play(self, kind: str, amount: int = 0) -> HistoryLine:
+        """``apply`` without the Action wrapper: the judge's per-decision path."""
         s = self.to_act
-        played = self.replace(action)
-        kind = played.kind
-        chips = 0
-        if kind == FOLD or kind == TIMEOUT:
-            self.folded[s] = True
-            if kind == TIMEOUT:  # the stack leaves the game; eliminated at hand end
-                self.timed_out[s] = True
-                self.stack[s] = 0
-        elif kind == CALL:
-            chips = min(self.call_amount(s), self.stack[s])
-        elif kind == ALL_IN:
-            chips = self.stack[s]
-        elif kind == BET:
-            chips = played.amount
+        if s < 0:
+            raise RuntimeError("no decision is pending")
+        kind, chips = self._resolve(s, kind, amount)
         if chips:
             self._put(s, chips)
             # Every chip movement is tested against the old level; only full raises move it.
@@ -295,9 +290,14 @@ class Game:
                 self.last_total = self.street_bet[s]
                 self.last_raiser = s
                 self.raise_count += 1
+        elif kind == FOLD or kind == TIMEOUT:
+            self.folded[s] = True
+            if kind == TIMEOUT:  # the stack leaves the game; eliminated at hand end
+                self.timed_out[s] = True
+                self.stack[s] = 0
         self.acted[s] = True
         text = f"{BET}_{chips}" if kind == BET else kind
-        line = HistoryLine(self.round, self.hand_nb, s, text, self.board)
+        line = _new_tuple(HistoryLine, (self.round, self.hand_nb, s, text, self.board))
         self.history.append(line)
         self.actions.append((self.round, s, text, chips, self.street))
         self.to_act = self._next_active(s)
@@ -318,7 +318,10 @@ class Game:
         if self.acted[s]:
             return True
         folded, stack = self.folded, self.stack
-        return not any(not folded[t] and stack[t] > 0 for t in range(self.n) if t != s)
+        for t in range(self.n):
+            if t != s and not folded[t] and stack[t] > 0:
+                return False
+        return True
 
     def _run(self) -> None:
         """Advance until a decision is needed (to_act set, round counted) or the game ends."""
@@ -331,10 +334,15 @@ class Game:
                 self.decided = True
                 return
             folded, stack = self.folded, self.stack
-            contenders = [s for s in range(self.n) if not folded[s]]
-            if len(contenders) == 1:
+            contenders = 0
+            can_act = 0
+            for s in range(self.n):
+                if not folded[s]:
+                    contenders += 1
+                    can_act += stack[s] > 0
+            if contenders == 1:
                 self._finish_hand(showdown=False)
-            elif sum(stack[s] > 0 for s in contenders) <= 1:
+            elif can_act <= 1:
                 if not self.decided:
                     self._none_round()
                     if self.over:
@@ -370,21 +378,25 @@ class Game:
 
     # -- settlement and the end of a hand ---------------------------------------------
     def _finish_hand(self, *, showdown: bool) -> None:
-        values = [0] * self.n
+        n, folded, stack = self.n, self.folded, self.stack
+        values = [0] * n
         if showdown:
-            b = self.full_board
-            for s in range(self.n):
-                if not self.folded[s]:
-                    values[s] = int(hand_value7(*self.hole[s], *b))
-        won = pay_layers(self.total, self.folded, values, self.dealer)
-        for s in range(self.n):
-            self.stack[s] += won[s]
-            if self.timed_out[s]:
-                self.stack[s] = 0  # a timed-out player is out whatever comes back to him
+            b0, b1, b2, b3, b4 = self.full_board
+            hole = self.hole
+            for s in range(n):
+                if not folded[s]:
+                    values[s] = hand_value7(hole[s][0], hole[s][1], b0, b1, b2, b3, b4)
+        won = pay_layers(self.total, folded, values, self.dealer)
+        for s in range(n):
+            stack[s] += won[s]
+        if True in self.timed_out:
+            for s in range(n):
+                if self.timed_out[s]:
+                    stack[s] = 0  # a timed-out player is out whatever comes back to him
         self._record(won, showdown=showdown, cancelled=False)
-        self.showdowns.append(ShowdownLine(self.hand_nb, self.board, tuple(self.hole)))
+        self.showdowns.append(_new_tuple(ShowdownLine, (self.hand_nb, self.board, tuple(self.hole))))
         self._eliminate()
-        if sum(x > 0 for x in self.stack) <= 1:
+        if n - stack.count(0) <= 1:
             self._end_game()
         else:
             self._start_hand()
@@ -413,10 +425,13 @@ class Game:
 
     def _eliminate(self) -> None:
         """Busts of one hand rank by chips put in: fewer = earlier; equal totals share."""
-        already = sum(r is not None for r in self.rank)
-        busted = [s for s in range(self.n) if self.rank[s] is None and self.stack[s] == 0]
+        rank, stack, total = self.rank, self.stack, self.total
+        busted = [s for s in range(self.n) if stack[s] == 0 and rank[s] is None]
+        if not busted:
+            return
+        already = self.n - rank.count(None)
         for s in busted:
-            self.rank[s] = already + sum(self.total[t] < self.total[s] for t in busted)
+            rank[s] = already + sum(total[t] < total[s] for t in busted)
 
     def _end_game(self) -> None:
         self.over = True
