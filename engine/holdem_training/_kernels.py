@@ -10,6 +10,10 @@ base-5 key into a 64K table of strength ordinals. Ordinals: 1..4824 (the classes
 5 of 7 cards can take), higher is better, equal iff the contest calls the hands a tie.
 """
 
+import hashlib
+import os
+from pathlib import Path
+
 import numpy as np
 
 from engine.core._rng import GOLDEN, derive_key, mix64, shuffle_prefix
@@ -234,7 +238,35 @@ def _build_tables():
     return card_key, card_bit, noflush, flush, disp, multiplier, category_start
 
 
-CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, HASH_MULTIPLIER, CATEGORY_START = _build_tables()
+_TABLE_NAMES = ("card_key", "card_bit", "noflush", "flush", "displacement", "multiplier", "category_start")
+
+
+def _cached_tables():
+    """_build_tables() through a file next to the numba cache, named by a hash of this module's
+    source so an edit rebuilds it: building costs about a second of CPU in every process that
+    imports the evaluator (every judge, contestant and CLI run)."""
+    tag = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:16]
+    folder = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parents[2] / ".cache" / "numba")
+    path = folder / f"holdem_training_evaluator_{tag}.npz"
+    try:
+        with np.load(path) as data:
+            arrays = [data[name] for name in _TABLE_NAMES]
+        arrays[5] = np.uint64(arrays[5][()])
+        return tuple(arrays)
+    except (OSError, KeyError, ValueError):
+        pass
+    tables = _build_tables()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = path.with_name(f"{path.stem}.{os.getpid()}.npz")
+        np.savez(partial, **dict(zip(_TABLE_NAMES, tables, strict=True)))
+        os.replace(partial, path)
+    except OSError:  # a read-only checkout still works, only slower to start
+        pass
+    return tables
+
+
+CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, HASH_MULTIPLIER, CATEGORY_START = _cached_tables()
 HAND_CLASSES = int(CATEGORY_START[9] - 1)  # 4824: the distinct strengths 7 cards can make
 
 

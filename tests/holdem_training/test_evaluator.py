@@ -147,3 +147,15 @@ def test_category_counts_over_all_133_million_hands():
 def test_category_boundaries_and_class_count():
     assert _kernels.HAND_CLASSES == 4824  # distinct strengths of a best 5 of 7 cards
     assert np.diff(_kernels.CATEGORY_START).tolist() == [407, 1470, 763, 575, 10, 1277, 156, 156, 10]
+
+
+def test_tables_loaded_from_the_disk_cache_equal_freshly_built_ones(tmp_path, monkeypatch):
+    built = _kernels._build_tables()
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    first = _kernels._cached_tables()  # builds and writes the file
+    assert len(list(tmp_path.glob("holdem_training_evaluator_*.npz"))) == 1
+    again = _kernels._cached_tables()  # reads it back
+    for fresh, written, read in zip(built, first, again, strict=True):
+        assert np.array_equal(fresh, written) and np.array_equal(fresh, read)
+        assert np.asarray(read).dtype == np.asarray(fresh).dtype
+    assert type(again[5]) is type(built[5])  # the hash multiplier stays a numpy uint64 scalar
