@@ -16,29 +16,51 @@ from engine.cg_holdem.rules import big_blind
 # -- what a bot can work out from its inputs -------------------------------------------
 class View:
     """One decision seen from my seat. Folds are tracked across turns of the same hand,
-    since the history only covers rounds since my previous decision."""
+    since the history only covers rounds since my previous decision. The figures a bot
+    may not need (opponents, minimum bet, depth, hand class) are worked out when asked."""
 
     def __init__(self, setup, turn, folded):
         self.turn = turn
-        self.me = setup.me
+        self.me = me = setup.me
         self.players = setup.players
-        self.bb = big_blind(turn.hand)
-        self.preflop = len(turn.board) == 0
-        self.stack = turn.stacks[self.me]
-        self.mine = turn.chips[self.me]
+        self.folded = folded
+        self.bb = bb = big_blind(turn.hand)
+        self.preflop = not turn.board
+        self.stack = turn.stacks[me]
+        self.mine = turn.chips[me]
         self.pot = sum(turn.chips)
         top = max(turn.chips)
-        self.call = (max(top, self.bb) if self.preflop else top) - self.mine
-        self.raised = top > self.bb  # someone put in more than the big blind
-        self.opponents = [s for s in range(self.players) if s != self.me and s not in folded
-                          and (turn.stacks[s] > 0 or turn.chips[s] > 0)]
-        self.min_bet = next((int(p[4:]) for p in turn.possible if p.startswith("BET_")), 0)
+        self.call = (max(top, bb) if self.preflop else top) - self.mine
+        self.raised = top > bb  # someone put in more than the big blind
+        self._opponents = None
+        self._min_bet = None
+
+    @property
+    def opponents(self) -> list[int]:
+        if self._opponents is None:
+            turn, folded = self.turn, self.folded
+            self._opponents = [s for s in range(self.players) if s != self.me and s not in folded
+                               and (turn.stacks[s] > 0 or turn.chips[s] > 0)]
+        return self._opponents
+
+    @property
+    def min_bet(self) -> int:
+        if self._min_bet is None:
+            self._min_bet = next((int(p[4:]) for p in self.turn.possible if p.startswith("BET_")), 0)
+        return self._min_bet
+
+    @property
+    def effective_bb(self) -> float:
+        turn = self.turn
         deepest = max((turn.stacks[s] + turn.chips[s] for s in self.opponents), default=0)
-        self.effective_bb = min(self.stack + self.mine, deepest) / self.bb
-        a, b = turn.cards[0] % 13, turn.cards[1] % 13
-        suited = turn.cards[0] // 13 == turn.cards[1] // 13
-        hi, lo = max(a, b), min(a, b)
-        self.hand_class = hi * 13 + lo if (suited or hi == lo) else lo * 13 + hi
+        return min(self.stack + self.mine, deepest) / self.bb
+
+    @property
+    def hand_class(self) -> int:
+        c0, c1 = self.turn.cards
+        a, b = c0 % 13, c1 % 13
+        hi, lo = (a, b) if a > b else (b, a)
+        return hi * 13 + lo if (c0 // 13 == c1 // 13 or hi == lo) else lo * 13 + hi
 
     def can(self, action: str) -> bool:
         return action in self.turn.possible

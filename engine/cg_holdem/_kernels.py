@@ -236,3 +236,54 @@ def next_deck(prng, canonical, deck):
     for i in range(52):
         deck[i] = shuffled[(cut + i) % 52]
     return cut
+
+
+# -- showdown settlement (spec 7.5) ----------------------------------------------------
+@kernel
+def showdown_winnings(totals, folded, hole, board, dealer):
+    """Chips each seat receives at a showdown, settle.pay_layers' rule with the hands
+    valued here: totals = chips put in, folded = 1/0, hole = 2 cards per seat (flat),
+    board = the 5 cards. Each layer (the smallest remaining stake of a contender, taken
+    from every seat) goes to its best hands, odd chips to the first winner after the dealer;
+    what folded seats have left once no contender is left goes back to them."""
+    n = len(totals)
+    values = np.zeros(n, np.int64)
+    for s in range(n):
+        if not folded[s]:
+            values[s] = hand_value7(hole[2 * s], hole[2 * s + 1], board[0], board[1], board[2], board[3], board[4])
+    remaining = totals.copy()
+    won = np.zeros(n, np.int64)
+    while True:
+        m = -1
+        for s in range(n):
+            if not folded[s] and remaining[s] > 0 and (m < 0 or remaining[s] < m):
+                m = remaining[s]
+        if m < 0:
+            break
+        best = -1
+        for s in range(n):
+            if not folded[s] and remaining[s] > 0 and values[s] > best:
+                best = values[s]
+        winners = 0
+        for s in range(n):
+            if not folded[s] and remaining[s] > 0 and values[s] == best:
+                winners += 1
+        layer = 0
+        for s in range(n):
+            take = min(remaining[s], m)
+            layer += take
+        share = layer // winners
+        odd = layer - share * winners
+        first = -1
+        for k in range(1, n + 1):
+            s = (dealer + k) % n
+            if not folded[s] and remaining[s] > 0 and values[s] == best:
+                won[s] += share
+                if first < 0:
+                    first = s
+        won[first] += odd
+        for s in range(n):
+            remaining[s] -= min(remaining[s], m)
+    for s in range(n):
+        won[s] += remaining[s]
+    return won

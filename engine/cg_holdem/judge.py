@@ -15,10 +15,12 @@ import numpy as np
 
 from engine.cg_holdem.protocol import Setup, Turn, board_text, parse_output, seat_cards_text
 from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
-from engine.cg_holdem.state import Action, Game, HandRecord, HistoryLine
+from engine.cg_holdem.state import Game, HandRecord, HistoryLine
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, match_key, unit_key
+
+_new_tuple = tuple.__new__
 
 
 class Bot(Protocol):
@@ -105,8 +107,9 @@ def turn_for(game: Game, seat: int, last_round: int, showdowns_seen: int) -> Tur
     actions = tuple(game.history[start:game.round - 1])
     showdowns = tuple(game.showdowns[showdowns_seen:])
     chips = tuple(game.total)  # seats out of the hand never put chips in
-    return Turn(game.round, game.hand_nb, tuple(game.stack), chips, game.board,
-                game.hole[seat], actions, showdowns, game.possible_actions())
+    # tuple.__new__ skips the NamedTuple's Python-level __new__ (one Turn per decision).
+    return _new_tuple(Turn, (game.round, game.hand_nb, tuple(game.stack), chips, game.board,
+                             game.hole[seat], actions, showdowns, game.possible_actions()))
 
 
 def setup_for(game: Game, seat: int) -> Setup:
@@ -134,12 +137,12 @@ def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = N
             if on_turn is not None:
                 on_turn(s, turn, answer)
             if answer is None:
-                game.apply(Action(TIMEOUT))
+                game.play(TIMEOUT)
                 continue
             kind, amount, message = parse_output(answer)
             if message:
                 messages.append((turn.round, s, message))
-            game.apply(Action(kind, amount))
+            game.play(kind, amount)
     finally:
         reports = tuple(seat.close() for seat in seats)
     return GameResult(

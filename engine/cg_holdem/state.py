@@ -7,6 +7,9 @@ Every rule below follows /work/shared/specs/cg_holdem.md; section numbers point 
 
 from typing import NamedTuple
 
+import numpy as np
+
+from engine.cg_holdem._kernels import showdown_winnings
 from engine.cg_holdem.deck import DeckSource
 from engine.cg_holdem.rules import (
     ALL_IN,
@@ -21,7 +24,6 @@ from engine.cg_holdem.rules import (
     big_blind,
 )
 from engine.cg_holdem.settle import pay_layers
-from engine.holdem_training._kernels import hand_value7
 
 PREFLOP, FLOP, TURN, RIVER = 0, 1, 2, 3
 _BOARD_AFTER_STREET = (0, 3, 4, 5)
@@ -82,6 +84,7 @@ class RefereeOverflow(RuntimeError):
 
 # tuple.__new__ skips the NamedTuple's Python-level __new__ on the per-decision path.
 _new_tuple = tuple.__new__
+_NO_CARDS = (0, 0)
 
 
 class Game:
@@ -379,14 +382,10 @@ class Game:
     # -- settlement and the end of a hand ---------------------------------------------
     def _finish_hand(self, *, showdown: bool) -> None:
         n, folded, stack = self.n, self.folded, self.stack
-        values = [0] * n
         if showdown:
-            b0, b1, b2, b3, b4 = self.full_board
-            hole = self.hole
-            for s in range(n):
-                if not folded[s]:
-                    values[s] = hand_value7(hole[s][0], hole[s][1], b0, b1, b2, b3, b4)
-        won = pay_layers(self.total, folded, values, self.dealer)
+            won = self._showdown_winnings()
+        else:  # one contender: pay_layers' uncontested case, no hand values needed
+            won = pay_layers(self.total, folded, [0] * n, self.dealer)
         for s in range(n):
             stack[s] += won[s]
         if True in self.timed_out:
@@ -400,6 +399,15 @@ class Game:
             self._end_game()
         else:
             self._start_hand()
+
+    def _showdown_winnings(self) -> list[int]:
+        """Hand values and layered pots in one numba call (settle.pay_layers' rule)."""
+        cards = []
+        for pair in self.hole:
+            cards += pair or _NO_CARDS  # seats not dealt in are folded: never valued
+        won = showdown_winnings(np.array(self.total, np.int64), np.array(self.folded, np.int64),
+                                np.array(cards, np.int64), np.array(self.full_board, np.int64), self.dealer)
+        return won.tolist()
 
     def _cancel_hand(self) -> None:
         """Round cap (spec 8): every chip put in this hand goes back to its owner."""
