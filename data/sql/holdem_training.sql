@@ -1,6 +1,7 @@
--- Hold'em Training hand log (engine/holdem_training/judge.py): one row per hand and one per
--- action of Alice (the primary bot). Cards are engine ints: suit * 13 + rank, rank 0..12 = 2..A
--- (the contest prints suit, rank + 1). A hand replays from its deal_key and cards alone.
+-- Hold'em Training hand log (engine/holdem_training/judge.py): one row per hand, with Alice's
+-- (the primary bot's) actions packed into it. Cards are engine ints: suit * 13 + rank, rank
+-- 0..12 = 2..A (the contest prints suit, rank + 1). A hand replays from its opponent_key, its
+-- cards and its actions (judge.replay_hand).
 
 CREATE TABLE IF NOT EXISTS ht_hands (
     match_id      VARCHAR NOT NULL,
@@ -19,12 +20,24 @@ CREATE TABLE IF NOT EXISTS ht_hands (
     board_c4      SMALLINT NOT NULL,
     showdown      SMALLINT NOT NULL,  -- +1 Alice's 7 cards beat Bob's, 0 tie, -1 lose (known from the deal)
     end_code      SMALLINT NOT NULL,  -- 0 showdown, 1 Alice folded, 2 Bob folded
-    rounds_played SMALLINT NOT NULL,  -- round (1..4) in which the hand ended
+    rounds_played SMALLINT NOT NULL,  -- round (1..4) in which the hand ended = Alice's actions
     final_pot     INTEGER NOT NULL,   -- pot at the end (before the raise Bob folded to)
     profit        INTEGER NOT NULL,   -- Alice's ending stack - 100
-    rate_rollouts INTEGER NOT NULL    -- RATE rollouts Alice spent on this hand
+    rate_rollouts INTEGER NOT NULL,   -- RATE rollouts Alice spent on this hand
+    -- Alice acts once per round: her action in round r, packed in one integer (0 = the hand
+    -- ended before round r; NULL in rows logged before actions moved here, see ht_actions).
+    -- Bits 0-1 action (1 CHECK, 2 FOLD, 3 RAISE), 2-3 Bob's response (0 none, after Alice
+    -- folds; 1 CHECK, 2 CALL, 3 FOLD), 4-11 amount raised, 12-21 pot before, 22-29 Alice's
+    -- stack before, 30-60 RATE rollouts asked just before acting. The view ht_action_rows
+    -- decodes them: read that (or stg_ht_actions), not these.
+    action_r1     BIGINT,
+    action_r2     BIGINT,
+    action_r3     BIGINT,
+    action_r4     BIGINT
 );
 
+-- Hand logs written before actions were packed into ht_hands kept one row per action here.
+-- Nothing writes it any more; ht_action_rows still reads it, so old logs keep their actions.
 CREATE TABLE IF NOT EXISTS ht_actions (
     match_id     VARCHAR NOT NULL,
     chunk        INTEGER NOT NULL,
@@ -41,6 +54,34 @@ CREATE TABLE IF NOT EXISTS ht_actions (
 -- Columns added after the first hand logs were written (no-ops on a fresh database).
 ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS opponent_key UBIGINT;
 ALTER TABLE ht_actions ADD COLUMN IF NOT EXISTS rate_rollouts INTEGER;
+ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r1 BIGINT;
+ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r2 BIGINT;
+ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r3 BIGINT;
+ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r4 BIGINT;
+
+-- Alice's actions, one row each, as the old raw table had them: decoded from ht_hands, plus
+-- the rows of old logs (those of a chunk count only while its hands were logged the old way,
+-- so a chunk written again by new code is not counted twice).
+CREATE OR REPLACE VIEW ht_action_rows AS
+WITH packed AS (
+    UNPIVOT (SELECT match_id, chunk, hand, action_r1, action_r2, action_r3, action_r4 FROM ht_hands)
+    ON action_r1, action_r2, action_r3, action_r4 INTO NAME slot VALUE code
+)
+SELECT match_id, chunk, hand,
+       CAST(right(slot, 1) AS SMALLINT)                           AS round,
+       ['CHECK', 'FOLD', 'RAISE'][code & 3]                        AS action,
+       CAST((code >> 4) & 255 AS INTEGER)                          AS amount,
+       ['', 'CHECK', 'CALL', 'FOLD'][((code >> 2) & 3) + 1]        AS response,
+       CAST((code >> 12) & 1023 AS INTEGER)                        AS pot_before,
+       CAST((code >> 22) & 255 AS INTEGER)                         AS stack_before,
+       CAST((code >> 30) & 2147483647 AS INTEGER)                  AS rate_rollouts
+FROM packed
+WHERE code <> 0
+UNION ALL
+SELECT a.match_id, a.chunk, a.hand, a.round, a.action, a.amount, a.response, a.pot_before,
+       a.stack_before, a.rate_rollouts
+FROM ht_actions a
+WHERE (a.match_id, a.chunk) NOT IN (SELECT match_id, chunk FROM ht_hands WHERE action_r1 IS NOT NULL);
 
 CREATE OR REPLACE MACRO ht_card(c) AS
     substr('23456789TJQKA', (c % 13) + 1, 1) || substr('cdhs', (c // 13) + 1, 1);
@@ -78,7 +119,7 @@ SELECT a.*,
             WHEN a.amount <= 1.0 * a.pot_before THEN 'c: <= 1 pot'
             WHEN a.amount <= 2.0 * a.pot_before THEN 'd: <= 2 pots'
             ELSE 'e: > 2 pots' END                                                  AS size_bucket
-FROM ht_actions a;
+FROM ht_action_rows a;
 
 -- Mart: profit per match with standard error and 95% CI, and how hands ended.
 CREATE OR REPLACE VIEW mart_ht_profit AS

@@ -21,11 +21,17 @@ from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.holdem_training import _kernels, protocol
 from engine.holdem_training.rules import (
     BOB_ROLLOUTS,
+    CALL,
+    CHECK,
     CPU_SECONDS,
     FOLD,
     MAX_HANDS,
     MEMORY_MB,
+    RAISE,
     RATE_BUDGET,
+    ROUNDS,
+    START_POT,
+    START_STACK,
     Action,
     View,
     points,
@@ -34,7 +40,6 @@ from engine.holdem_training.state import HandState, IllegalAction
 
 JUDGE_SPIN = 0.001  # s the judge polls for an answer before sleeping (most answers take less)
 HANDS_TABLE = "ht_hands"
-ACTIONS_TABLE = "ht_actions"
 
 
 class InProcessBot(Protocol):
@@ -107,7 +112,11 @@ class _Deal:
 
 
 class _Recorder:
-    """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far."""
+    """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far.
+
+    One ht_hands row per hand carries the hand's actions too: Alice acts once per round, so
+    action k of a hand is in round k and fits column ACTION_COLUMNS[k - 1] (see `pack_action`).
+    Per-action rows with strings cost the hand log about three times as much to write."""
 
     def __init__(self):
         self.profits: list[int] = []
@@ -131,6 +140,7 @@ class _Recorder:
     def log(self, deal: _Deal, rate_used: int) -> ChunkLog:
         n = len(self.profits)
         cards = deal.cards[:n]
+        rounds = np.array(self.rounds, np.int64)
         hands = {
             "hand": np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64),
             "deal_key": deal.deal_keys[:n],
@@ -140,48 +150,73 @@ class _Recorder:
             **{f"board_c{j}": cards[:, 4 + j] for j in range(5)},
             "showdown": deal.outcome[:n],
             "end_code": np.array(self.ends, np.int64),
-            "rounds_played": np.array(self.rounds, np.int64),
+            "rounds_played": rounds,
             "final_pot": np.array(self.pots, np.int64),
             "profit": np.array(self.profits, np.int64),
             "rate_rollouts": np.array(self.rates, np.int64),
+            **dict(zip(ACTION_COLUMNS, self._packed_actions(rounds), strict=True)),
         }
-        last_hand = deal.first + n
-        kept = len(self.events)
-        while kept and self.events[kept - 1].hand > last_hand:  # a hand cut short is not logged
-            kept -= 1
-        events = self.events[:kept]
-        actions = {
-            "hand": np.array([e.hand for e in events], np.int64),
-            "round": np.array([e.round for e in events], np.int64),
-            "action": [e.kind for e in events],
-            "amount": np.array([e.amount for e in events], np.int64),
-            "response": [e.response for e in events],
-            "pot_before": np.array([e.pot_before for e in events], np.int64),
-            "stack_before": np.array([e.stack_before for e in events], np.int64),
-            "rate_rollouts": _per_action(self.rate_marks[:kept], events),
-        }
-        return ChunkLog(deal.first, np.array(self.profits, np.int64),
-                        {HANDS_TABLE: hands, ACTIONS_TABLE: actions},
+        return ChunkLog(deal.first, np.array(self.profits, np.int64), {HANDS_TABLE: hands},
                         {"hands_played": float(n), "rate_rollouts": float(rate_used)})
 
+    def _packed_actions(self, rounds: np.ndarray) -> np.ndarray:
+        """(ROUNDS, hands) packed actions, 0 where a hand ended earlier. A hand cut short is
+        not logged: its actions come after those of the hands finished (one per round)."""
+        kept = int(rounds.sum())
+        events = self.events[:kept]
+        codes = np.array([_ACTION_CODE[e.kind] | _RESPONSE_CODE[e.response] << 2 | e.amount << 4
+                          | e.pot_before << 12 | e.stack_before << 22 for e in events], np.int64)
+        marks = np.array(self.rate_marks[:kept], np.int64)
+        starts = np.cumsum(rounds) - rounds  # each hand's first action
+        asked = np.diff(marks, prepend=0)  # marks are running totals within a hand
+        asked[starts] = marks[starts]
+        if kept and int(asked.max()) >> 31:  # the INTEGER of the old per-action rows
+            raise ValueError(f"cannot log {int(asked.max())} RATE rollouts before one action (at most 2**31 - 1)")
+        packed = np.zeros((ROUNDS, len(rounds)), np.int64)
+        packed[np.arange(kept) - np.repeat(starts, rounds), np.repeat(np.arange(len(rounds)), rounds)] = (
+            codes | asked << 30)
+        return packed
 
-def _per_action(marks: list[int], events: list) -> np.ndarray:
-    """RATE rollouts asked just before each action, from the running in-hand totals."""
-    out = np.empty(len(marks), np.int64)
-    before, hand = 0, None
-    for k, (mark, event) in enumerate(zip(marks, events, strict=True)):
-        if event.hand != hand:
-            before, hand = 0, event.hand
-        out[k] = mark - before
-        before = mark
-    return out
+
+# A logged action packed in one BIGINT (data/sql/holdem_training.sql decodes it the same way):
+# bits 0-1 Alice's action (1 CHECK, 2 FOLD, 3 RAISE; 0 = no action), 2-3 Bob's response
+# (0 none, after Alice folds; 1 CHECK, 2 CALL, 3 FOLD), 4-11 amount raised, 12-21 pot before,
+# 22-29 Alice's stack before, 30-60 RATE rollouts she asked just before acting.
+ACTION_COLUMNS = tuple(f"action_r{r}" for r in range(1, ROUNDS + 1))
+_ACTIONS, _RESPONSES = ("", CHECK, FOLD, RAISE), ("", CHECK, CALL, FOLD)
+_ACTION_CODE = {name: code for code, name in enumerate(_ACTIONS) if name}
+_RESPONSE_CODE = {name: code for code, name in enumerate(_RESPONSES)}
+_FIELDS = (("action", 0, 2), ("response", 2, 2), ("amount", 4, 8), ("pot_before", 12, 10),
+           ("stack_before", 22, 8), ("rate_rollouts", 30, 31))
+assert START_POT + 2 * START_STACK < 1 << 10 and START_STACK < 1 << 8  # pot, stack and amount fit
+
+
+def action_rows(hands: dict) -> dict[str, object]:
+    """The actions of logged hands as one row each (hand, round, action, amount, response,
+    pot_before, stack_before, rate_rollouts), in hand then round order: what the SQL view
+    ht_action_rows gives, from a ChunkLog's ht_hands columns."""
+    packed = np.stack([np.asarray(hands[c], np.int64) for c in ACTION_COLUMNS], axis=1)
+    row, slot = np.nonzero(packed)
+    codes = packed[row, slot]
+    fields = {name: (codes >> shift) & ((1 << width) - 1) for name, shift, width in _FIELDS}
+    return {
+        "hand": np.asarray(hands["hand"], np.int64)[row],
+        "round": slot + 1,
+        "action": [_ACTIONS[c] for c in fields["action"].tolist()],
+        "amount": fields["amount"],
+        "response": [_RESPONSES[c] for c in fields["response"].tolist()],
+        "pot_before": fields["pot_before"],
+        "stack_before": fields["stack_before"],
+        "rate_rollouts": fields["rate_rollouts"],
+    }
 
 
 def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS) -> list:
     """Replay one logged hand: `cards` (Alice 2, Bob 2, board 5), its opponent stream key and
-    `moves` = (RATE rollouts asked before the action, Action) per decision, as ht_actions
-    stores them. Sampling consumes the stream per rollout, so how RATE rollouts were split
-    into queries does not change Bob's answers. Returns the events, Bob's answers included."""
+    `moves` = (RATE rollouts asked before the action, Action) per decision, as `action_rows`
+    and the view ht_action_rows give them. Sampling consumes the stream per rollout, so how
+    RATE rollouts were split into queries does not change Bob's answers. Returns the events,
+    Bob's answers included."""
     cards = np.asarray(cards, np.int64)
     alice = _kernels.hand_value7(cards[0], cards[1], *cards[4:])
     bob = _kernels.hand_value7(*cards[2:])

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from engine.core.cards import card_name
 from engine.holdem_training import judge
+from engine.holdem_training.rules import Action
 from flows import games
 from flows.store import log_judged_match
 
@@ -52,10 +53,55 @@ def test_hand_log_views_and_marts(tmp_path):
     responses = con.execute("SELECT street, call_rate + fold_rate, raises FROM mart_ht_responses "
                             "WHERE match_id = ?", [match_id]).fetchall()
     assert all(abs(total - 1.0) < 1e-9 for _, total, _ in responses)
-    raises = int(np.sum(np.array(result.log.tables[judge.ACTIONS_TABLE]["action"]) == "RAISE"))
+    raises = int(np.sum(np.array(judge.action_rows(result.log.tables[judge.HANDS_TABLE])["action"]) == "RAISE"))
     assert sum(r for _, _, r in responses) == raises and {s for s, _, _ in responses} <= {
         "preflop", "flop", "turn", "river"}
     con.close()
+
+
+class _Varied:
+    """Every action kind and response, RATE queries of different sizes (deterministic)."""
+
+    def start_match(self, hands, rate_budget):
+        pass
+
+    def act(self, view, rate):
+        if (view.hand + view.round) % 3 == 0:
+            rate(10 * view.round)
+        if view.round == 4 and view.hand % 5 == 0:
+            return Action("FOLD")
+        if (view.hand * view.round) % 4 == 1:
+            return Action("RAISE", min(view.stack, 1 + view.hand % 60))
+        return Action("CHECK")
+
+    def observe(self, view, action, response):
+        pass
+
+    def end_hand(self, hand, delta):
+        pass
+
+
+def test_action_rows_view_decodes_the_packed_actions_like_the_judge(tmp_path):
+    """ht_action_rows (SQL) and judge.action_rows (numpy) read the same packed columns alike,
+    and chunks logged the old way (one ht_actions row per action) still count, once."""
+    db = tmp_path / "hands.duckdb"
+    log = judge.play_chunk(_Varied(), seed=4, first=7, count=120, rate_budget=10**6)
+    match_id = log_judged_match("holdem-training", bot="varied", config={}, seed=4, log=log, db=db)
+    columns = ("hand", "round", "action", "amount", "response", "pot_before", "stack_before", "rate_rollouts")
+    rows = judge.action_rows(log.tables[judge.HANDS_TABLE])
+    expected = list(zip(*[rows[c] if isinstance(rows[c], list) else rows[c].tolist() for c in columns], strict=True))
+    assert {a for _, _, a, *_ in expected} == {"CHECK", "FOLD", "RAISE"}
+    assert {r for *_, r, _, _, _ in expected} == {"", "CHECK", "CALL", "FOLD"}
+    with duckdb.connect(str(db)) as con:
+        got = con.execute(f"SELECT {', '.join(columns)} FROM ht_action_rows WHERE match_id = ? ORDER BY hand, round",
+                          [match_id]).fetchall()
+        assert got == expected
+        # an old log's rows, and stale old rows of a chunk since written again the new way
+        legacy = [("old", 0, 1, 1, "RAISE", 3, "CALL", 10, 100, 7),
+                  (match_id, 0, 8, 1, "CHECK", 0, "CHECK", 10, 100, 0)]
+        con.executemany("INSERT INTO ht_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", legacy)
+        counts = dict(con.execute("SELECT match_id, count(*) FROM stg_ht_actions GROUP BY ALL").fetchall())
+        assert counts == {"old": 1, match_id: len(expected)}
 
 
 def _cli():
