@@ -7,20 +7,27 @@ Randomness comes from a SplitMix64 stream the caller owns (engine/core/_rng.py).
 
 import numpy as np
 
-from engine.core._rng import below, shuffle_prefix
+from engine.core._rng import GOLDEN, below, mix64, shuffle_prefix
 from engine.core.jit import kernel
-from engine.holdem_training._kernels import hand_value7
+from engine.holdem_training._kernels import CARD_BIT, CARD_KEY, SUIT_BIAS, hand_value7, value_from_parts
 
 
 @kernel
-def equity_vs_random(hole, board, opponents, samples, state):
+def equity_vs_random(hole, board, opponents, samples, stream):
     """My share of the pot against ``opponents`` uniformly random hands: wins count 1, a
-    k-way tie 1/k. hole: 2 cards, board: 0-5 dealt cards (int arrays)."""
+    k-way tie 1/k. hole: 2 cards, board: 0-5 dealt cards (int arrays); stream: SplitMix64.
+    Each sample is the prefix of a Fisher-Yates shuffle of the unseen cards (``below`` per
+    pick): first the missing board cards, then two cards per opponent. Hands are valued
+    from additive parts, so the board's share is summed once per sample for every player."""
     used = np.zeros(52, np.bool_)
     used[hole[0]] = True
     used[hole[1]] = True
+    board_key = SUIT_BIAS
+    board_bits = np.uint64(0)
     for c in board:
         used[c] = True
+        board_key += CARD_KEY[c]
+        board_bits |= CARD_BIT[c]
     rest = np.empty(52, np.int64)
     n_rest = 0
     for c in range(52):
@@ -28,22 +35,30 @@ def equity_vs_random(hole, board, opponents, samples, state):
             rest[n_rest] = c
             n_rest += 1
     need = 5 - len(board)
-    draw = need + 2 * opponents
-    full = np.empty(5, np.int64)
-    for i in range(len(board)):
-        full[i] = board[i]
+    draw = min(need + 2 * opponents, n_rest - 1)
+    my_key = CARD_KEY[hole[0]] + CARD_KEY[hole[1]]
+    my_bits = CARD_BIT[hole[0]] | CARD_BIT[hole[1]]
+    state = stream[0]  # kept in a register; the same draws as shuffle_prefix(stream, ...)
     share = 0.0
     for _ in range(samples):
-        shuffle_prefix(state, rest, n_rest, draw)  # rest[:draw] is a random draw
+        for i in range(draw):
+            state += GOLDEN
+            j = i + np.int64((mix64(state) >> np.uint64(32)) * np.uint64(n_rest - i) >> np.uint64(32))
+            t = rest[i]
+            rest[i] = rest[j]
+            rest[j] = t
+        key = board_key
+        bits = board_bits
         for i in range(need):
-            full[5 - need + i] = rest[i]
-        mine = hand_value7(hole[0], hole[1], full[0], full[1], full[2], full[3], full[4])
+            key += CARD_KEY[rest[i]]
+            bits |= CARD_BIT[rest[i]]
+        mine = value_from_parts(key + my_key, bits | my_bits)
         best = True
         ties = 1
         for k in range(opponents):
             a = rest[need + 2 * k]
             b = rest[need + 2 * k + 1]
-            v = hand_value7(a, b, full[0], full[1], full[2], full[3], full[4])
+            v = value_from_parts(key + CARD_KEY[a] + CARD_KEY[b], bits | CARD_BIT[a] | CARD_BIT[b])
             if v > mine:
                 best = False
                 break
@@ -51,6 +66,7 @@ def equity_vs_random(hole, board, opponents, samples, state):
                 ties += 1
         if best:
             share += 1.0 / ties
+    stream[0] = state
     return share / samples
 
 

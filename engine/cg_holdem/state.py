@@ -98,14 +98,6 @@ class Game:
         "timed_out", "to_act", "top", "total",
     )
 
-    @property
-    def board_shown(self) -> int:
-        return len(self.board)
-
-    @board_shown.setter
-    def board_shown(self, count: int) -> None:
-        self.board = self.full_board[:count]  # the dealt cards, kept as one tuple per street
-
     def __init__(self, config: GameConfig, seed: int):
         self.config = config
         self.n = config.players
@@ -350,7 +342,7 @@ class Game:
                     self._none_round()
                     if self.over:
                         return
-                self.board_shown = 5
+                self.board = self.full_board
                 self._finish_hand(showdown=True)
             elif self.street == RIVER:
                 self._finish_hand(showdown=True)
@@ -370,7 +362,7 @@ class Game:
 
     def _next_street(self) -> None:
         self.street += 1
-        self.board_shown = _BOARD_AFTER_STREET[self.street]
+        self.board = self.full_board[:_BOARD_AFTER_STREET[self.street]]  # one tuple per street
         self.street_bet = [0] * self.n
         self.acted = [False] * self.n
         self.last_total = 0
@@ -420,16 +412,10 @@ class Game:
         self._end_game()
 
     def _record(self, won: list[int], *, showdown: bool, cancelled: bool) -> None:
-        self.hands.append(
-            HandRecord(
-                hand=self.hand_nb, big_blind=self.bb, dealer=self.dealer, sb_seat=self.sb_seat,
-                bb_seat=self.bb_seat, start_stacks=self.start_stacks, posted=self.posted,
-                cards=tuple(self.hole), board=self.board,
-                actions=tuple(self.actions), folded=tuple(self.folded), totals=tuple(self.total), won=tuple(won),
-                end_stacks=tuple(self.stack), showdown=showdown, cancelled=cancelled,
-                first_round=self.first_round, last_round=self.round,
-            )
-        )
+        record = (self.hand_nb, self.bb, self.dealer, self.sb_seat, self.bb_seat, self.start_stacks, self.posted,
+                  tuple(self.hole), self.board, tuple(self.actions), tuple(self.folded), tuple(self.total),
+                  tuple(won), tuple(self.stack), showdown, cancelled, self.first_round, self.round)
+        self.hands.append(_new_tuple(HandRecord, record))  # fields in HandRecord's order
 
     def _eliminate(self) -> None:
         """Busts of one hand rank by chips put in: fewer = earlier; equal totals share."""
