@@ -252,44 +252,53 @@ def _makers(entries: list[str]):
 
 
 def _pokerkit_plan(record):
-    """(create_state args, operations) replaying one hand in PokerKit, from its PHH actions."""
-    from engine.cg_holdem.phh import actions, blinds_by_position, seat_order
+    """(create_state args, operations, expected final stacks) replaying one hand in PokerKit,
+    from its PHH actions. An operation is (method, argument, player expected to act or show)."""
+    from engine.cg_holdem.phh import actions, blinds_by_position, min_bet, seat_order
 
     order = seat_order(record)
     ops = []
     for text in actions(record, order):
         parts = text.split()
         if parts[0] == "d":
-            ops.append(("deal_hole" if parts[1] == "dh" else "deal_board", parts[-1]))
-        elif parts[1] == "f":
-            ops.append(("fold", None))
+            ops.append(("deal_hole" if parts[1] == "dh" else "deal_board", parts[-1], None))
+            continue
+        player = int(parts[0][1:]) - 1
+        if parts[1] == "f":
+            ops.append(("fold", None, player))
         elif parts[1] == "cc":
-            ops.append(("check_or_call", None))
+            ops.append(("check_or_call", None, player))
         elif parts[1] == "cbr":
-            ops.append(("complete_bet_or_raise_to", int(parts[2])))
+            ops.append(("complete_bet_or_raise_to", int(parts[2]), player))
         else:  # "sm": the player due to show shows what it holds
-            ops.append(("show_or_muck_hole_cards", True))
-    args = (tuple(blinds_by_position(record, order)), record.big_blind,
+            ops.append(("show_or_muck_hole_cards", True, player))
+    args = (tuple(blinds_by_position(record, order)), min_bet(record),
             tuple(record.start_stacks[s] for s in order), len(order))
     return args, ops, [record.end_stacks[s] for s in order]
 
 
-def _pokerkit_run(plans) -> int:
-    """Replay every hand; returns how many ended on different stacks (or failed)."""
+_POKERKIT_AUTOMATIONS = ("ANTE_POSTING", "BET_COLLECTION", "BLIND_OR_STRADDLE_POSTING", "CARD_BURNING",
+                         "RUNOUT_COUNT_SELECTION", "HAND_KILLING", "CHIPS_PUSHING", "CHIPS_PULLING")
+
+
+def _pokerkit_run(plans, *, check_actors: bool = False) -> int:
+    """Replay every hand; returns how many ended on different stacks or were refused (and,
+    with check_actors, how many had an operation applied by another player than the PHH's)."""
     import warnings
 
     from pokerkit import Automation, NoLimitTexasHoldem
 
-    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-                   Automation.CARD_BURNING, Automation.RUNOUT_COUNT_SELECTION, Automation.HAND_KILLING,
-                   Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+    automations = tuple(Automation[name] for name in _POKERKIT_AUTOMATIONS)
     mismatches = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for (blinds, min_bet, stacks, n), ops, expected in plans:
             try:
                 state = NoLimitTexasHoldem.create_state(automations, True, 0, blinds, min_bet, stacks, n)
-                for method, arg in ops:
+                for method, arg, player in ops:
+                    if check_actors and player is not None and player != (
+                            state.showdown_index if method == "show_or_muck_hole_cards" else state.actor_index):
+                        raise ValueError("another player is due")
                     getattr(state, method)() if arg is None else getattr(state, method)(arg)
                 mismatches += list(state.stacks) != expected
             except ValueError:
@@ -299,6 +308,7 @@ def _pokerkit_run(plans) -> int:
 
 def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dict:
     from engine.cg_holdem.judge import BotSeat, java_seed, play_game
+    from engine.cg_holdem.phh import pokerkit_can_replay
     from engine.cg_holdem.rules import GameConfig
     from engine.core.seeds import Purpose, match_key, unit_key
 
@@ -314,7 +324,9 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
 
     one(games)  # warm-up: loads the compiled kernels, not timed
     results = [one(g) for g in range(games)]
-    plans = [_pokerkit_plan(h) for r in results for h in r.hands if not h.cancelled]
+    played = [h for r in results for h in r.hands if not h.cancelled]
+    plans = [_pokerkit_plan(h) for h in played if pokerkit_can_replay(h)]
+    mismatches = _pokerkit_run(plans, check_actors=True)  # untimed: the strict check
     ours = theirs = float("inf")
     # Both sides run single-threaded in this process; CPU time (not wall time) keeps other
     # work on a shared machine out of the figures. Alternate them, keep each side's best.
@@ -323,12 +335,13 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
         replayed = [one(g) for g in range(games)]
         ours = min(ours, time.process_time() - started)
         started = time.process_time()
-        mismatches = _pokerkit_run(plans)
+        _pokerkit_run(plans)
         theirs = min(theirs, time.process_time() - started)
     assert [r.scores for r in replayed] == [r.scores for r in results], "games must replay identically"
     hands = sum(len(r.hands) for r in results)
     return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
-            "PokerKit replays with other final stacks or refused": mismatches,
+            "hands PokerKit cannot express (big blind all-in below another post)": len(played) - len(plans),
+            "PokerKit replays with other final stacks, another actor, or refused": mismatches,
             "ours: games per CPU second (bots included)": games / ours,
             "PokerKit: games per CPU second (state machine only)": games / theirs,
             "ours: hands per CPU second": hands / ours, "PokerKit: hands per CPU second": len(plans) / theirs,
