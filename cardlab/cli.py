@@ -15,7 +15,7 @@ from rich.console import Console  # noqa: E402
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: E402
 from rich.table import Table  # noqa: E402
 
-from cardlab.errors import fail, run_guarded  # noqa: E402
+from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
 
@@ -327,4 +327,5 @@ _wire_workspace_bench()
 
 
 def main() -> None:
+    quiet_teardown()
     run_guarded(app)

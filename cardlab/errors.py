@@ -1,5 +1,6 @@
 """Turning expected failures into one-line messages instead of tracebacks."""
 
+import atexit
 import os
 import sys
 from collections.abc import Callable
@@ -27,3 +28,23 @@ def run_guarded(entry: Callable[[], object]) -> None:
         text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
         print(f"error: {text}", file=sys.stderr)
         sys.exit(2)
+
+
+def quiet_teardown() -> None:
+    """Silence stderr once everything else at exit has run (atexit runs handlers last-registered
+    first, so call this before anything registers its own).
+
+    After a Prefect flow, DuckDB's bindings (nanobind) print dozens of "leaked function" lines
+    while the interpreter tears modules down in an order they do not expect; every connection
+    is closed by then and nothing of the user's is lost, so the lines only bury the output.
+    CARDLAB_DEBUG keeps them."""
+    if os.environ.get("CARDLAB_DEBUG"):
+        return
+
+    def silence() -> None:
+        sys.stderr.flush()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 2)
+        os.close(devnull)
+
+    atexit.register(silence)
