@@ -13,6 +13,7 @@ from bots.cg_holdem.strategies import (
     PushFoldConfig,
     StationConfig,
 )
+from engine.cg_holdem._kernels import equity_vs_random
 from engine.core.seeds import stream
 
 
@@ -26,10 +27,7 @@ class NumbaEquity:
         self.state = stream(key)
 
     def __call__(self, hole, board, opponents: int, samples: int) -> float:
-        from engine.cg_holdem._kernels import equity_vs_random
-
-        return float(equity_vs_random(np.asarray(hole, np.int64), np.asarray(board, np.int64),
-                                      opponents, samples, self.state))
+        return equity_vs_random(np.array((*hole, *board), np.int64), opponents, samples, self.state)
 
 
 def _with_equity(cls):

@@ -13,31 +13,31 @@ from engine.holdem_training._kernels import CARD_BIT, CARD_KEY, SUIT_BIAS, hand_
 
 
 @kernel
-def equity_vs_random(hole, board, opponents, samples, stream):
+def equity_vs_random(cards, opponents, samples, stream):
     """My share of the pot against ``opponents`` uniformly random hands: wins count 1, a
-    k-way tie 1/k. hole: 2 cards, board: 0-5 dealt cards (int arrays); stream: SplitMix64.
+    k-way tie 1/k. cards: my 2 hole cards then the 0-5 dealt board cards (one int array, so
+    a decision costs one conversion); stream: SplitMix64.
     Each sample is the prefix of a Fisher-Yates shuffle of the unseen cards (``below`` per
     pick): first the missing board cards, then two cards per opponent. Hands are valued
     from additive parts, so the board's share is summed once per sample for every player."""
     used = np.zeros(52, np.bool_)
-    used[hole[0]] = True
-    used[hole[1]] = True
     board_key = SUIT_BIAS
     board_bits = np.uint64(0)
-    for c in board:
-        used[c] = True
-        board_key += CARD_KEY[c]
-        board_bits |= CARD_BIT[c]
+    for i in range(len(cards)):
+        used[cards[i]] = True
+        if i >= 2:
+            board_key += CARD_KEY[cards[i]]
+            board_bits |= CARD_BIT[cards[i]]
     rest = np.empty(52, np.int64)
     n_rest = 0
     for c in range(52):
         if not used[c]:
             rest[n_rest] = c
             n_rest += 1
-    need = 5 - len(board)
+    need = 7 - len(cards)
     draw = min(need + 2 * opponents, n_rest - 1)
-    my_key = CARD_KEY[hole[0]] + CARD_KEY[hole[1]]
-    my_bits = CARD_BIT[hole[0]] | CARD_BIT[hole[1]]
+    my_key = CARD_KEY[cards[0]] + CARD_KEY[cards[1]]
+    my_bits = CARD_BIT[cards[0]] | CARD_BIT[cards[1]]
     state = stream[0]  # kept in a register; the same draws as shuffle_prefix(stream, ...)
     share = 0.0
     for _ in range(samples):
@@ -169,21 +169,18 @@ def _sha1_of_20(message, at, out, out_at, w):
         w[i] = _rotl32(w[i - 3] ^ w[i - 8] ^ w[i - 14] ^ w[i - 16], 1)
     h = (0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0)
     a, b, c, d, e = h
-    for i in range(80):  # four kinds of rounds, 20 each
-        if i < 20:
-            f = ((b & c) | (~b & d)) + 0x5A827999
-        elif i < 40:
-            f = (b ^ c ^ d) + 0x6ED9EBA1
-        elif i < 60:
-            f = ((b & c) | (b & d) | (c & d)) + 0x8F1BBCDC
-        else:
-            f = (b ^ c ^ d) + 0xCA62C1D6
-        t = (_rotl32(a, 5) + f + e + w[i]) & _MASK32
-        e = d
-        d = c
-        c = _rotl32(b, 30)
-        b = a
-        a = t
+    for i in range(20):  # four kinds of rounds, 20 each: no branch inside a loop
+        t = (_rotl32(a, 5) + ((b & c) | (~b & d)) + 0x5A827999 + e + w[i]) & _MASK32
+        e, d, c, b, a = d, c, _rotl32(b, 30), a, t
+    for i in range(20, 40):
+        t = (_rotl32(a, 5) + (b ^ c ^ d) + 0x6ED9EBA1 + e + w[i]) & _MASK32
+        e, d, c, b, a = d, c, _rotl32(b, 30), a, t
+    for i in range(40, 60):
+        t = (_rotl32(a, 5) + ((b & c) | (b & d) | (c & d)) + 0x8F1BBCDC + e + w[i]) & _MASK32
+        e, d, c, b, a = d, c, _rotl32(b, 30), a, t
+    for i in range(60, 80):
+        t = (_rotl32(a, 5) + (b ^ c ^ d) + 0xCA62C1D6 + e + w[i]) & _MASK32
+        e, d, c, b, a = d, c, _rotl32(b, 30), a, t
     words = ((h[0] + a) & _MASK32, (h[1] + b) & _MASK32, (h[2] + c) & _MASK32,
              (h[3] + d) & _MASK32, (h[4] + e) & _MASK32)
     for i in range(5):

@@ -85,6 +85,7 @@ class RefereeOverflow(RuntimeError):
 # tuple.__new__ skips the NamedTuple's Python-level __new__ on the per-decision path.
 _new_tuple = tuple.__new__
 _NO_CARDS = (0, 0)
+_CALL_ONLY, _ALL_IN_ONLY, _FOLD_ONLY, _CHECK_FOLD = (CALL,), (ALL_IN,), (FOLD,), (CHECK, FOLD)
 
 
 class Game:
@@ -211,27 +212,24 @@ class Game:
         return self.raise_count > RAISE_CAP
 
     def possible_actions(self) -> tuple[str, ...]:
-        """Spec 5.1, in the referee's order."""
+        """Spec 5.1, in the referee's order: [CALL | ALL-IN], [ALL-IN], [BET_min], [CHECK], FOLD."""
         s = self.to_act
         stack = self.stack[s]
         call = self.call_amount(s)
         capped = self.raise_count > RAISE_CAP
-        out = []
-        if call > 0:
-            if call < stack:
-                out.append(CALL)
-            elif not capped:
-                out.append(ALL_IN)
+        if call == 0:
+            head = ()
+        elif call < stack:
+            head = _CALL_ONLY
+        else:
+            head = () if capped else _ALL_IN_ONLY
         if s != self.last_raiser and not capped:
-            if not out or out[0] != ALL_IN:
-                out.append(ALL_IN)
+            if head != _ALL_IN_ONLY:
+                head += _ALL_IN_ONLY
             x = self.last_raise + self.last_total - self.street_bet[s]  # the minimum raise
             if x < stack:
-                out.append(f"{BET}_{x}")
-        if call == 0:
-            out.append(CHECK)
-        out.append(FOLD)
-        return tuple(out)
+                head += (f"{BET}_{x}",)
+        return head + (_CHECK_FOLD if call == 0 else _FOLD_ONLY)
 
     def replace(self, action: Action) -> Action:
         """Spec 6 replacement table: what the referee actually plays for this output."""
