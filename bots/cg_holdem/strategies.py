@@ -91,13 +91,21 @@ class Player:
     def __init__(self, config, equity=None):
         self.config = config
         self.equity = equity
-        self.rng = random.Random(getattr(config, "seed", 0))
+        self._rng_seed = getattr(config, "seed", 0)
+        self._rng = None
         self.setup = None
         self.hand = 0
         self.folded = set()
 
+    @property
+    def rng(self) -> random.Random:
+        """Made on first use: seeding a Mersenne Twister costs more than most decisions."""
+        if self._rng is None:
+            self._rng = random.Random(self._rng_seed)
+        return self._rng
+
     def new_game(self, key: int) -> None:
-        self.rng = random.Random(key)
+        self._rng_seed, self._rng = key, None
         if self.equity is not None and hasattr(self.equity, "reseed"):
             self.equity.reseed(key)
 

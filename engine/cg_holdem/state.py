@@ -138,9 +138,6 @@ class Game:
         self.sb_seat = self._next_live(self.bb_seat, -1)
         self.dealer = self.sb_seat if in_hand.count(True) == 2 else self._next_live(self.sb_seat, -1)
         self.start_stacks = tuple(stack)
-        self.total = [0] * n
-        self.top = 0
-        self.street_bet = [0] * n
         self.folded = [not x for x in in_hand]
         self.acted = [False] * n
         self.actions: list[tuple[int, int, str, int, int]] = []
@@ -157,6 +154,7 @@ class Game:
 
     def _post_blinds(self) -> None:
         bb, sb, stack = self.bb, self.sb, self.stack
+        posted = [0] * self.n
         for s in range(self.n):  # seat order, never a raise
             if not self.in_hand[s]:
                 continue
@@ -166,8 +164,12 @@ class Game:
                 owed = sb
             else:  # every other live seat owes the SB, yet goes all-in when short of a BB
                 owed = sb if stack[s] >= bb else stack[s]
-            self._put(s, min(owed, stack[s]))
-        self.posted = tuple(self.total)
+            posted[s] = min(owed, stack[s])
+            stack[s] -= posted[s]
+        self.posted = tuple(posted)
+        self.total = posted
+        self.street_bet = list(posted)
+        self.top = max(posted)
 
     def _deal(self, deck: list[int]) -> None:
         n, in_hand = self.n, self.in_hand
@@ -215,7 +217,8 @@ class Game:
         """Spec 5.1, in the referee's order: [CALL | ALL-IN], [ALL-IN], [BET_min], [CHECK], FOLD."""
         s = self.to_act
         stack = self.stack[s]
-        call = self.call_amount(s)
+        top = self.bb if self.street == PREFLOP and self.top < self.bb else self.top  # call_amount, inlined
+        call = top - self.total[s]
         capped = self.raise_count > RAISE_CAP
         if call == 0:
             head = ()
@@ -243,7 +246,8 @@ class Game:
         if kind == FOLD or kind == TIMEOUT:
             return kind, 0
         stack = self.stack[s]
-        call = self.call_amount(s)
+        top = self.bb if self.street == PREFLOP and self.top < self.bb else self.top  # call_amount, inlined
+        call = top - self.total[s]
         call_or_all_in = (CALL, call) if call < stack else (ALL_IN, stack)
         if kind == CALL:
             return (CHECK, 0) if call == 0 else call_or_all_in
