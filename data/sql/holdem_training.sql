@@ -1,87 +1,123 @@
--- Hold'em Training hand log (engine/holdem_training/judge.py): one row per hand, with Alice's
--- (the primary bot's) actions packed into it. Cards are engine ints: suit * 13 + rank, rank
--- 0..12 = 2..A (the contest prints suit, rank + 1). A hand replays from its opponent_key, its
--- cards and its actions (judge.replay_hand).
+-- Hold'em Training hand log (engine/holdem_training/judge.py): one row per hand, Alice's
+-- (the primary bot's) actions included. Cards are engine ints: suit * 13 + rank, rank 0..12
+-- = 2..A (the contest prints suit, rank + 1). A hand replays from its opponent_key, its cards
+-- and its actions (judge.replay_hand).
+--
+-- The raw table packs each hand into a few integers: the log is written while a bot plays
+-- some 30,000 hands a second, and its cost is per value stored (cardlab bench store). Read
+-- the views, which decode them: ht_hand_rows and ht_action_rows have the columns of the
+-- first raw tables (ht_hands, ht_actions; their rows in older logs are still included),
+-- stg_ht_hands and stg_ht_actions add readable labels, the marts answer questions.
 
-CREATE TABLE IF NOT EXISTS ht_hands (
+CREATE TABLE IF NOT EXISTS ht_packed_hands (
     match_id      VARCHAR NOT NULL,
     chunk         INTEGER NOT NULL,
     hand          INTEGER NOT NULL,   -- 1-based, as the contest numbers hands
     deal_key      UBIGINT NOT NULL,   -- SplitMix64 key derived from (match seed, hand - 1)
     opponent_key  UBIGINT NOT NULL,   -- key of the one stream serving RATE answers and Bob's rollouts
+    cards         BIGINT NOT NULL,    -- 6 bits a card from bit 0: Alice 2, Bob 2, board 5 in deal order
+    outcome       BIGINT NOT NULL,    -- from bit 0: showdown + 1 (2 bits), end_code (2), rounds_played (3),
+                                      -- final_pot (10), profit + 512 (10), rate_rollouts (31)
+    -- Alice acts once per round. Her action in round r, or 0 if the hand ended before it;
+    -- from bit 0: action (2 bits: 1 CHECK, 2 FOLD, 3 RAISE), Bob's response (2: 0 none,
+    -- after Alice folds; 1 CHECK, 2 CALL, 3 FOLD), amount (8), pot_before (10),
+    -- stack_before (8), RATE rollouts asked just before acting (31).
+    action_r1     BIGINT NOT NULL,
+    action_r2     BIGINT NOT NULL,
+    action_r3     BIGINT NOT NULL,
+    action_r4     BIGINT NOT NULL
+);
+
+-- The first raw tables, one column per value and a row per action. Nothing writes them any
+-- more; the views below still read the rows of older logs.
+CREATE TABLE IF NOT EXISTS ht_hands (
+    match_id      VARCHAR NOT NULL,
+    chunk         INTEGER NOT NULL,
+    hand          INTEGER NOT NULL,
+    deal_key      UBIGINT NOT NULL,
+    opponent_key  UBIGINT NOT NULL,
     alice_c0      SMALLINT NOT NULL,
     alice_c1      SMALLINT NOT NULL,
     bob_c0        SMALLINT NOT NULL,
     bob_c1        SMALLINT NOT NULL,
-    board_c0      SMALLINT NOT NULL,  -- board in deal order: flop 0-2, turn 3, river 4
+    board_c0      SMALLINT NOT NULL,
     board_c1      SMALLINT NOT NULL,
     board_c2      SMALLINT NOT NULL,
     board_c3      SMALLINT NOT NULL,
     board_c4      SMALLINT NOT NULL,
-    showdown      SMALLINT NOT NULL,  -- +1 Alice's 7 cards beat Bob's, 0 tie, -1 lose (known from the deal)
-    end_code      SMALLINT NOT NULL,  -- 0 showdown, 1 Alice folded, 2 Bob folded
-    rounds_played SMALLINT NOT NULL,  -- round (1..4) in which the hand ended = Alice's actions
-    final_pot     INTEGER NOT NULL,   -- pot at the end (before the raise Bob folded to)
-    profit        INTEGER NOT NULL,   -- Alice's ending stack - 100
-    rate_rollouts INTEGER NOT NULL,   -- RATE rollouts Alice spent on this hand
-    -- Alice acts once per round: her action in round r, packed in one integer (0 = the hand
-    -- ended before round r; NULL in rows logged before actions moved here, see ht_actions).
-    -- Bits 0-1 action (1 CHECK, 2 FOLD, 3 RAISE), 2-3 Bob's response (0 none, after Alice
-    -- folds; 1 CHECK, 2 CALL, 3 FOLD), 4-11 amount raised, 12-21 pot before, 22-29 Alice's
-    -- stack before, 30-60 RATE rollouts asked just before acting. The view ht_action_rows
-    -- decodes them: read that (or stg_ht_actions), not these.
-    action_r1     BIGINT,
-    action_r2     BIGINT,
-    action_r3     BIGINT,
-    action_r4     BIGINT
+    showdown      SMALLINT NOT NULL,
+    end_code      SMALLINT NOT NULL,
+    rounds_played SMALLINT NOT NULL,
+    final_pot     INTEGER NOT NULL,
+    profit        INTEGER NOT NULL,
+    rate_rollouts INTEGER NOT NULL
 );
 
--- Hand logs written before actions were packed into ht_hands kept one row per action here.
--- Nothing writes it any more; ht_action_rows still reads it, so old logs keep their actions.
 CREATE TABLE IF NOT EXISTS ht_actions (
-    match_id     VARCHAR NOT NULL,
-    chunk        INTEGER NOT NULL,
-    hand         INTEGER NOT NULL,
-    round        SMALLINT NOT NULL,   -- 1 preflop, 2 flop, 3 turn, 4 river
-    action       VARCHAR NOT NULL,    -- CHECK, FOLD, RAISE
-    amount       INTEGER NOT NULL,    -- chips raised, 0 otherwise
-    response     VARCHAR NOT NULL,    -- Bob: CHECK, CALL, FOLD; '' after Alice folds
-    pot_before   INTEGER NOT NULL,
-    stack_before INTEGER NOT NULL,
-    rate_rollouts INTEGER NOT NULL    -- RATE rollouts Alice asked for just before this action
+    match_id      VARCHAR NOT NULL,
+    chunk         INTEGER NOT NULL,
+    hand          INTEGER NOT NULL,
+    round         SMALLINT NOT NULL,
+    action        VARCHAR NOT NULL,
+    amount        INTEGER NOT NULL,
+    response      VARCHAR NOT NULL,
+    pot_before    INTEGER NOT NULL,
+    stack_before  INTEGER NOT NULL,
+    rate_rollouts INTEGER NOT NULL
 );
 
 -- Columns added after the first hand logs were written (no-ops on a fresh database).
 ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS opponent_key UBIGINT;
 ALTER TABLE ht_actions ADD COLUMN IF NOT EXISTS rate_rollouts INTEGER;
-ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r1 BIGINT;
-ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r2 BIGINT;
-ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r3 BIGINT;
-ALTER TABLE ht_hands ADD COLUMN IF NOT EXISTS action_r4 BIGINT;
 
--- Alice's actions, one row each, as the old raw table had them: decoded from ht_hands, plus
--- the rows of old logs (those of a chunk count only while its hands were logged the old way,
--- so a chunk written again by new code is not counted twice).
+CREATE OR REPLACE MACRO ht_bits(x, lowest, bits) AS (x >> lowest) & ((1::BIGINT << bits) - 1);
+
+-- One row per hand (the columns of ht_hands). Rows of the first tables count only for
+-- chunks not since written again in packed form, so no hand is counted twice.
+CREATE OR REPLACE VIEW ht_hand_rows AS
+SELECT match_id, chunk, hand, deal_key, opponent_key,
+       CAST(ht_bits(cards, 0, 6) AS SMALLINT)                AS alice_c0,
+       CAST(ht_bits(cards, 6, 6) AS SMALLINT)                AS alice_c1,
+       CAST(ht_bits(cards, 12, 6) AS SMALLINT)               AS bob_c0,
+       CAST(ht_bits(cards, 18, 6) AS SMALLINT)               AS bob_c1,
+       CAST(ht_bits(cards, 24, 6) AS SMALLINT)               AS board_c0,  -- flop 0-2, turn 3, river 4
+       CAST(ht_bits(cards, 30, 6) AS SMALLINT)               AS board_c1,
+       CAST(ht_bits(cards, 36, 6) AS SMALLINT)               AS board_c2,
+       CAST(ht_bits(cards, 42, 6) AS SMALLINT)               AS board_c3,
+       CAST(ht_bits(cards, 48, 6) AS SMALLINT)               AS board_c4,
+       CAST(ht_bits(outcome, 0, 2) - 1 AS SMALLINT)          AS showdown,       -- +1 Alice's 7 cards beat Bob's, 0 tie, -1 lose
+       CAST(ht_bits(outcome, 2, 2) AS SMALLINT)              AS end_code,       -- 0 showdown, 1 Alice folded, 2 Bob folded
+       CAST(ht_bits(outcome, 4, 3) AS SMALLINT)              AS rounds_played,  -- round (1..4) in which the hand ended
+       CAST(ht_bits(outcome, 7, 10) AS INTEGER)              AS final_pot,      -- before the raise Bob folded to
+       CAST(ht_bits(outcome, 17, 10) - 512 AS INTEGER)       AS profit,         -- Alice's ending stack - 100
+       CAST(ht_bits(outcome, 27, 31) AS INTEGER)             AS rate_rollouts   -- RATE rollouts Alice spent on the hand
+FROM ht_packed_hands
+UNION ALL
+SELECT match_id, chunk, hand, deal_key, opponent_key, alice_c0, alice_c1, bob_c0, bob_c1, board_c0, board_c1,
+       board_c2, board_c3, board_c4, showdown, end_code, rounds_played, final_pot, profit, rate_rollouts
+FROM ht_hands
+WHERE (match_id, chunk) NOT IN (SELECT match_id, chunk FROM ht_packed_hands);
+
+-- One row per action of Alice (the columns of ht_actions), the same way.
 CREATE OR REPLACE VIEW ht_action_rows AS
 WITH packed AS (
-    UNPIVOT (SELECT match_id, chunk, hand, action_r1, action_r2, action_r3, action_r4 FROM ht_hands)
+    UNPIVOT (SELECT match_id, chunk, hand, action_r1, action_r2, action_r3, action_r4 FROM ht_packed_hands)
     ON action_r1, action_r2, action_r3, action_r4 INTO NAME slot VALUE code
 )
 SELECT match_id, chunk, hand,
-       CAST(right(slot, 1) AS SMALLINT)                           AS round,
-       ['CHECK', 'FOLD', 'RAISE'][code & 3]                        AS action,
-       CAST((code >> 4) & 255 AS INTEGER)                          AS amount,
-       ['', 'CHECK', 'CALL', 'FOLD'][((code >> 2) & 3) + 1]        AS response,
-       CAST((code >> 12) & 1023 AS INTEGER)                        AS pot_before,
-       CAST((code >> 22) & 255 AS INTEGER)                         AS stack_before,
-       CAST((code >> 30) & 2147483647 AS INTEGER)                  AS rate_rollouts
+       CAST(right(slot, 1) AS SMALLINT)                      AS round,          -- 1 preflop, 2 flop, 3 turn, 4 river
+       ['CHECK', 'FOLD', 'RAISE'][ht_bits(code, 0, 2)]       AS action,
+       CAST(ht_bits(code, 4, 8) AS INTEGER)                  AS amount,         -- chips raised, 0 otherwise
+       ['', 'CHECK', 'CALL', 'FOLD'][ht_bits(code, 2, 2) + 1] AS response,      -- Bob's; '' after Alice folds
+       CAST(ht_bits(code, 12, 10) AS INTEGER)                AS pot_before,
+       CAST(ht_bits(code, 22, 8) AS INTEGER)                 AS stack_before,
+       CAST(ht_bits(code, 30, 31) AS INTEGER)                AS rate_rollouts   -- asked just before this action
 FROM packed
 WHERE code <> 0
 UNION ALL
-SELECT a.match_id, a.chunk, a.hand, a.round, a.action, a.amount, a.response, a.pot_before,
-       a.stack_before, a.rate_rollouts
-FROM ht_actions a
-WHERE (a.match_id, a.chunk) NOT IN (SELECT match_id, chunk FROM ht_hands WHERE action_r1 IS NOT NULL);
+SELECT match_id, chunk, hand, round, action, amount, response, pot_before, stack_before, rate_rollouts
+FROM ht_actions
+WHERE (match_id, chunk) NOT IN (SELECT match_id, chunk FROM ht_packed_hands);
 
 CREATE OR REPLACE MACRO ht_card(c) AS
     substr('23456789TJQKA', (c % 13) + 1, 1) || substr('cdhs', (c // 13) + 1, 1);
@@ -92,7 +128,7 @@ WITH ranked AS (
     SELECT h.*,
            greatest(h.alice_c0 % 13, h.alice_c1 % 13) AS hi_rank,
            least(h.alice_c0 % 13, h.alice_c1 % 13)    AS lo_rank
-    FROM ht_hands h
+    FROM ht_hand_rows h
 )
 SELECT r.*,
        ht_card(r.alice_c0) || ht_card(r.alice_c1)                                   AS alice_hole,
@@ -134,7 +170,7 @@ SELECT match_id,
        avg(CASE WHEN end_code = 1 THEN 1.0 ELSE 0.0 END)              AS alice_fold_rate,
        avg(CASE WHEN end_code = 0 THEN 1.0 ELSE 0.0 END)              AS showdown_rate,
        sum(rate_rollouts)                                             AS rate_rollouts
-FROM ht_hands
+FROM ht_hand_rows
 GROUP BY match_id;
 
 -- Mart: profit by Alice's starting hand (pair / suited / offsuit, by its high card).

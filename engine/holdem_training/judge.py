@@ -39,7 +39,7 @@ from engine.holdem_training.rules import (
 from engine.holdem_training.state import HandState, IllegalAction
 
 JUDGE_SPIN = 0.001  # s the judge polls for an answer before sleeping (most answers take less)
-HANDS_TABLE = "ht_hands"
+HANDS_TABLE = "ht_packed_hands"
 
 
 class InProcessBot(Protocol):
@@ -114,9 +114,9 @@ class _Deal:
 class _Recorder:
     """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far.
 
-    One ht_hands row per hand carries the hand's actions too: Alice acts once per round, so
-    action k of a hand is in round k and fits column ACTION_COLUMNS[k - 1] (see `pack_action`).
-    Per-action rows with strings cost the hand log about three times as much to write."""
+    A hand is one row of a few integers (`HAND_LAYOUT`): its writing and compression cost
+    the hand log per value, and the play of a fast bot is not much more than that. Alice
+    acts once per round, so action k of a hand is in round k, column ACTION_COLUMNS[k - 1]."""
 
     def __init__(self):
         self.profits: list[int] = []
@@ -139,24 +139,21 @@ class _Recorder:
 
     def log(self, deal: _Deal, rate_used: int) -> ChunkLog:
         n = len(self.profits)
-        cards = deal.cards[:n]
         rounds = np.array(self.rounds, np.int64)
+        profits = np.array(self.profits, np.int64)
+        cards = deal.cards[:n]
+        outcome = {"showdown": deal.outcome[:n], "end_code": np.array(self.ends, np.int64), "rounds_played": rounds,
+                   "final_pot": np.array(self.pots, np.int64), "profit": profits,
+                   "rate_rollouts": np.array(self.rates, np.int64)}
         hands = {
             "hand": np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64),
             "deal_key": deal.deal_keys[:n],
             "opponent_key": deal.stream_keys[:n],
-            **{f"alice_c{j}": cards[:, j] for j in range(2)},
-            **{f"bob_c{j}": cards[:, 2 + j] for j in range(2)},
-            **{f"board_c{j}": cards[:, 4 + j] for j in range(5)},
-            "showdown": deal.outcome[:n],
-            "end_code": np.array(self.ends, np.int64),
-            "rounds_played": rounds,
-            "final_pot": np.array(self.pots, np.int64),
-            "profit": np.array(self.profits, np.int64),
-            "rate_rollouts": np.array(self.rates, np.int64),
+            "cards": _pack(_CARD_FIELDS, {name: cards[:, j] for j, (name, *_) in enumerate(_CARD_FIELDS)}),
+            "outcome": _pack(_OUTCOME_FIELDS, outcome),
             **dict(zip(ACTION_COLUMNS, self._packed_actions(rounds), strict=True)),
         }
-        return ChunkLog(deal.first, np.array(self.profits, np.int64), {HANDS_TABLE: hands},
+        return ChunkLog(deal.first, profits, {HANDS_TABLE: hands},
                         {"hands_played": float(n), "rate_rollouts": float(rate_used)})
 
     def _packed_actions(self, rounds: np.ndarray) -> np.ndarray:
@@ -170,35 +167,61 @@ class _Recorder:
         starts = np.cumsum(rounds) - rounds  # each hand's first action
         asked = np.diff(marks, prepend=0)  # marks are running totals within a hand
         asked[starts] = marks[starts]
-        if kept and int(asked.max()) >> 31:  # the INTEGER of the old per-action rows
-            raise ValueError(f"cannot log {int(asked.max())} RATE rollouts before one action (at most 2**31 - 1)")
         packed = np.zeros((ROUNDS, len(rounds)), np.int64)
         packed[np.arange(kept) - np.repeat(starts, rounds), np.repeat(np.arange(len(rounds)), rounds)] = (
-            codes | asked << 30)
+            codes | _pack(_ACTION_FIELDS[-1:], {"rate_rollouts": asked}))
         return packed
 
 
-# A logged action packed in one BIGINT (data/sql/holdem_training.sql decodes it the same way):
-# bits 0-1 Alice's action (1 CHECK, 2 FOLD, 3 RAISE; 0 = no action), 2-3 Bob's response
-# (0 none, after Alice folds; 1 CHECK, 2 CALL, 3 FOLD), 4-11 amount raised, 12-21 pot before,
-# 22-29 Alice's stack before, 30-60 RATE rollouts she asked just before acting.
+# How ht_packed_hands packs a hand (data/sql/holdem_training.sql decodes it the same way):
+# (name, lowest bit, bits, offset added before packing) per field of each integer column.
+_CARD_FIELDS = tuple((f"{who}_c{j}", 6 * k, 6, 0) for k, (who, j) in enumerate(
+    [("alice", 0), ("alice", 1), ("bob", 0), ("bob", 1)] + [("board", j) for j in range(5)]))
+_OUTCOME_FIELDS = (("showdown", 0, 2, 1), ("end_code", 2, 2, 0), ("rounds_played", 4, 3, 0),
+                   ("final_pot", 7, 10, 0), ("profit", 17, 10, 512), ("rate_rollouts", 27, 31, 0))
+# An action: 1 CHECK, 2 FOLD, 3 RAISE (0 = the hand ended before this round); Bob's response
+# 0 none (Alice folded), 1 CHECK, 2 CALL, 3 FOLD. The shifts are spelled out in _packed_actions.
+_ACTION_FIELDS = (("action", 0, 2, 0), ("response", 2, 2, 0), ("amount", 4, 8, 0), ("pot_before", 12, 10, 0),
+                  ("stack_before", 22, 8, 0), ("rate_rollouts", 30, 31, 0))
 ACTION_COLUMNS = tuple(f"action_r{r}" for r in range(1, ROUNDS + 1))
 _ACTIONS, _RESPONSES = ("", CHECK, FOLD, RAISE), ("", CHECK, CALL, FOLD)
 _ACTION_CODE = {name: code for code, name in enumerate(_ACTIONS) if name}
 _RESPONSE_CODE = {name: code for code, name in enumerate(_RESPONSES)}
-_FIELDS = (("action", 0, 2), ("response", 2, 2), ("amount", 4, 8), ("pot_before", 12, 10),
-           ("stack_before", 22, 8), ("rate_rollouts", 30, 31))
-assert START_POT + 2 * START_STACK < 1 << 10 and START_STACK < 1 << 8  # pot, stack and amount fit
+# The rules bound pots, stacks and profits (|profit| <= pot + stack); _pack checks the RATE counts.
+assert START_POT + 2 * START_STACK < 1 << 9 and START_STACK < 1 << 8
+
+
+def _pack(fields, values: dict) -> np.ndarray:
+    packed = None
+    for name, shift, bits, offset in fields:
+        column = np.asarray(values[name], np.int64) + offset
+        if len(column) and (column.min() < 0 or column.max() >> bits):
+            raise ValueError(f"cannot log {name} = {column.max() - offset}: the hand log keeps {bits} bits")
+        packed = column << shift if packed is None else packed | column << shift
+    return packed
+
+
+def _unpack(fields, packed: np.ndarray) -> dict[str, np.ndarray]:
+    return {name: ((packed >> shift) & ((1 << bits) - 1)) - offset for name, shift, bits, offset in fields}
+
+
+def hand_rows(hands: dict) -> dict[str, np.ndarray]:
+    """A ChunkLog's ht_packed_hands columns as the view ht_hand_rows decodes them: hand,
+    deal_key, opponent_key, alice_c0..1, bob_c0..1, board_c0..4, showdown, end_code,
+    rounds_played, final_pot, profit, rate_rollouts."""
+    return {"hand": np.asarray(hands["hand"], np.int64), "deal_key": np.asarray(hands["deal_key"]),
+            "opponent_key": np.asarray(hands["opponent_key"]),
+            **_unpack(_CARD_FIELDS, np.asarray(hands["cards"], np.int64)),
+            **_unpack(_OUTCOME_FIELDS, np.asarray(hands["outcome"], np.int64))}
 
 
 def action_rows(hands: dict) -> dict[str, object]:
-    """The actions of logged hands as one row each (hand, round, action, amount, response,
-    pot_before, stack_before, rate_rollouts), in hand then round order: what the SQL view
-    ht_action_rows gives, from a ChunkLog's ht_hands columns."""
+    """The actions in a ChunkLog's ht_packed_hands columns, one row each in hand then round
+    order, as the view ht_action_rows decodes them: hand, round, action, amount, response,
+    pot_before, stack_before, rate_rollouts."""
     packed = np.stack([np.asarray(hands[c], np.int64) for c in ACTION_COLUMNS], axis=1)
     row, slot = np.nonzero(packed)
-    codes = packed[row, slot]
-    fields = {name: (codes >> shift) & ((1 << width) - 1) for name, shift, width in _FIELDS}
+    fields = _unpack(_ACTION_FIELDS, packed[row, slot])
     return {
         "hand": np.asarray(hands["hand"], np.int64)[row],
         "round": slot + 1,

@@ -54,7 +54,7 @@ def mixed(view, rate):
 def test_checking_to_showdown_pays_10_5_or_0_as_eval7_ranks_the_hands():
     result = judge.play_match(checker(), seed=11, hands=400)
     assert result.complete and result.status == "ok"
-    hands = result.log.tables[judge.HANDS_TABLE]
+    hands = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])
     for i in range(400):
         alice = [hands[f"alice_c{j}"][i] for j in range(2)] + [hands[f"board_c{j}"][i] for j in range(5)]
         bob = [hands[f"bob_c{j}"][i] for j in range(2)] + [hands[f"board_c{j}"][i] for j in range(5)]
@@ -67,11 +67,11 @@ def test_checking_to_showdown_pays_10_5_or_0_as_eval7_ranks_the_hands():
 def test_folding_at_once_is_zero_and_bob_folding_pays_the_pot():
     result = judge.play_match(Scripted(lambda v, r: Action("FOLD")), seed=1, hands=50)
     assert result.log.payoffs.tolist() == [0] * 50
-    assert set(result.log.tables[judge.HANDS_TABLE]["end_code"].tolist()) == {END_ALICE_FOLD}
+    assert set(judge.hand_rows(result.log.tables[judge.HANDS_TABLE])["end_code"].tolist()) == {END_ALICE_FOLD}
     shove = judge.play_match(Scripted(lambda v, r: Action("RAISE", v.stack) if v.stack else Action("CHECK")),
                              seed=1, hands=300)
-    hands = shove.log.tables[judge.HANDS_TABLE]
-    actions = judge.action_rows(hands)
+    hands = judge.hand_rows(shove.log.tables[judge.HANDS_TABLE])
+    actions = judge.action_rows(shove.log.tables[judge.HANDS_TABLE])
     for i in range(300):
         if hands["end_code"][i] == END_BOB_FOLD:  # a + P - 100 with a her stack before the raise
             last = np.flatnonzero(actions["hand"] == i + 1)[-1]
@@ -174,8 +174,8 @@ def test_points_follow_the_statement_formula(w, expected):
 def test_logged_hands_replay_from_their_rows():
     """Cards, opponent key and (RATE rollouts, action) per decision reproduce Bob's answers and profits."""
     log = judge.play_chunk(Scripted(mixed), seed=31, first=10, count=80, rate_budget=10**6)
-    hands = log.tables[judge.HANDS_TABLE]
-    actions = judge.action_rows(hands)
+    hands = judge.hand_rows(log.tables[judge.HANDS_TABLE])
+    actions = judge.action_rows(log.tables[judge.HANDS_TABLE])
     assert actions["rate_rollouts"].sum() == hands["rate_rollouts"].sum() > 0
     for i, hand in enumerate(hands["hand"].tolist()):
         rows = np.flatnonzero(actions["hand"] == hand)

@@ -42,7 +42,7 @@ def test_hand_log_views_and_marts(tmp_path):
     payoffs = result.log.payoffs
     assert hands == 150 and abs(mean - payoffs.mean()) < 1e-9
     assert abs(se - payoffs.std(ddof=1) / np.sqrt(150)) < 1e-9 and low < mean < high
-    ends = result.log.tables[judge.HANDS_TABLE]["end_code"]
+    ends = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])["end_code"]
     assert abs(bob_folds - (ends == 2).mean()) < 1e-9 and rate == result.rate_used
     row = con.execute("SELECT alice_hole, alice_c0, alice_c1, hole_kind, hole_class FROM stg_ht_hands "
                       "WHERE match_id = ? ORDER BY hand LIMIT 1", [match_id]).fetchone()
@@ -81,27 +81,34 @@ class _Varied:
         pass
 
 
-def test_action_rows_view_decodes_the_packed_actions_like_the_judge(tmp_path):
-    """ht_action_rows (SQL) and judge.action_rows (numpy) read the same packed columns alike,
-    and chunks logged the old way (one ht_actions row per action) still count, once."""
+def _as_rows(columns: dict, names) -> list[tuple]:
+    return list(zip(*[v if isinstance(v, list) else v.tolist() for v in (columns[n] for n in names)], strict=True))
+
+
+def test_views_decode_the_packed_hands_like_the_judge(tmp_path):
+    """ht_hand_rows / ht_action_rows (SQL) and judge.hand_rows / action_rows (numpy) read the
+    packed columns alike, and older logs' rows (one column per value) still count, once."""
     db = tmp_path / "hands.duckdb"
     log = judge.play_chunk(_Varied(), seed=4, first=7, count=120, rate_budget=10**6)
     match_id = log_judged_match("holdem-training", bot="varied", config={}, seed=4, log=log, db=db)
-    columns = ("hand", "round", "action", "amount", "response", "pot_before", "stack_before", "rate_rollouts")
-    rows = judge.action_rows(log.tables[judge.HANDS_TABLE])
-    expected = list(zip(*[rows[c] if isinstance(rows[c], list) else rows[c].tolist() for c in columns], strict=True))
-    assert {a for _, _, a, *_ in expected} == {"CHECK", "FOLD", "RAISE"}
-    assert {r for *_, r, _, _, _ in expected} == {"", "CHECK", "CALL", "FOLD"}
+    packed = log.tables[judge.HANDS_TABLE]
+    hands, actions = judge.hand_rows(packed), judge.action_rows(packed)
+    assert set(actions["action"]) == {"CHECK", "FOLD", "RAISE"}
+    assert set(actions["response"]) == {"", "CHECK", "CALL", "FOLD"}
+    assert set(hands["end_code"].tolist()) == {0, 1, 2} and hands["profit"].min() < 0 < hands["profit"].max()
     with duckdb.connect(str(db)) as con:
-        got = con.execute(f"SELECT {', '.join(columns)} FROM ht_action_rows WHERE match_id = ? ORDER BY hand, round",
-                          [match_id]).fetchall()
-        assert got == expected
-        # an old log's rows, and stale old rows of a chunk since written again the new way
-        legacy = [("old", 0, 1, 1, "RAISE", 3, "CALL", 10, 100, 7),
-                  (match_id, 0, 8, 1, "CHECK", 0, "CHECK", 10, 100, 0)]
-        con.executemany("INSERT INTO ht_actions VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", legacy)
-        counts = dict(con.execute("SELECT match_id, count(*) FROM stg_ht_actions GROUP BY ALL").fetchall())
-        assert counts == {"old": 1, match_id: len(expected)}
+        for view, rows in (("ht_hand_rows", hands), ("ht_action_rows", actions)):
+            got = con.execute(f"SELECT {', '.join(rows)} FROM {view} WHERE match_id = ? ORDER BY ALL",
+                              [match_id]).fetchall()
+            assert got == _as_rows(rows, list(rows)), view
+        # an old log, and stale old rows of a chunk since written again in packed form
+        for old in ("old", match_id):
+            con.execute("INSERT INTO ht_hands VALUES (?, 0, 1, 5, 6, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 0, 4, 10, 0, 7)",
+                        [old])
+            con.execute("INSERT INTO ht_actions VALUES (?, 0, 1, 1, 'CHECK', 0, 'CHECK', 10, 100, 7)", [old])
+        for view, n in (("stg_ht_hands", len(hands["hand"])), ("stg_ht_actions", len(actions["hand"]))):
+            counts = dict(con.execute(f"SELECT match_id, count(*) FROM {view} GROUP BY ALL").fetchall())
+            assert counts == {"old": 1, match_id: n}, view
 
 
 def _cli():
