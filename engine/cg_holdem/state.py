@@ -95,13 +95,14 @@ class Game:
         "acted", "actions", "bb", "bb_seat", "board", "cap", "config", "dealer", "decided", "deck_source",
         "first_big_blind", "first_round", "folded", "full_board", "hand_nb", "hands", "history", "hole",
         "in_hand", "last_raise", "last_raiser", "last_total", "n", "over", "overflow", "posted", "raise_count",
-        "rank", "round", "sb", "sb_seat", "showdowns", "stack", "start_stacks", "street", "street_bet",
+        "rank", "round", "sb", "sb_seat", "seats_after", "showdowns", "stack", "start_stacks", "street", "street_bet",
         "timed_out", "to_act", "top", "total",
     )
 
     def __init__(self, config: GameConfig, seed: int):
         self.config = config
-        self.n = config.players
+        self.n = n = config.players
+        self.seats_after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))  # clockwise
         self.cap = config.round_cap
         self.deck_source = DeckSource(seed, self.n)
         self.first_big_blind = self.deck_source.first_big_blind
@@ -173,7 +174,7 @@ class Game:
 
     def _deal(self, deck: list[int]) -> None:
         n, in_hand = self.n, self.in_hand
-        order = [s for s in ((self.dealer + k) % n for k in range(1, n + 1)) if in_hand[s]]
+        order = [s for s in self.seats_after[self.dealer] if in_hand[s]]
         count = len(order)
         self.hole: list[tuple[int, int] | None] = [None] * n
         for i, s in enumerate(order):
@@ -183,20 +184,9 @@ class Game:
         self.board = ()
 
     # -- betting state (spec 5) --------------------------------------------------------
-    def _put(self, s: int, chips: int) -> None:
-        self.stack[s] -= chips
-        self.total[s] += chips
-        self.street_bet[s] += chips
-        if self.total[s] > self.top:
-            self.top = self.total[s]
-
-    def _can_act(self, s: int) -> bool:
-        return not self.folded[s] and self.stack[s] > 0
-
     def _next_active(self, seat: int) -> int:
-        n, folded, stack = self.n, self.folded, self.stack
-        for k in range(1, n + 1):
-            s = (seat + k) % n
+        folded, stack = self.folded, self.stack
+        for s in self.seats_after[seat]:
             if not folded[s] and stack[s] > 0:
                 return s
         return -1
@@ -279,7 +269,11 @@ class Game:
             raise RuntimeError("no decision is pending")
         kind, chips = self._resolve(s, kind, amount)
         if chips:
-            self._put(s, chips)
+            self.stack[s] -= chips
+            self.total[s] += chips
+            self.street_bet[s] += chips
+            if self.total[s] > self.top:
+                self.top = self.total[s]
             # Every chip movement is tested against the old level; only full raises move it.
             raised = self.street_bet[s] - self.last_total
             if raised >= self.last_raise:
