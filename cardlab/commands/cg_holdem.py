@@ -319,18 +319,23 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
     key = match_key(seed)
     config = GameConfig(players=4)
 
-    def one(g):
+    def fresh_bots(g):
         bots = [m() for m in makers]
         for k, b in enumerate(bots):
             b.new_game(unit_key(key, g * 4 + k, Purpose.BOT))
-        return play_game([BotSeat(b) for b in bots], seed=java_seed(unit_key(key, g, Purpose.DEAL)), config=config)
+        return bots
+
+    def one(g, seat=BotSeat):
+        return play_game([seat(b) for b in fresh_bots(g)], seed=java_seed(unit_key(key, g, Purpose.DEAL)),
+                         config=config)
 
     one(games)  # warm-up: loads the compiled kernels, not timed
-    results = [one(g) for g in range(games)]
+    shown = [[] for _ in range(games)]  # per game, per seat: what the bot was shown (untimed)
+    results = [one(g, seat=_recording_seat(BotSeat, shown[g])) for g in range(games)]
     played = [h for r in results for h in r.hands if not h.cancelled]
     plans = [_pokerkit_plan(h) for h in played if pokerkit_can_replay(h)]
     mismatches = _pokerkit_run(plans, check_actors=True)  # untimed: the strict check
-    ours = theirs = float("inf")
+    ours = theirs = bots_alone = float("inf")
     # Both sides run single-threaded in this process; CPU time (not wall time) keeps other
     # work on a shared machine out of the figures. Alternate them, keep each side's best.
     # Our side is ~40x shorter, so one repeat times OUR_PASSES passes over the same games
@@ -343,6 +348,9 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
         started = time.process_time()
         _pokerkit_run(plans)
         theirs = min(theirs, time.process_time() - started)
+        started = time.process_time()
+        _replay_bots([fresh_bots(g) for g in range(games)], shown)
+        bots_alone = min(bots_alone, time.process_time() - started)
     assert [r.scores for r in replayed] == [r.scores for r in results], "games must replay identically"
     hands = sum(len(r.hands) for r in results)
     return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
@@ -352,7 +360,37 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
             "PokerKit: games per CPU second (state machine only)": games / theirs,
             "ours: hands per CPU second": hands / ours, "PokerKit: hands per CPU second": len(plans) / theirs,
             "speed ratio (ours / PokerKit)": theirs / ours,
+            "breakdown: bots' share of our time (their inputs replayed alone, approx.)": min(1.0, bots_alone / ours),
             f"repeats (best time kept; ours: mean of {OUR_PASSES} passes each)": repeats}
+
+
+def _recording_seat(seat_class, shown: list):
+    """A seat class that also keeps, per seat, every (setup, turn) its bot was shown."""
+
+    def make(bot):
+        seat = seat_class(bot)
+        inputs = []
+        shown.append(inputs)
+        decide = seat.decide
+
+        def recording_decide(setup, turn):
+            inputs.append((setup, turn))
+            return decide(setup, turn)
+
+        seat.decide = recording_decide
+        return seat
+
+    return make
+
+
+def _replay_bots(bots_per_game, shown) -> None:
+    """Each fresh bot answers the inputs it was shown, in order (answers depend only on them)."""
+    for bots, inputs in zip(bots_per_game, shown, strict=True):
+        for bot, calls in zip(bots, inputs, strict=True):
+            for setup, turn in calls:
+                if setup is not None:
+                    bot.start(setup)
+                bot.act(turn)
 
 
 def strength(best: str, *, deals: int, seed: int):

@@ -63,3 +63,13 @@ def test_big_blind_below_another_post_is_flagged_and_fails_strictly():
     record = HandRecord(*SHORT_BELOW_OTHERS)
     assert not pokerkit_can_replay(record)
     assert strict_replay_mismatches(record) == 1  # PokerKit opens with another seat
+
+
+def test_speed_bench_replays_its_hands_in_pokerkit_without_mismatch():
+    from cardlab.commands.cg_holdem import speed
+
+    report = speed(["pushfold", "station", "aggressive:samples=40", "montecarlo:samples=40"], games=3, seed=2,
+                   repeats=1)
+    assert report["PokerKit replays with other final stacks, another actor, or refused"] == 0
+    assert report["hands replayed in PokerKit"] > 40
+    assert 0 < report["breakdown: bots' share of our time (their inputs replayed alone, approx.)"] <= 1
