@@ -205,7 +205,7 @@ def bench_speed(
     lineup: str = typer.Option("pushfold/station/pushfold/station",
                                help="4 bots, '/'-separated (Monte Carlo bots spend most of the time thinking)"),
     seed: int = typer.Option(1, min=0),
-    repeats: int = typer.Option(3, min=1, help="timed repeats of both sides; the best time of each is kept"),
+    repeats: int = typer.Option(5, min=1, help="timed repeats of both sides; the best time of each is kept"),
 ):
     """Complete 4-player games per second with in-process bots vs PokerKit's state machine
     replaying the same hands (same stacks, blinds, cards and actions), in the same run."""

@@ -24,7 +24,7 @@ from engine.cg_holdem.rules import (
 _INT_MAX = 2**31 - 1
 _KINDS = (FOLD, CHECK, CALL, BET, ALL_IN, "ALL_IN", TIMEOUT)
 _JAVA_TRIM = "".join(map(chr, range(33)))  # String.trim() drops every char <= ' '
-_PLAIN = {k: (k, 0) for k in (FOLD, CHECK, CALL, ALL_IN, TIMEOUT)}
+_PLAIN = {k: (k, 0, "") for k in (FOLD, CHECK, CALL, ALL_IN, TIMEOUT)}  # parsed as is
 
 
 class Setup(NamedTuple):
@@ -99,8 +99,9 @@ def parse_seat_cards(text: str) -> tuple:
 def parse_output(line: str) -> tuple[str, int, str]:
     """(kind, amount, message) as the referee reads one output line; anything it cannot
     read is FOLD. Kinds: FOLD, CHECK, CALL, BET, ALL-IN, TIMEOUT."""
-    if line in _PLAIN:  # the common case, answered without parsing
-        return (*_PLAIN[line], "")
+    plain = _PLAIN.get(line)
+    if plain is not None:  # the common case, answered without parsing
+        return plain
     action, _, rest = line.partition(";")
     message = rest.split(";", 1)[0]
     text = action.upper().strip(_JAVA_TRIM)
