@@ -188,13 +188,13 @@ class PushFoldBot(Player):
     """Preflop all-in or fold from the computed chart; postflop check/fold, call when all-in."""
 
     def decide(self, view: View) -> str:
+        if not view.preflop:
+            return view.passive()
         c = self.config
         extra = max(0, len(view.opponents) - 1)
-        if view.preflop:
-            if not view.raised:
-                return "ALL-IN" if push_ok(view, c.multiway_tighten ** extra) else view.passive()
-            return "CALL" if call_push_ok(view, c.call_tighten ** extra) else view.passive()
-        return view.passive()
+        if not view.raised:
+            return "ALL-IN" if push_ok(view, c.multiway_tighten ** extra) else view.passive()
+        return "CALL" if call_push_ok(view, c.call_tighten ** extra) else view.passive()
 
 
 @dataclass(frozen=True)
