@@ -37,10 +37,11 @@ class View:
 
     @property
     def opponents(self) -> list[int]:
+        """Seats still in the hand besides mine (not folded, chips behind or in the pot)."""
         if self._opponents is None:
-            turn, folded = self.turn, self.folded
-            self._opponents = [s for s in range(self.players) if s != self.me and s not in folded
-                               and (turn.stacks[s] > 0 or turn.chips[s] > 0)]
+            me, folded, stacks, chips = self.me, self.folded, self.turn.stacks, self.turn.chips
+            self._opponents = [s for s in range(self.players)
+                               if s != me and s not in folded and (stacks[s] > 0 or chips[s] > 0)]
         return self._opponents
 
     @property
@@ -51,8 +52,11 @@ class View:
 
     @property
     def effective_bb(self) -> float:
-        turn = self.turn
-        deepest = max((turn.stacks[s] + turn.chips[s] for s in self.opponents), default=0)
+        """The stack at stake in big blinds: mine, or the deepest opponent's if smaller."""
+        stacks, chips = self.turn.stacks, self.turn.chips
+        deepest = 0
+        for s in self.opponents:
+            deepest = max(deepest, stacks[s] + chips[s])
         return min(self.stack + self.mine, deepest) / self.bb
 
     @property
