@@ -354,7 +354,7 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
     assert [r.scores for r in replayed] == [r.scores for r in results], "games must replay identically"
     hands = sum(len(r.hands) for r in results)
     return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
-            "hands PokerKit cannot express (big blind all-in below another post)": len(played) - len(plans),
+            "hands PokerKit cannot express (short big blind, no more than another post)": len(played) - len(plans),
             "PokerKit replays with other final stacks, another actor, or refused": mismatches,
             "ours: games per CPU second (bots included)": games / ours,
             "PokerKit: games per CPU second (state machine only)": games / theirs,
