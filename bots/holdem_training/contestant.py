@@ -6,14 +6,12 @@
 Every line out goes at once; reading -1 (or end of input) exits at once. RATE queries of the
 bot go to the judge and its RATES answer comes back to the bot.
 
-Live, the program waits for the judge once or more per answer. On this VM a blocking read that
-sleeps and wakes up is charged up to ~80 us of CPU (kernel and hypervisor work; measured with
-a ping-pong of two processes), about 3 s over a 10,000-hand match, while an idle judge answers
-within a few tens of microseconds. So a read on a pipe first polls without blocking for about
-as long as a sleep would cost (SPIN_SECONDS; the classic spin-then-block rule, never worse than
-twice the better choice) and only then sleeps in select(). The program talks to the raw
-descriptors (one os.read per wake-up, split into lines at once; one os.write per
-answer), with no text-IO layers in between.
+Live, the program waits for the judge once or more per answer, and on a VM sleeping and being
+woken up is charged to the sleeper (~80-100 us of CPU per wait on idle cores, about 3 s over a
+10,000-hand match; ~10 us on busy ones). So a read on a pipe first polls for about as long as
+a sleep has been costing (engine.core.process.SpinBudget), then sleeps in select(). The program
+talks to the raw descriptors (one os.read per wake-up, split into lines at once; one os.write
+per answer), with no text-IO layers in between.
 """
 
 import argparse
@@ -26,11 +24,11 @@ import sys
 import time
 from typing import TextIO
 
+from engine.core.process import SpinBudget, poll_read
 from engine.holdem_training.protocol import parse_card
 from engine.holdem_training.rules import RAISE, RATE_BUDGET, Action, View
 
 _READ_SIZE = 65536
-SPIN_SECONDS = 0.00008  # poll this long for the judge's answer before sleeping (see above)
 
 
 class MatchOver(Exception):
@@ -40,14 +38,14 @@ class MatchOver(Exception):
 class _FdLines:
     """Lines from a file descriptor: each read takes all that is waiting and splits it at once.
 
-    On a pipe the descriptor is non-blocking: a read polls for up to `spin` seconds, then
-    sleeps in select() until data (or end of input) arrives."""
+    On a pipe the descriptor is non-blocking: a read polls for a while (SpinBudget), then sleeps
+    in select() until data (or end of input) arrives."""
 
-    def __init__(self, fd: int, read_size: int = _READ_SIZE, spin: float = SPIN_SECONDS):
+    def __init__(self, fd: int, read_size: int = _READ_SIZE, spin: bool = True):
         self.fd, self.read_size = fd, read_size
         self.ready: list[str] = []  # complete lines not yet taken, last one first
         self.partial = ""
-        self.spin = spin if spin > 0 and stat.S_ISFIFO(os.fstat(fd).st_mode) else 0.0
+        self.spin = SpinBudget() if spin and stat.S_ISFIFO(os.fstat(fd).st_mode) else None
         if self.spin:
             os.set_blocking(fd, False)
 
@@ -66,14 +64,13 @@ class _FdLines:
     def _read(self) -> bytes:
         if not self.spin:
             return os.read(self.fd, self.read_size)
-        give_up = time.perf_counter() + self.spin
-        while True:
-            try:
-                return os.read(self.fd, self.read_size)
-            except BlockingIOError:
-                if time.perf_counter() > give_up:
-                    select.select([self.fd], [], [])
-                    give_up = time.perf_counter() + self.spin
+        chunk = poll_read(self.fd, self.spin.seconds, self.read_size)
+        while chunk is None:
+            before = time.thread_time()
+            select.select([self.fd], [], [])
+            self.spin.slept(time.thread_time() - before)
+            chunk = poll_read(self.fd, 0.0, self.read_size)
+        return chunk
 
 
 class _FdWriter:

@@ -18,6 +18,36 @@ _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _MEMORY_POLL_SECONDS = 0.05
 
 
+class SpinBudget:
+    """How long to poll a pipe before sleeping on it: about what sleeping has been costing.
+
+    On a VM, sleeping until the other side writes and being woken up is charged to the sleeper:
+    measured here ~80-100 us of CPU per wait when the cores are idle (a halted vCPU is woken)
+    but ~10 us when they are busy. Polling costs its own duration. Spinning for as long as a
+    sleep costs is the classic rule that is never worse than twice the better choice; the cost
+    of a sleep is measured as it happens (the thread's CPU time across the wait), so the budget follows the
+    machine: it shrinks on a loaded machine and grows back on an idle one."""
+
+    __slots__ = ("seconds", "cap")
+
+    def __init__(self, initial: float = 0.00008, cap: float = 0.0002):
+        self.seconds, self.cap = initial, cap
+
+    def slept(self, cpu_seconds: float) -> None:
+        self.seconds = min(self.cap, 0.8 * self.seconds + 0.2 * max(0.0, cpu_seconds))
+
+
+def poll_read(fd: int, seconds: float, size: int = 65536) -> bytes | None:
+    """What a non-blocking `fd` yields within `seconds` (b"" at end of input), or None."""
+    give_up = time.perf_counter() + seconds
+    while True:
+        try:
+            return os.read(fd, size)
+        except BlockingIOError:
+            if time.perf_counter() > give_up:
+                return None
+
+
 class LimitExceeded(Exception):
     """The program broke a limit; ``kind`` is 'cpu', 'memory' or 'wall'."""
 
@@ -49,14 +79,13 @@ class LineProcess:
         memory_mb: float | None = None,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
-        spin_seconds: float = 0.0,
+        spin: bool = False,
     ):
-        """`spin_seconds`: how long read_line polls for an answer before sleeping. Judges whose
-        programs answer within microseconds use it because on a VM a short sleep and wake-up of
-        the judge delays the answer's reply by tens of microseconds, and a program waiting for
-        that reply is charged for the wait (see bots/holdem_training/contestant.py)."""
+        """`spin`: read_line polls for an answer for a while (SpinBudget) before sleeping. For
+        judges of programs that answer within microseconds: the judge's own wake-up delays its
+        reply, and the program waiting for that reply is charged for the wait."""
         self.argv = list(argv)
-        self.spin_seconds = spin_seconds
+        self.spin = SpinBudget() if spin else None
         self.cpu_limit = cpu_seconds
         self.memory_limit_mb = memory_mb
         self._limit_hit: str | None = None
@@ -90,7 +119,7 @@ class LineProcess:
             raise ProgramEnded(f"cannot start {self.argv[0]!r}: {exc.strerror}") from exc
         self._selector = selectors.DefaultSelector()
         self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        if spin_seconds > 0:
+        if spin:
             os.set_blocking(self.proc.stdout.fileno(), False)
 
     # -- talking -----------------------------------------------------------------------
@@ -118,9 +147,14 @@ class LineProcess:
                 self._raise_if_limit()
                 raise LimitExceeded("wall", f"no answer within {timeout:g} s")
             wait = _MEMORY_POLL_SECONDS if wait is None else min(wait, _MEMORY_POLL_SECONDS)
-            chunk = self._spin_read(fd) if self.spin_seconds > 0 else None
-            if chunk is not None or self._selector.select(wait):
-                chunk = os.read(fd, 65536) if chunk is None else chunk
+            chunk = poll_read(fd, self.spin.seconds) if self.spin else None
+            if chunk is None:
+                before = time.thread_time()
+                ready = self._selector.select(wait)
+                if self.spin and ready:
+                    self.spin.slept(time.thread_time() - before)
+                chunk = os.read(fd, 65536) if ready else None
+            if chunk is not None:
                 if not chunk:
                     self._raise_if_limit()
                     if self._buffer:
@@ -132,16 +166,6 @@ class LineProcess:
         line, _, self._buffer = self._buffer.partition(b"\n")
         self._poll_memory()
         return line.decode(errors="replace").rstrip("\r")
-
-    def _spin_read(self, fd: int) -> bytes | None:
-        """What the program wrote within spin_seconds (b"" at its end), or None."""
-        give_up = time.perf_counter() + self.spin_seconds
-        while True:
-            try:
-                return os.read(fd, 65536)
-            except BlockingIOError:
-                if time.perf_counter() > give_up:
-                    return None
 
     # -- limits ------------------------------------------------------------------------
     def cpu_used(self) -> float:
@@ -194,7 +218,7 @@ class LineProcess:
         return self.proc.returncode
 
     def _raise_if_limit(self) -> None:
-        code = self._reap(0.2)
+        code = self._reap(2.0)  # an ended program is usually exiting: wait to learn why (a CPU limit?)
         if code is None:
             return
         if code in (-signal.SIGXCPU, -signal.SIGKILL) and self.cpu_limit is not None:

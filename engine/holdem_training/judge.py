@@ -38,7 +38,6 @@ from engine.holdem_training.rules import (
 )
 from engine.holdem_training.state import HandState, IllegalAction
 
-JUDGE_SPIN = 0.001  # s the judge polls for an answer before sleeping (most answers take less)
 HANDS_TABLE = "ht_packed_hands"
 
 
@@ -373,7 +372,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     deadline = time.monotonic() + wall
     proc = None
     try:
-        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, spin_seconds=JUDGE_SPIN)
+        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, spin=True)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
         for i in range(hands):
@@ -423,7 +422,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
 class _Wire:
     """The judge's side of the pipe. Lines are sent when the judge next waits for an answer,
     so the lines that lead to one decision (OPP, RESULT, the next STATE) reach the program in
-    one write and wake it once; the judge polls briefly for the answer (LineProcess spin)."""
+    one write and wake it once; the judge polls for the answer for a while (LineProcess spin)."""
 
     __slots__ = ("proc", "deadline", "transcript", "pending")
 
