@@ -5,6 +5,7 @@ first answer and 50 ms after); the seed is the referee's own game seed (a Java l
 seed replays the decks of an arena game.
 """
 
+import gc
 import json
 import shlex
 import time
@@ -340,18 +341,26 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
     # work on a shared machine out of the figures. Alternate them, keep each side's best.
     # Our side is ~40x shorter, so one repeat times OUR_PASSES passes over the same games
     # (their mean, warm-up pass included) to be less at the mercy of a noisy moment.
-    for _ in range(repeats):
-        started = time.process_time()
-        for _ in range(OUR_PASSES):
-            replayed = [one(g) for g in range(games)]
-        ours = min(ours, (time.process_time() - started) / OUR_PASSES)
-        started = time.process_time()
-        _pokerkit_run(plans)
-        theirs = min(theirs, time.process_time() - started)
-        started = time.process_time()
-        _replay_bots([fresh_bots(g) for g in range(games)], shown)
-        bots_alone = min(bots_alone, time.process_time() - started)
-    assert [r.scores for r in replayed] == [r.scores for r in results], "games must replay identically"
+    # The harness's own objects (recorded games, inputs, plans, PokerKit's modules) are
+    # frozen out of the garbage collector: a full collection would otherwise walk them all
+    # inside whichever side happens to trigger it. Each side's own garbage is still collected.
+    gc.collect()
+    gc.freeze()
+    try:
+        for _ in range(repeats):
+            started = time.process_time()
+            for _ in range(OUR_PASSES):
+                replayed = [one(g).scores for g in range(games)]
+            ours = min(ours, (time.process_time() - started) / OUR_PASSES)
+            started = time.process_time()
+            _pokerkit_run(plans)
+            theirs = min(theirs, time.process_time() - started)
+            started = time.process_time()
+            _replay_bots([fresh_bots(g) for g in range(games)], shown)
+            bots_alone = min(bots_alone, time.process_time() - started)
+    finally:
+        gc.unfreeze()
+    assert replayed == [r.scores for r in results], "games must replay identically"
     hands = sum(len(r.hands) for r in results)
     return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
             "hands PokerKit cannot express (short big blind, no more than another post)": len(played) - len(plans),
