@@ -1,4 +1,5 @@
-"""Numba kernels for CodinGame Hold'em bots: Monte Carlo equity and preflop class equities.
+"""Numba kernels for CodinGame Hold'em: Monte Carlo equity and preflop class equities (bots),
+the referee's decks (Java SHA1PRNG) and showdown settlement (the judge).
 
 The two games rank hands identically (standard categories, kickers by rank, wheel lowest,
 suits never break ties), so the Hold'em Training evaluator ``hand_value7`` is reused here.
