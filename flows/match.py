@@ -8,7 +8,7 @@ from bots.base import config_as_dict
 from engine.core.log import ChunkLog
 from flows import games
 from flows.stats import RunningSummary, Summary
-from flows.store import BackgroundWriter, HandLog, new_match_id
+from flows.store import HandLog, new_match_id
 
 DEFAULT_CHUNK = 5000
 
@@ -79,17 +79,19 @@ def run_match(
     if store is not None:
         record_match(store, plan, match_id, source=source)
     running = RunningSummary()
-    writer = BackgroundWriter(store) if store is not None else None
     played = 0.0
     for chunk, first, count in plan.chunks():
         log, seconds = play_chunk(plan, first, count)
         played += seconds
         running.add(log.payoffs)
-        if writer is not None:
-            writer.add(match_id, chunk, log, seconds)
+        if store is not None:
+            # Written here, not on a writer thread: on this 2-core machine the play thread
+            # waited about as long as a writer thread worked (GIL hand-offs, a shared core)
+            # and the last chunk's write still came at the end (bench store: logging's share
+            # for rate_equity ~9-16% on a thread, ~0-6% inline). Sweeps keep BackgroundWriter.
+            store.write_chunk(match_id, chunk, log, seconds=seconds)
         if progress is not None:
             progress(count)
-    if writer is not None:
-        writer.close()
+    if store is not None:
         store.finish_match(match_id, played)
     return MatchResult(match_id, running.result(), played)
