@@ -24,9 +24,10 @@ def store(
     """Hand-log ingest rate, and logging's share of a match's time (target: at most 10%).
 
     The share compares the wall time of the same match (same seed) played with and without
-    the hand log, as `cardlab match` runs it (each chunk is written once played).
-    On a shared machine one run varies by several percent with others' load: the best of 5
-    of each is steadier than the best of 3."""
+    the hand log, as `cardlab match` runs it (each chunk is written once played). On this
+    shared VM one 40,000-hand run varies by 10-20% with others' load, more than logging
+    costs: the best of 5 of each is steadier than the best of 3, and as the writes run on
+    the match's own thread, the time spent inside the hand log is also printed directly."""
     from flows import games
     from flows.match import MatchPlan, play_chunk, run_match
     from flows.store import HandLog
@@ -43,24 +44,18 @@ def store(
             log_store.write_chunks([PendingChunk("ingest", i, log) for i, log in enumerate(logs)])
             log_store.con.execute("CHECKPOINT")  # the deferred compression is logging's cost too
             ingest = time.perf_counter() - started
-        with_log, without, schema = [], [], []
+        with_log, without, schema, inside = [], [], [], []
         for repeat in range(repeats):  # which goes first alternates, so a drift in load hits both
             for logged in (False, True) if repeat % 2 == 0 else (True, False):
-                if not logged:
-                    started = time.perf_counter()
-                    run_match(plan, None)
-                    without.append(time.perf_counter() - started)
+                if logged:
+                    wall, in_log, setup = _logged_match(plan, adapter, Path(tmp) / f"match{repeat}.duckdb")
+                    with_log.append(wall)
+                    inside.append(in_log)
+                    schema.append(setup)
                     continue
-                with HandLog(Path(tmp) / f"match{repeat}.duckdb") as log_store:
-                    # A hand log gets its game's tables and views once, not per match (an existing
-                    # log skips the schema file unless it changed), so a fresh file's is not timed.
-                    started = time.perf_counter()
-                    log_store.ensure_game(adapter)
-                    schema.append(time.perf_counter() - started)
-                    started = time.perf_counter()
-                    run_match(plan, log_store)
-                    log_store.con.execute("CHECKPOINT")
-                    with_log.append(time.perf_counter() - started)
+                started = time.perf_counter()
+                run_match(plan, None)
+                without.append(time.perf_counter() - started)
     best_with, best_without = min(with_log), min(without)
     share = max(0.0, best_with - best_without) / best_with
     unit = adapter.unit
@@ -76,6 +71,46 @@ def store(
     paired = sorted((w - wo) / w for w, wo in zip(with_log, without, strict=True))
     console.print(f"  (each repeat's own pair: median {paired[len(paired) // 2]:.1%}, "
                   f"from {paired[0]:.1%} to {paired[-1]:.1%}: the spread is other load on the machine)")
+    own = sorted(in_log / wall for in_log, wall in zip(inside, with_log, strict=True))
+    console.print(f"  time spent inside the hand log (match record, chunk writes, final CHECKPOINT): "
+                  f"median {own[len(own) // 2]:.1%} of the logged match, from {own[0]:.1%} to {own[-1]:.1%}")
+
+
+def _logged_match(plan, adapter, path: Path) -> tuple[float, float, float]:
+    """One match with the hand log, as `cardlab match` runs it: (wall seconds, seconds spent
+    inside the hand log's calls, seconds to give a fresh file the game's schema, not timed)."""
+    from flows.match import run_match
+    from flows.store import HandLog
+
+    spent = [0.0]
+
+    class TimedHandLog(HandLog):  # the writes happen on the match's own thread, so they add up
+        def timed(self, method, *args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return method(*args, **kwargs)
+            finally:
+                spent[0] += time.perf_counter() - started
+
+        def begin_match(self, **kwargs):
+            return self.timed(super().begin_match, **kwargs)
+
+        def write_chunks(self, pending):
+            return self.timed(super().write_chunks, pending)
+
+        def finish_match(self, match_id, seconds):
+            return self.timed(super().finish_match, match_id, seconds)
+
+    with TimedHandLog(path) as log_store:
+        # A hand log gets its game's tables and views once, not per match (an existing log
+        # skips the schema file unless it changed), so a fresh file's is not timed.
+        started = time.perf_counter()
+        log_store.ensure_game(adapter)
+        setup = time.perf_counter() - started
+        started = time.perf_counter()
+        run_match(plan, log_store)
+        log_store.timed(log_store.con.execute, "CHECKPOINT")
+        return time.perf_counter() - started, spent[0], setup
 
 
 def sweep_scale(
