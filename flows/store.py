@@ -232,31 +232,17 @@ class HandLog:
         """Append whole chunks in one transaction (one commit is most of a small chunk's cost).
 
         The whole batch is one SQL script, so DuckDB is called a few times per batch rather
-        than ten times per chunk: on the writer thread each call ends by taking the GIL back,
-        which makes a play thread that runs at the same time wait (bench store)."""
+        than ten times per chunk (each call costs ~1 ms, and on a sweep's writer thread ends
+        by taking the GIL back from the play)."""
         frames = [self._frames(item.log) for item in pending]  # checks the columns before writing anything
         rewrites = self._already_written(pending)
         script, views = ["BEGIN TRANSACTION"], []
-        for k, (item, tables) in enumerate(zip(pending, frames, strict=True)):
-            match_id, chunk, log = _sql_text(item.match_id), int(item.chunk), item.log
-            where = f"match_id = {match_id} AND chunk = {chunk}"
-            rewrite = (item.match_id, item.chunk) in rewrites
-            for table, frame in tables.items():
-                views.append(f"incoming_{k}_{table}")
-                self.con.register(views[-1], frame)
-                if rewrite:
-                    script.append(f"DELETE FROM {table} WHERE {where}")
-                # The two key columns are constants of the statement, not columns built in Python.
-                script.append(f"INSERT INTO {table} BY NAME SELECT {match_id}::VARCHAR AS match_id, "
-                              f"{chunk}::INTEGER AS chunk, * FROM {views[-1]}")
-            if rewrite:
-                script.append(f"DELETE FROM chunks WHERE {where}")
-            script.append(f"INSERT INTO chunks VALUES ({match_id}, {chunk}, {int(log.first)}, {int(log.count)}, "
-                          f"{_sql_number(item.seconds)}, {_sql_text(json.dumps(log.stats))}, "
-                          f"TIMESTAMP '{_now().isoformat(sep=' ')}')")
-            rewrites.add((item.match_id, item.chunk))  # the same chunk again in this batch replaces this copy
-        script += ["COMMIT", *(f"DROP VIEW {view}" for view in views)]
         try:
+            for k, (item, tables) in enumerate(zip(pending, frames, strict=True)):
+                key = (item.match_id, item.chunk)
+                script += self._chunk_statements(k, item, tables, views, rewrite=key in rewrites)
+                rewrites.add(key)  # the same chunk again in this batch replaces this copy
+            script += ["COMMIT", *(f"DROP VIEW {view}" for view in views)]
             self.con.execute(";\n".join(script))
         except Exception:
             with contextlib.suppress(duckdb.Error):
@@ -265,6 +251,27 @@ class HandLog:
                 self.con.execute(f"DROP VIEW IF EXISTS {view}")
             raise
         return sum(item.log.count for item in pending)
+
+    def _chunk_statements(self, k: int, item: "PendingChunk", tables: dict[str, pa.Table], views: list[str], *,
+                          rewrite: bool) -> list[str]:
+        """The statements that store one chunk, its frames registered as views named in `views`."""
+        match_id, chunk, log = _sql_text(item.match_id), int(item.chunk), item.log
+        where = f"match_id = {match_id} AND chunk = {chunk}"
+        statements = []
+        for table, frame in tables.items():
+            views.append(f"incoming_{k}_{table}")
+            self.con.register(views[-1], frame)
+            if rewrite:
+                statements.append(f"DELETE FROM {table} WHERE {where}")
+            # The two key columns are constants of the statement, not columns built in Python.
+            statements.append(f"INSERT INTO {table} BY NAME SELECT {match_id}::VARCHAR AS match_id, "
+                              f"{chunk}::INTEGER AS chunk, * FROM {views[-1]}")
+        if rewrite:
+            statements.append(f"DELETE FROM chunks WHERE {where}")
+        statements.append(f"INSERT INTO chunks VALUES ({match_id}, {chunk}, {int(log.first)}, {int(log.count)}, "
+                          f"{_sql_number(item.seconds)}, {_sql_text(json.dumps(log.stats))}, "
+                          f"TIMESTAMP '{_now().isoformat(sep=' ')}')")
+        return statements
 
     def _frames(self, log: ChunkLog) -> dict[str, pa.Table]:
         frames = {"units": pa.table({

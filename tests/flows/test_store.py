@@ -43,6 +43,19 @@ def test_a_failed_chunk_write_leaves_nothing_half_written(toy, tmp_path):
         assert store.query("SELECT count(*) AS n FROM units")["n"][0] == 0
 
 
+def test_a_chunk_that_fails_inside_the_database_rolls_back_whole(toy, tmp_path):
+    with HandLog(tmp_path / "h.duckdb") as store:
+        store.ensure_game(toy)
+        bad = ChunkLog(first=0, payoffs=np.ones(2), tables={"toy_flips": {"unit": [0, 1], "heads": ["yes", "maybe"]}})
+        with pytest.raises(duckdb.Error):
+            store.write_chunk("m-y", 0, bad)  # 'maybe' is no BOOLEAN: found only when inserting
+        assert store.query("SELECT count(*) AS n FROM units")["n"][0] == 0
+        assert store.written_chunks("m-y") == set()
+        good = ChunkLog(first=0, payoffs=np.ones(2), tables={"toy_flips": {"unit": [0, 1], "heads": [True, False]}})
+        assert store.write_chunk("m-y", 0, good) == 2  # the connection is usable again
+        assert store.query("SELECT count(*) AS n FROM toy_flips")["n"][0] == 2
+
+
 def test_same_seed_gives_identical_rows_and_chunking_does_not_matter(toy, tmp_path):
     db = tmp_path / "h.duckdb"
     with HandLog(db) as store:
