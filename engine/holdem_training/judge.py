@@ -160,15 +160,17 @@ class _Recorder:
         not logged: its actions come after those of the hands finished (one per round)."""
         kept = int(rounds.sum())
         events = self.events[:kept]
-        codes = np.array([_ACTION_CODE[e.kind] | _RESPONSE_CODE[e.response] << 2 | e.amount << 4
-                          | e.pot_before << 12 | e.stack_before << 22 for e in events], np.int64)
         marks = np.array(self.rate_marks[:kept], np.int64)
         starts = np.cumsum(rounds) - rounds  # each hand's first action
         asked = np.diff(marks, prepend=0)  # marks are running totals within a hand
         asked[starts] = marks[starts]
+        columns = {"action": [_ACTION_CODE[e.kind] for e in events],
+                   "response": [_RESPONSE_CODE[e.response] for e in events],
+                   "amount": [e.amount for e in events], "pot_before": [e.pot_before for e in events],
+                   "stack_before": [e.stack_before for e in events], "rate_rollouts": asked}
         packed = np.zeros((ROUNDS, len(rounds)), np.int64)
         packed[np.arange(kept) - np.repeat(starts, rounds), np.repeat(np.arange(len(rounds)), rounds)] = (
-            codes | _pack(_ACTION_FIELDS[-1:], {"rate_rollouts": asked}))
+            _pack(_ACTION_FIELDS, columns))
         return packed
 
 
@@ -179,7 +181,7 @@ _CARD_FIELDS = tuple((f"{who}_c{j}", 6 * k, 6, 0) for k, (who, j) in enumerate(
 _OUTCOME_FIELDS = (("showdown", 0, 2, 1), ("end_code", 2, 2, 0), ("rounds_played", 4, 3, 0),
                    ("final_pot", 7, 10, 0), ("profit", 17, 10, 512), ("rate_rollouts", 27, 31, 0))
 # An action: 1 CHECK, 2 FOLD, 3 RAISE (0 = the hand ended before this round); Bob's response
-# 0 none (Alice folded), 1 CHECK, 2 CALL, 3 FOLD. The shifts are spelled out in _packed_actions.
+# 0 none (Alice folded), 1 CHECK, 2 CALL, 3 FOLD.
 _ACTION_FIELDS = (("action", 0, 2, 0), ("response", 2, 2, 0), ("amount", 4, 8, 0), ("pot_before", 12, 10, 0),
                   ("stack_before", 22, 8, 0), ("rate_rollouts", 30, 31, 0))
 ACTION_COLUMNS = tuple(f"action_r{r}" for r in range(1, ROUNDS + 1))
