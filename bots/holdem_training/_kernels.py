@@ -203,7 +203,7 @@ def alice_equity(ev, hole, board, runouts, state, cards, work):
     drawn from the cards neither on the board nor in her hand: all of them when one card is
     missing and runouts >= their number, else `runouts` draws (distinct when one card is
     missing). Completions that use k's cards are skipped for k; 0.5 where none counted."""
-    vals, rank_val, members = work[0], work[3], work[6]
+    vals, rank_val, members = work[0], work[5], work[6]
     nb = board.shape[0]
     h0, h1 = hole[0], hole[1]
     pool = np.empty(52, np.int64)
@@ -249,75 +249,141 @@ def alice_equity(ev, hole, board, runouts, state, cards, work):
     return out
 
 
-@kernel
-def _rank_runout(ev, final, work):
-    """Value of every pair outside the 5-card board `final`, grouped by value.
-
-    Fills work.vals (by pair index), work.order (pairs, weakest value first) and
-    work.starts (group g = order[starts[g]:starts[g + 1]]); returns the number of groups.
-    Without a flush the value depends on the two ranks only, so 91 rank pairs are
-    evaluated and the pairs look theirs up."""
-    vals, order, starts, rank_val, mark, distinct, members = work[:7]
-    n = _values_off_board(ev, final, vals, rank_val, members)
-    n_groups = 0
-    for t in range(n):
-        v = vals[members[t]]
-        if mark[v] < 0:
-            mark[v] = n_groups
-            distinct[n_groups] = v
-            n_groups += 1
-    distinct[:n_groups].sort()
-    starts[: n_groups + 1] = 0
-    for g in range(n_groups):
-        mark[distinct[g]] = g
-    for t in range(n):
-        starts[mark[vals[members[t]]] + 1] += 1
-    fill = work[7]
-    for g in range(n_groups):
-        starts[g + 1] += starts[g]
-        fill[g] = starts[g]
-    for t in range(n):
-        k = members[t]
-        g = mark[vals[k]]
-        order[fill[g]] = k
-        fill[g] += 1
-    for g in range(n_groups):
-        mark[distinct[g]] = -1
-    return n_groups
+RANK_PAIRS = 91
+# _rank_runout sorts keys value * _ITEM + item, item = a rank pair (< RANK_PAIRS) or
+# RANK_PAIRS + 52 * j + i for the flush pair of cards i < j
+_ITEM = 4096
 
 
 @kernel
 def rank_workspace():
-    mark = np.full(MAX_VALUE + 1, -1, np.int64)
-    """Scratch arrays for _rank_runout: vals, order, starts, rank_val, mark, distinct, members, fill."""
-    return (np.zeros(PAIRS, np.int64), np.empty(PAIRS, np.int64), np.zeros(PAIRS + 1, np.int64),
-            np.zeros(169, np.int64), mark, np.zeros(PAIRS, np.int64), np.zeros(PAIRS, np.int64),
-            np.zeros(PAIRS, np.int64))
+    """Scratch arrays for _rank_runout and the kernels that use it, in this order:
+    vals, order, starts, lo, hi (its results), rank_val, members (for _values_off_board),
+    keys, above, stronger (scratch), and the constant pairs of each rank pair: combo_pair,
+    combo_lo, combo_hi, combo_start (rank pair rp = combos combo_start[rp]:combo_start[rp + 1],
+    rank pairs numbered r2 = 0..12, r1 = 0..r2). Card and pair arrays are unsigned: numba
+    then skips the negative-index wraparound on every lookup."""
+    combo_pair = np.empty(PAIRS, np.uint16)
+    combo_lo = np.empty(PAIRS, np.uint8)
+    combo_hi = np.empty(PAIRS, np.uint8)
+    combo_start = np.empty(RANK_PAIRS + 1, np.int64)
+    n = 0
+    rp = 0
+    for r2 in range(13):
+        for r1 in range(r2 + 1):
+            combo_start[rp] = n
+            rp += 1
+            for s2 in range(4):
+                for s1 in range(4):
+                    if r1 == r2 and s1 >= s2:
+                        continue
+                    a, b = s1 * 13 + r1, s2 * 13 + r2
+                    combo_pair[n] = pair_index(a, b)
+                    combo_lo[n] = min(a, b)
+                    combo_hi[n] = max(a, b)
+                    n += 1
+    combo_start[RANK_PAIRS] = n
+    return (np.zeros(PAIRS, np.int64), np.zeros(PAIRS, np.uint16), np.zeros(PAIRS + 1, np.int64),
+            np.zeros(PAIRS, np.uint8), np.zeros(PAIRS, np.uint8), np.zeros(169, np.int64),
+            np.zeros(PAIRS, np.int64), np.zeros(PAIRS + RANK_PAIRS, np.int64), np.zeros(52, np.int64),
+            np.zeros(PAIRS, np.int64), combo_pair, combo_lo, combo_hi, combo_start)
 
 
 @kernel
-def board_views(vals, order, starts, n_groups, cards, above, w_out, d_out):
-    """Bob's view on one full board, from _rank_runout's groups: for each pair k off the
-    board, w_out[k] = P(a random Alice hand disjoint from k and the board beats k) and
-    d_out[k] = P(tie); 990 = C(45, 2) such hands. `above` is scratch (52 ints)."""
-    above[:] = 0
+def _rank_runout(ev, final, work):
+    """Value of every pair outside the 5-card board `final`, grouped by value.
+
+    Fills work.vals (by pair index), work.order (pairs, weakest value first), work.lo and
+    work.hi (the cards of order[t]) and work.starts (group g = order[starts[g]:starts[g + 1]],
+    in no particular order within a group); returns the number of groups.
+    Without a flush the value depends on the two ranks only, so the 91 rank pairs are
+    evaluated and sorted with the flush pairs; each then emits its pairs off the board."""
+    vals, order, starts, lo, hi = work[0], work[1], work[2], work[3], work[4]
+    keys, combo_pair, combo_lo, combo_hi, combo_start = work[7], work[10], work[11], work[12], work[13]
+    key = SUIT_BIAS
+    bits = np.uint64(0)
+    suits = np.zeros(4, np.int64)
+    for c in final:
+        key += ev[0][c]
+        bits |= ev[1][c]
+        suits[c // 13] += 1
+    # a pair flushes iff it holds `need` cards of suit fs (need = 3: no flush possible);
+    # cost[c] = 1 for those cards, 0 for the others, 8 on the board: a pair off the board
+    # flushes iff need <= its cost <= 2
+    fs = np.argmax(suits)
+    need = 5 - suits[fs] if suits[fs] >= 3 else 3
+    cost = np.zeros(52, np.int64)
+    if need < 3:
+        cost[13 * fs: 13 * fs + 13] = 1
+    for c in final:
+        cost[c] = 8
+    n_items = 0
+    for r2 in range(13):
+        for r1 in range(r2 + 1):
+            keys[n_items] = _nonflush_value(ev, key + ev[0][r1] + ev[0][r2]) * _ITEM + n_items
+            n_items += 1
+    if need < 3:
+        for j in range(52):
+            for i in range(j):
+                if need <= cost[i] + cost[j] <= 2:
+                    k = j * (j - 1) // 2 + i
+                    v = value_of(ev, key + ev[0][i] + ev[0][j], bits | ev[1][i] | ev[1][j])
+                    vals[k] = v
+                    keys[n_items] = v * _ITEM + RANK_PAIRS + 52 * j + i
+                    n_items += 1
+    keys[:n_items].sort()
+    n = 0  # pairs placed
+    n_groups = 0
+    prev = -1
+    for t in range(n_items):
+        v, item = keys[t] // _ITEM, keys[t] % _ITEM
+        first = n
+        if item >= RANK_PAIRS:
+            i, j = (item - RANK_PAIRS) % 52, (item - RANK_PAIRS) // 52
+            k = j * (j - 1) // 2 + i
+            order[n] = k
+            lo[n] = i
+            hi[n] = j
+            n += 1
+        else:
+            for u in range(np.uint64(combo_start[item]), np.uint64(combo_start[item + 1])):
+                a, b = combo_lo[u], combo_hi[u]
+                if cost[a] + cost[b] < need:  # off the board, no flush
+                    k = combo_pair[u]
+                    vals[k] = v
+                    order[n] = k
+                    lo[n] = a
+                    hi[n] = b
+                    n += 1
+        if n > first and v != prev:  # items of one value are adjacent: a new value opens a group
+            starts[n_groups] = first
+            n_groups += 1
+            prev = v
+    starts[n_groups] = n
+    return n_groups
+
+
+@kernel
+def board_views(order, lo, hi, starts, n_groups, above, stronger, w_out, d_out):
+    """Bob's view on one full board, from _rank_runout's groups (order, its cards lo and
+    hi, starts): for each pair k off the board, w_out[k] = P(a random Alice hand disjoint
+    from k and the board beats k) and d_out[k] = P(tie); 990 = C(45, 2) such hands.
+    `above` (52 ints) and `stronger` (PAIRS ints) are scratch."""
+    above[:] = 0  # above[c]: pairs in the stronger groups that hold card c
     total = 0
     for g in range(n_groups - 1, -1, -1):  # groups of equal value, strongest first
-        lo, hi = starts[g], starts[g + 1]
-        for t in range(lo, hi):  # pairs disjoint from k that are strictly stronger
+        a, b = np.uint64(starts[g]), np.uint64(starts[g + 1])  # unsigned: no index wraparound
+        for t in range(a, b):  # pairs disjoint from order[t] that are strictly stronger
+            stronger[t] = total - above[lo[t]] - above[hi[t]]
+        for t in range(a, b):
+            above[lo[t]] += 1
+            above[hi[t]] += 1
+        total += starts[g + 1] - starts[g]
+        for t in range(a, b):  # disjoint pairs at least as strong, minus the stronger
             k = order[t]
-            w_out[k] = total - above[cards[k, 0]] - above[cards[k, 1]]
-        for t in range(lo, hi):
-            k = order[t]
-            above[cards[k, 0]] += 1
-            above[cards[k, 1]] += 1
-        total += hi - lo
-        for t in range(lo, hi):  # disjoint pairs at least as strong, minus the stronger
-            k = order[t]
-            at_least = total - above[cards[k, 0]] - above[cards[k, 1]] + 1
-            stronger = w_out[k]
-            w_out[k] = stronger * (1.0 / 990.0)
-            d_out[k] = (at_least - stronger) * (1.0 / 990.0)
+            at_least = total - above[lo[t]] - above[hi[t]] + 1
+            w_out[k] = stronger[t] * (1.0 / 990.0)
+            d_out[k] = (at_least - stronger[t]) * (1.0 / 990.0)
 
 
 @kernel
@@ -327,11 +393,11 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     row 0, 1: Bob's view of h — P(a random Alice hand beats h), P(tie), Alice's hand drawn
     from the pairs disjoint from h and the board (completions that use h's cards skipped);
     row 2: Alice's real equity against h, win + tie / 2 (completions that use her cards or
-    h's skipped). 0.5 where no completion counted. `cards` = pair_cards(),
-    `work` = rank_workspace().
+    h's skipped). 0.5 where no completion counted. `cards` = pair_cards() (not needed
+    any more: work holds the cards), `work` = rank_workspace().
     Also per completion r (the river boards): river[0, r, h], river[1, r, h] = Bob's view of
-    h on that full board, river[2, r, h] = Alice's result against h (1, 0.5, 0; -1 where
-    the completion uses her cards or h's)."""
+    h on that full board (-1 and undefined where the board holds h's cards), river[2, r, h]
+    = Alice's result against h (1, 0.5, 0; -1 where the completion uses her cards or h's)."""
     nb = board.shape[0]
     pool = np.empty(52 - nb, np.int64)
     m = 0
@@ -346,8 +412,7 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
     reps = 1 if need == 0 else runouts
     final = np.empty(5, np.int64)
     final[:nb] = board
-    vals, order, starts = work[0], work[1], work[2]
-    above = np.zeros(52, np.int64)
+    vals, order, starts, lo, hi, above, stronger = work[0], work[1], work[2], work[3], work[4], work[8], work[9]
     h0, h1 = hole[0], hole[1]
     alice = pair_index(h0, h1)
     mine = np.zeros(PAIRS, np.bool_)  # pairs that use Alice's cards cannot be Bob's
@@ -356,8 +421,13 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
             mine[pair_index(h0, c)] = True
         if c != h1:
             mine[pair_index(h1, c)] = True
-    sums = np.zeros((5, PAIRS))
     river = np.empty((3, reps, PAIRS))
+    # sums over the completions that count for h (rows as in out) and their numbers; the
+    # loops below add 0.0 for the others (exact: sums are >= 0) to stay branch-free
+    out = np.zeros((3, PAIRS))
+    sw, sd, so = out[0], out[1], out[2]
+    seen = np.zeros(PAIRS)
+    seen_alice = np.zeros(PAIRS)
     for rep in range(reps):
         for t in range(need):  # partial Fisher-Yates: a uniform completion in pool[:need]
             s = t + below(state, m - t)
@@ -371,26 +441,23 @@ def street_stats(ev, hole, board, runouts, state, cards, work):
         va = vals[alice]
         rw, rd, ro = river[0, rep], river[1, rep], river[2, rep]
         rw[:] = -1.0
-        ro[:] = -1.0
-        board_views(vals, order, starts, n_groups, cards, above, rw, rd)
-        for t in range(starts[n_groups]):
-            k = order[t]
-            sums[0, k] += rw[k]
-            sums[1, k] += rd[k]
-            sums[2, k] += 1.0
-            if alice_live and not mine[k]:
-                v = vals[k]
-                result = 1.0 if va > v else 0.5 if va == v else 0.0
-                ro[k] = result
-                sums[3, k] += result
-                sums[4, k] += 1.0
-    out = np.full((3, PAIRS), 0.5)
+        board_views(order, lo, hi, starts, n_groups, above, stronger, rw, rd)
+        for k in range(PAIRS):
+            ro[k] = 0.5 * ((va > vals[k]) + (va >= vals[k]))  # 1, 0.5 or 0
+        for k in range(PAIRS):  # -1 where the board holds k's cards, or k or the board Alice's
+            ro[k] = ro[k] if rw[k] >= 0.0 and not mine[k] and alice_live else -1.0
+        for k in range(PAIRS):
+            off = rw[k] >= 0.0  # k off the board (rd[k] is undefined otherwise)
+            sw[k] += rw[k] if off else 0.0
+            sd[k] += rd[k] if off else 0.0
+            seen[k] += 1.0 if off else 0.0
+        for k in range(PAIRS):
+            so[k] += ro[k] if ro[k] >= 0.0 else 0.0
+            seen_alice[k] += 1.0 if ro[k] >= 0.0 else 0.0
     for k in range(PAIRS):
-        if sums[2, k] > 0:
-            out[0, k] = sums[0, k] / sums[2, k]
-            out[1, k] = sums[1, k] / sums[2, k]
-        if sums[4, k] > 0:
-            out[2, k] = sums[3, k] / sums[4, k]
+        sw[k] = sw[k] / seen[k] if seen[k] > 0 else 0.5
+        sd[k] = sd[k] / seen[k] if seen[k] > 0 else 0.5
+        so[k] = so[k] / seen_alice[k] if seen_alice[k] > 0 else 0.5
     return out, river
 
 
@@ -515,11 +582,27 @@ def subsample(active, m, state):
     n = active.shape[0]
     if m >= n:
         return active.copy()
-    pool = active.copy()
+    pool = np.arange(n)  # positions in active
     for t in range(m):
         s = t + below(state, n - t)
         pool[t], pool[s] = pool[s], pool[t]
-    return np.sort(pool[:m])
+    ascending = True
+    for t in range(1, n):
+        ascending = ascending and active[t - 1] < active[t]
+    if not ascending:
+        return np.sort(active[pool[:m]])
+    # strictly ascending (as np.flatnonzero gives): reading the picked positions in order
+    # sorts them, cheaper than np.sort
+    picked = np.zeros(n, np.bool_)
+    for t in range(m):
+        picked[pool[t]] = True
+    out = np.empty(m, active.dtype)
+    u = 0
+    for t in range(n):
+        if picked[t]:
+            out[u] = active[t]
+            u += 1
+    return out
 
 
 @kernel
@@ -527,6 +610,31 @@ def nearest_cell(grid, w, d):
     i = min(max(int(w * grid + 0.5), 0), grid)
     j = min(max(int(d * grid + 0.5), 0), grid)
     return i, j
+
+
+@kernel
+def _cell_table(capacity):
+    """An empty open-addressing table from grid cells to slots 0, 1, ... for up to
+    `capacity` cells: (cell keys, -1 = free; their slots). Small, unlike arrays by cell."""
+    size = 64
+    while size < 2 * capacity:
+        size *= 2
+    return np.full(size, -1, np.int64), np.empty(size, np.int64)
+
+
+@kernel
+def _cell_slot(table, cell, n_slots):
+    """(slot of `cell`, True if new): a new cell gets slot n_slots."""
+    keys, slots = table
+    mask = keys.shape[0] - 1
+    h = (cell * 0x9E3779B1 >> 16) & mask
+    while keys[h] >= 0 and keys[h] != cell:
+        h = (h + 1) & mask
+    if keys[h] >= 0:
+        return slots[h], False
+    keys[h] = cell
+    slots[h] = n_slots
+    return n_slots, True
 
 
 @kernel
@@ -543,8 +651,14 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
     reps = river.shape[1]
     n = active.shape[0]
     n_opt = sizes.shape[0] + 1
+    n_frac = fractions.shape[0]
     out = np.zeros(n_opt)
     weight = np.empty(n)
+    # holdings by their river view's grid cell, numbered in order of appearance (slot)
+    table = _cell_table(reps * n)
+    cell_i = np.empty(reps * n, np.int64)
+    cell_j = np.empty(reps * n, np.int64)
+    n_cells = 0
     cell = np.empty((reps, n), np.int64)
     for r in range(reps):
         for t in range(n):
@@ -553,15 +667,21 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
                 cell[r, t] = -1
             else:
                 i, j = nearest_cell(grid, river[0, r, h], river[1, r, h])
-                cell[r, t] = i * cells + j
-    now = np.empty(n, np.int64)
+                c, new = _cell_slot(table, i * cells + j, n_cells)
+                if new:
+                    cell_i[c], cell_j[c] = i, j
+                    n_cells += 1
+                cell[r, t] = c
+    now_i = np.empty(n, np.int64)
+    now_j = np.empty(n, np.int64)
     for t in range(n):
-        i, j = nearest_cell(grid, bob_w[active[t]], bob_d[active[t]])
-        now[t] = i * cells + j
-    lose = np.zeros(cells * cells)
-    edge = np.zeros(cells * cells)
-    seen = np.zeros(cells * cells, np.bool_)
+        now_i[t], now_j[t] = nearest_cell(grid, bob_w[active[t]], bob_d[active[t]])
+    lose = np.zeros(n_cells)
+    edge = np.zeros(n_cells)
+    seen = np.zeros(n_cells, np.bool_)
     occupied = np.empty(n, np.int64)
+    ys = np.empty(n_frac, np.int64)  # per fraction: the raise on the river, Bob's threshold
+    smaxes = np.empty(n_frac, np.int64)
     for o in range(n_opt):
         x = 0 if o == 0 else sizes[o - 1]
         after = pot + 2 * x
@@ -570,8 +690,10 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
             continue
         smax_now = call_threshold(pot, x, rollouts) if x > 0 else 2 * rollouts
         for t in range(n):
-            c = now[t]
-            weight[t] = post[active[t]] * (1.0 if x == 0 else cdf[smax_now, c // cells, c % cells])
+            weight[t] = post[active[t]] * (1.0 if x == 0 else cdf[smax_now, now_i[t], now_j[t]])
+        for f in range(n_frac):
+            ys[f] = min(max(1, int(fractions[f] * after + 0.5)), left)
+            smaxes[f] = call_threshold(after, ys[f], rollouts)
         total = 0.0
         for r in range(reps):
             n_occ = 0
@@ -587,14 +709,12 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
                 lose[c] += weight[t] * (1.0 - res)
                 edge[c] += weight[t] * (2.0 * res - 1.0)
             best = 0.0
-            for f in range(fractions.shape[0]):
-                y = min(max(1, int(fractions[f] * after + 0.5)), left)
-                smax = call_threshold(after, y, rollouts)
+            for f in range(n_frac):
                 g = 0.0
                 for u in range(n_occ):
                     c = occupied[u]
-                    p = cdf[smax, c // cells, c % cells]
-                    g += (1.0 - p) * lose[c] * after + p * y * edge[c]
+                    p = cdf[smaxes[f], cell_i[c], cell_j[c]]
+                    g += (1.0 - p) * lose[c] * after + p * ys[f] * edge[c]
                 best = max(best, g)
             total += best
             for u in range(n_occ):
@@ -617,17 +737,26 @@ def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, s
     grid = cdf.shape[1] - 1
     cells = grid + 1
     n_opt = sizes.shape[0] + 1
+    n = active.shape[0]
     out = np.zeros(n_opt)
-    mass = np.zeros(cells * cells)
-    eq = np.zeros(cells * cells)
-    mid = np.zeros(cells * cells)
-    occupied = np.empty(active.shape[0], np.int64)
+    # per cell, numbered in order of appearance (slot)
+    table = _cell_table(n)
+    cell_i = np.empty(n, np.int64)
+    cell_j = np.empty(n, np.int64)
+    n_cells = 0
+    mass = np.zeros(n)
+    eq = np.zeros(n)
+    mid = np.zeros(n)
+    occupied = np.empty(n, np.int64)
     n_occ = 0
     total = 0.0
     for h in active:
         p = post[h]
         i, j = nearest_cell(grid, bob_w[h], bob_d[h])
-        c = i * cells + j
+        c, new = _cell_slot(table, i * cells + j, n_cells)
+        if new:
+            cell_i[c], cell_j[c] = i, j
+            n_cells += 1
         if mass[c] == 0.0:
             occupied[n_occ] = c
             n_occ += 1
@@ -646,7 +775,7 @@ def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, s
         acc = 0.0
         for t in range(n_occ):
             c = occupied[t]
-            p = 1.0 if x == 0 else cdf[smax, c // cells, c % cells]
+            p = 1.0 if x == 0 else cdf[smax, cell_i[c], cell_j[c]]
             called = eq[c] * after - mass[c] * x + mid[c] * later
             acc += (1.0 - p) * mass[c] * pot + p * called
         out[o] = (acc + river_extra[o]) / total

@@ -312,3 +312,54 @@ def test_blurred_call_table_averages_nearby_win_rates():
     rows = cdf[120, np.clip(10 + np.arange(-6, 7), 0, 20), 1]
     assert soft[120, 10, 1] == pytest.approx(float(weights @ rows), rel=1e-5)
     assert (np.diff(soft, axis=0) >= -1e-6).all()  # still a distribution function in s
+
+
+@pytest.mark.parametrize("board", [[0, 14, 30, 41, 51], [13, 15, 18, 22, 25], [13, 15, 18, 22, 3],
+                                   [13, 15, 18, 5, 3], [13, 26, 0, 15, 2], [0, 13, 26, 39, 1]])
+def test_rank_runout_groups_every_pair_off_the_board_by_value(board):
+    """Flush-free, 5-, 4- and 3-suited and paired boards: the groups against the engine's values."""
+    work = K.rank_workspace()
+    n_groups = K._rank_runout(EV, np.array(board), work)
+    vals, order, starts, lo, hi = work[:5]
+    rest = [c for c in range(52) if c not in board]
+    pairs = [(a, b) for i, b in enumerate(rest) for a in rest[:i]]
+    want = E.evaluate_many(np.array([[a, b, *board] for a, b in pairs], np.int64))
+    n = starts[n_groups]
+    assert n == len(pairs) == 1081 and sorted(order[:n].tolist()) == sorted(K.pair_index(a, b) for a, b in pairs)
+    assert [vals[K.pair_index(a, b)] for a, b in pairs] == want.tolist()
+    assert all(K.pair_index(int(lo[t]), int(hi[t])) == order[t] and lo[t] < hi[t] for t in range(n))
+    group_values = [{int(vals[k]) for k in order[starts[g]:starts[g + 1]]} for g in range(n_groups)]
+    assert all(len(v) == 1 for v in group_values)  # one value per group, ascending
+    assert [min(v) for v in group_values] == sorted(set(want.tolist()))
+
+
+def twin_subsample(active, m, state):
+    """Partial Fisher-Yates on the values, then sorted (no draws when m covers them all)."""
+    pool = list(active)
+    if m >= len(pool):
+        return pool
+    for t in range(m):
+        s = t + int(K.below(state, len(pool) - t))
+        pool[t], pool[s] = pool[s], pool[t]
+    return sorted(pool[:m])
+
+
+def test_subsample_matches_twin_and_draws_alike():
+    rng = _rng(5)
+    for active in (np.flatnonzero(rng.random(1326) < 0.6), rng.permutation(900)):
+        for m in (1, 50, 200, 2000):
+            state, twin_state = seeds.stream(7), seeds.stream(7)
+            assert K.subsample(active, m, state).tolist() == twin_subsample(active, m, twin_state)
+            assert state[0] == twin_state[0]
+
+
+def test_cell_slots_number_cells_in_order_of_appearance():
+    rng = _rng(6)
+    cells = rng.integers(0, 101 * 101, 500)
+    table = K._cell_table(len(cells))
+    slots, n = {}, 0
+    for c in cells.tolist():
+        slot, new = K._cell_slot(table, c, n)
+        assert new == (c not in slots) and slot == slots.setdefault(c, n)
+        n += new
+    assert n == len(set(cells.tolist()))
