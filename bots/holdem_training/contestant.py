@@ -108,8 +108,14 @@ class _Judge:
         return float(tokens[1]), float(tokens[2])
 
 
+_CARDS = {(str(suit), str(value)): parse_card(str(suit), str(value)) for suit in range(4) for value in range(1, 14)}
+
+
 def _cards(tokens: list[str]) -> tuple[int, ...]:
-    return tuple(parse_card(tokens[i], tokens[i + 1]) for i in range(0, len(tokens) - 1, 2))
+    try:  # the judge's own spelling, looked up (a decision reads ~6 cards)
+        return tuple(_CARDS[tokens[i], tokens[i + 1]] for i in range(0, len(tokens) - 1, 2))
+    except KeyError:  # any other spelling parse_card accepts (or rejects with its message)
+        return tuple(parse_card(tokens[i], tokens[i + 1]) for i in range(0, len(tokens) - 1, 2))
 
 
 def _render(action: Action) -> str:
