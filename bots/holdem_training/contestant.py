@@ -6,25 +6,19 @@
 Every line out goes at once; reading -1 (or end of input) exits at once. RATE queries of the
 bot go to the judge and its RATES answer comes back to the bot.
 
-Live, the program waits for the judge once or more per answer, and on a VM sleeping and being
-woken up is charged to the sleeper (~80-100 us of CPU per wait on idle cores, about 3 s over a
-10,000-hand match; ~10 us on busy ones). So a read on a pipe first polls for about as long as
-a sleep has been costing (engine.core.process.SpinBudget), then sleeps in select(). The program
-talks to the raw descriptors (one os.read per wake-up, split into lines at once; one os.write
-per answer), with no text-IO layers in between.
+The program talks to the raw descriptors (one blocking os.read per wake-up, split into lines
+at once; one os.write per answer), with no text-IO layers in between. Polling the pipe before
+sleeping on it was tried and measured: on this project's VM it cost 0.6-0.7 s more CPU per
+10,000-hand match than sleeping at once (7.9-8.1 s against 7.3 s with the live judge).
 """
 
 import argparse
 import gc
 import json
 import os
-import select
-import stat
 import sys
-import time
 from typing import TextIO
 
-from engine.core.process import SpinBudget, poll_read
 from engine.holdem_training.protocol import parse_card
 from engine.holdem_training.rules import RAISE, RATE_BUDGET, Action, View
 
@@ -36,22 +30,16 @@ class MatchOver(Exception):
 
 
 class _FdLines:
-    """Lines from a file descriptor: each read takes all that is waiting and splits it at once.
+    """Lines from a file descriptor: each read takes all that is waiting and splits it at once."""
 
-    On a pipe the descriptor is non-blocking: a read polls for a while (SpinBudget), then sleeps
-    in select() until data (or end of input) arrives."""
-
-    def __init__(self, fd: int, read_size: int = _READ_SIZE, spin: bool = True):
+    def __init__(self, fd: int, read_size: int = _READ_SIZE):
         self.fd, self.read_size = fd, read_size
         self.ready: list[str] = []  # complete lines not yet taken, last one first
         self.partial = ""
-        self.spin = SpinBudget() if spin and stat.S_ISFIFO(os.fstat(fd).st_mode) else None
-        if self.spin:
-            os.set_blocking(fd, False)
 
     def __call__(self) -> str:
         while not self.ready:
-            chunk = self._read()
+            chunk = os.read(self.fd, self.read_size)
             if not chunk:
                 line, self.partial = self.partial, ""
                 return line
@@ -60,17 +48,6 @@ class _FdLines:
             lines.reverse()
             self.ready = lines
         return self.ready.pop()
-
-    def _read(self) -> bytes:
-        if not self.spin:
-            return os.read(self.fd, self.read_size)
-        chunk = poll_read(self.fd, self.spin.seconds, self.read_size)
-        while chunk is None:
-            before = time.thread_time()
-            select.select([self.fd], [], [])
-            self.spin.slept(time.thread_time() - before)
-            chunk = poll_read(self.fd, 0.0, self.read_size)
-        return chunk
 
 
 class _FdWriter:
