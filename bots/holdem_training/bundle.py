@@ -4,7 +4,9 @@ The bundle holds the bot's frozen config (config.json) and its tables (tables.np
 evaluator's lookup tables, so the program never rebuilds them). `run` starts the project's
 own Python on bots.holdem_training.contestant with the project's numba cache, which the
 export warms by playing a short match through the real judge: the first real run then
-loads compiled kernels instead of compiling them.
+loads compiled kernels instead of compiling them. A bot that can pace itself (cpu_budget)
+is exported with the contest's budget, so on a slower machine it plays leaner hands instead
+of being stopped at the CPU limit with its match unscored.
 """
 
 import json
@@ -15,11 +17,15 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from bots.base import config_as_dict
+from bots.base import config_as_dict, config_fields
 from bots.holdem_training import BOTS, tables
+from engine.holdem_training.rules import CPU_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 WARM_HANDS = 40
+# A bot with a cpu_budget setting paces itself to this in the contest (unless told otherwise):
+# a second under the judge's limit, for what the judge counts after the last decision.
+CONTEST_CPU_BUDGET = CPU_SECONDS - 1.0
 
 
 @dataclass(frozen=True)
@@ -57,7 +63,10 @@ def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...]
     if bot not in BOTS:
         raise KeyError(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
     spec = BOTS[bot]
-    config = spec.config_from(list(settings))  # ConfigError names bad keys and values
+    settings = list(settings)
+    if "cpu_budget" in config_fields(spec.config_type) and not any(s.startswith("cpu_budget=") for s in settings):
+        settings.append(f"cpu_budget={CONTEST_CPU_BUDGET:g}")
+    config = spec.config_from(settings)  # ConfigError names bad keys and values
     directory = Path(out).resolve()
     directory.mkdir(parents=True, exist_ok=True)
     frozen = config_as_dict(config)

@@ -13,6 +13,7 @@ from bots.base import ConfigError
 from bots.holdem_training import BOTS, bundle, tables
 from bots.holdem_training.contestant import play, play_fds
 from engine.holdem_training.judge import play_external, play_match
+from engine.holdem_training.rules import View
 
 # The statement's example exchange: judge lines, and the lines a contestant answers with.
 EXAMPLE_IN = ["1", "STATE 1 1 100 100 10 0", "ALICE 0 12 2 1", "BOARD", "RATES 0.421000 0.010000",
@@ -129,6 +130,7 @@ def test_exported_exploit_bundle_plays_like_the_in_process_bot(tmp_path, small_t
     assert made.warm_status == "ok" and made.run.exists()
     frozen = json.loads((tmp_path / "bundle" / "config.json").read_text())
     assert frozen["bot"] == "exploit" and frozen["config"]["runouts_flop"] == 2
+    assert frozen["config"]["cpu_budget"] == bundle.CONTEST_CPU_BUDGET == 9.0  # paced to the contest's 10 s
     assert frozen["config"]["tables_path"] == str(tmp_path / "bundle" / "tables.npz")
     external = play_external([str(made.run)], seed=9, hands=25)
     spec = BOTS["exploit"]
@@ -142,3 +144,31 @@ def test_export_rejects_unknown_bots_and_keys(tmp_path):
         bundle.write(tmp_path, "nope")
     with pytest.raises(ConfigError, match="unknown key"):
         bundle.write(tmp_path, "checker", ["x=1"])
+
+
+def test_the_exploit_bot_behind_its_cpu_pace_decides_with_lean_runouts(small_tables):
+    spec = BOTS["exploit"]
+
+    def payoffs(settings, clock=None):
+        bot = spec.make(spec.config_from([f"tables_path={small_tables}", "preflop_runouts=2", *settings]))
+        if clock is not None:
+            bot._clock = clock
+        return play_match(bot, seed=4, hands=40).log.payoffs.tolist()
+
+    full, lean = payoffs([]), payoffs(["runouts_flop=1", "runouts_turn=1"])
+    assert full != lean  # the completions matter on these hands
+    paced = ["cpu_budget=5", "lean_runouts=1"]
+    ticks = iter([0.0] + [100.0] * 10_000)  # 0 s at the start, then far behind 5 s / 40 hands
+    assert payoffs(paced, lambda: next(ticks)) == lean
+    assert payoffs(paced, lambda: 0.0) == full  # on pace: the configured completions
+    now = [1.0]
+    bot = spec.make(spec.config_from([f"tables_path={small_tables}", "preflop_runouts=2", "cpu_budget=5"]))
+    bot._clock = lambda: now[0]
+    bot.start_match(40, 0)  # the pace: 1 s spent at the start, then (5 - 1) / 40 = 0.1 s per hand
+    for hand, spent, behind in ((1, 1.26, True), (2, 1.34, False), (3, 1.46, True)):
+        now[0] = spent
+        bot.act(View(hand=hand, round=1, stack=100, opp_stack=100, pot=10, hole=(0, 1), board=()))
+        assert bot._lean == behind  # allowed before hand h: 1 + 0.1 * (h - 1) + 5% of 5 s
+        bot.end_hand(hand, 0)
+    with pytest.raises(ValueError, match="cpu_budget"):
+        spec.config_from(["cpu_budget=-1"])
