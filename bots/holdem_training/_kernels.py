@@ -15,7 +15,6 @@ from engine.core.jit import kernel
 
 PAIRS = 1326
 CLASSES = 169
-MAX_VALUE = 4824  # hand_value7 ordinals are 1..4824
 SUIT_BIAS = np.uint64(0x3333)
 _FLUSH_BITS = np.uint64(0x8888)
 _BUCKET_SHIFT = np.uint64(64 - 13)
@@ -387,14 +386,13 @@ def board_views(order, lo, hi, starts, n_groups, above, stronger, w_out, d_out):
 
 
 @kernel
-def street_stats(ev, hole, board, runouts, state, cards, work):
+def street_stats(ev, hole, board, runouts, state, work):
     """Per holding h (pair index), averaged over board completions (the one board when it
     is full, else `runouts` uniform completions of the cards off the board):
     row 0, 1: Bob's view of h — P(a random Alice hand beats h), P(tie), Alice's hand drawn
     from the pairs disjoint from h and the board (completions that use h's cards skipped);
     row 2: Alice's real equity against h, win + tie / 2 (completions that use her cards or
-    h's skipped). 0.5 where no completion counted. `cards` = pair_cards() (not needed
-    any more: work holds the cards), `work` = rank_workspace().
+    h's skipped). 0.5 where no completion counted. `work` = rank_workspace().
     Also per completion r (the river boards): river[0, r, h], river[1, r, h] = Bob's view of
     h on that full board (-1 and undefined where the board holds h's cards), river[2, r, h]
     = Alice's result against h (1, 0.5, 0; -1 where the completion uses her cards or h's)."""

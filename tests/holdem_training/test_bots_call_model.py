@@ -11,14 +11,13 @@ from engine.core import seeds
 from engine.holdem_training import _kernels as E
 
 EV = tables.engine_evaluator_tables()
-CARDS = K.pair_cards()
 CDF = K.score_cdf(100, 100)
 TRIALS = 1500
 
 
 def _bob_view(hole, bob, board):
     """Bob's (w, d) as the bot computes it: exact on the river, 1500 completions before."""
-    stats, _ = K.street_stats(EV, np.array(hole), np.array(board, np.int64), 1500, seeds.stream(77), CARDS,
+    stats, _ = K.street_stats(EV, np.array(hole), np.array(board, np.int64), 1500, seeds.stream(77),
                               K.rank_workspace())
     k = K.pair_index(*bob)
     return stats[0, k], stats[1, k], len(board) == 5

@@ -157,7 +157,7 @@ def test_full_board_stats_match_brute_force(seed):
     rng = _rng(seed)
     cards = _deal(rng, 7)
     hole, board = cards[:2], cards[2:]
-    stats, river = K.street_stats(EV, np.array(hole), np.array(board), 1, seeds.stream(1), CARDS,
+    stats, river = K.street_stats(EV, np.array(hole), np.array(board), 1, seeds.stream(1),
                                   K.rank_workspace())
     twin = twin_full_board(hole, board)
     for k, (w, d, result) in twin.items():
@@ -170,7 +170,7 @@ def test_full_board_stats_match_brute_force(seed):
 def test_sampled_streets_average_their_completions():
     """Flop stats are the mean over the sampled completions of full-board stats."""
     hole, board = np.array([12, 25]), np.array([0, 14, 30])
-    stats, river = K.street_stats(EV, hole, board, 6, seeds.stream(9), CARDS, K.rank_workspace())
+    stats, river = K.street_stats(EV, hole, board, 6, seeds.stream(9), K.rank_workspace())
     valid = river[0] >= 0
     k = K.pair_index(5, 44)
     assert valid[:, k].any()
