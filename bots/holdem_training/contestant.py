@@ -167,6 +167,9 @@ def main(argv: list[str] | None = None) -> None:
     bot = build_bot(name, settings)
     gc.freeze()  # the bot's tables and compiled code stay put: later collections skip them
     play_fds(bot, sys.stdin.fileno(), sys.stdout.fileno())
+    note = bot.summary() if hasattr(bot, "summary") else ""
+    if note:  # judges ignore stderr; cardlab's judge and benchmarks show it
+        print(note, file=sys.stderr)
 
 
 def _as_text(value) -> str:

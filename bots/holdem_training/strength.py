@@ -13,6 +13,7 @@ round trips are charged to the program: even `checker` shows several seconds).
 import argparse
 import math
 import os
+import re
 import statistics
 import subprocess
 import tempfile
@@ -27,6 +28,7 @@ from engine.holdem_training.rules import points
 CONTEST_CPU_SECONDS = 10.0
 SEED_LABEL = "first"
 WALL_SECONDS = 900.0  # a safety net only: the contest limit is CPU time, and this machine is shared
+_LEAN_NOTE = re.compile(r"(\d+) of \d+ hands decided lean")  # ExploitBot.summary()
 _T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
 
 
@@ -37,6 +39,7 @@ class Strength:
     cpu_seconds: tuple[float, ...]
     statuses: tuple[str, ...]
     replay_cpu_seconds: float  # the program alone on the first seed's recorded judge lines
+    lean_hands: tuple[int, ...] = ()  # per seed, hands a paced bot decided lean (from its stderr note)
 
     @property
     def mean(self) -> float:
@@ -65,7 +68,7 @@ def replay_cpu(run: Path, judge_lines: list[str]) -> float:
 def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, workdir: Path,
             cpu_limit: float) -> Strength:
     made = bundle.write(workdir / bot, bot, settings)
-    scores, cpu, statuses = [], [], []
+    scores, cpu, statuses, lean = [], [], [], []
     transcript: list[str] = []
     for seed in seeds:
         result = play_external([str(made.run)], seed=seed, hands=hands, wall_seconds=WALL_SECONDS,
@@ -73,8 +76,11 @@ def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, work
         scores.append(result.average_profit)
         cpu.append(result.cpu_seconds or 0.0)
         statuses.append(result.status if not result.reason else f"{result.status}: {result.reason}")
+        found = _LEAN_NOTE.search(result.stderr_tail)
+        if found:
+            lean.append(int(found.group(1)))
     judge_lines = [line[2:] for line in transcript if line.startswith("> ")]
-    return Strength(bot, tuple(scores), tuple(cpu), tuple(statuses), replay_cpu(made.run, judge_lines))
+    return Strength(bot, tuple(scores), tuple(cpu), tuple(statuses), replay_cpu(made.run, judge_lines), tuple(lean))
 
 
 def report(s: Strength, hands: int) -> str:
@@ -86,6 +92,7 @@ def report(s: Strength, hands: int) -> str:
             f" max {max(per_10k):.2f} s ({over} over {CONTEST_CPU_SECONDS:g} s); program alone (replayed"
             f" seed {SEED_LABEL}): {s.replay_cpu_seconds * 10_000 / hands:.2f} s"
             f"  per-seed W {', '.join(f'{w:.2f}' for w in s.scores)}"
+            + (f"  hands decided lean (CPU pace) per seed: {', '.join(map(str, s.lean_hands))}" if s.lean_hands else "")
             + (f"  NOT OK: {bad}" if bad else ""))
 
 

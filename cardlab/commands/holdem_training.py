@@ -55,6 +55,8 @@ def judge(
     typer.echo(f"limits: cpu {cpu} s of {cpu_seconds:g} s, peak memory {memory} MB of {memory_mb:g} MB"
                f"{', stopped by the ' + result.limit + ' limit' if result.limit else ''}")
     typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s")
+    for line in result.stderr_tail.strip().splitlines()[-5:]:
+        typer.echo(f"program stderr: {line}")
     if result.complete:
         from engine.holdem_training.protocol import score_line
 

@@ -62,6 +62,7 @@ class MatchResult:
     rate_used: int = 0
     cpu_seconds: float | None = None  # external programs only
     peak_memory_mb: float | None = None
+    stderr_tail: str = ""  # external programs: the end of what they wrote to stderr (crashes, notes)
 
     @property
     def hands_played(self) -> int:
@@ -418,7 +419,8 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
             reason = f"cpu limit exceeded: {report.cpu_seconds:.2f} s > {cpu_seconds:g} s"
     return MatchResult(record.log(deal, rate_used), hands, status, reason, limit=limit, rate_used=rate_used,
                        cpu_seconds=report.cpu_seconds if report else None,
-                       peak_memory_mb=report.peak_memory_mb if report else None)
+                       peak_memory_mb=report.peak_memory_mb if report else None,
+                       stderr_tail=report.stderr_tail if report else "")
 
 
 class _Wire:

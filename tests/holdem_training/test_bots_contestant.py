@@ -137,6 +137,7 @@ def test_exported_exploit_bundle_plays_like_the_in_process_bot(tmp_path, small_t
     internal = play_match(spec.make(spec.config_from(settings)), seed=9, hands=25)
     assert external.status == "ok", external.reason
     assert external.average_profit == internal.average_profit
+    assert "exploit: 0 of 25 hands decided lean (2 completions) to keep a 9 s CPU pace" in external.stderr_tail
 
 
 def test_export_rejects_unknown_bots_and_keys(tmp_path):
