@@ -96,6 +96,17 @@ def bench_strength(ctx: typer.Context):
     strength.main(list(ctx.args))
 
 
+@bench_app.command("headroom", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
+                   add_help_option=False)
+def bench_headroom(ctx: typer.Context):
+    """The exploit bot against a flop turn-lookahead and a planner told Bob's cards, paired on the same deals.
+
+    Options (see --help): --variants turn-lookahead,seer --seeds 2 --first-seed 1 --hands 3000"""
+    from bots.holdem_training import headroom
+
+    headroom.main(list(ctx.args))
+
+
 @bench_app.command("evaluator")
 def bench_evaluator(
     hands: int = typer.Option(4_000_000, "--hands", min=1000, help="random 7-card hands per timed run"),

@@ -111,6 +111,13 @@ class _Deal:
                          card_tuple=card_tuple)
 
 
+def dealt_cards(seed: int, hands: int) -> np.ndarray:
+    """(hands, 9) cards of match `seed`'s first hands, as the judge deals them: Alice's 2,
+    Bob's 2, then the board's 5. For studies that must know the hidden cards (never for a bot
+    that plays the contest)."""
+    return _Deal.of(seed, 0, hands).cards
+
+
 class _Recorder:
     """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far.
 

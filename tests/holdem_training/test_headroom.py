@@ -1,0 +1,73 @@
+"""The headroom study's variants: a planner told Bob's cards, and the flop turn-lookahead."""
+
+import math
+
+import numpy as np
+from typer.testing import CliRunner
+
+from bots.holdem_training import _kernels as K
+from bots.holdem_training.exploit import ExploitBot, ExploitConfig
+from bots.holdem_training.headroom import SeerBot, flop_values, paired_difference
+from bots.holdem_training.simple import CheckerBot, CheckerConfig
+from cardlab.cli import app
+from engine.holdem_training import judge
+from engine.holdem_training.judge import dealt_cards, play_match
+from engine.holdem_training.rules import view_of
+
+FAST = ExploitConfig(preflop_runouts=4)
+
+
+def card(rank: int, suit: int) -> int:
+    """Engine card int from rank 0..12 (2..A) and suit 0..3."""
+    return 13 * suit + rank
+
+
+def test_dealt_cards_are_the_cards_the_judge_logged():
+    result = play_match(CheckerBot(CheckerConfig()), seed=7, hands=25)
+    logged = judge._unpack(judge._CARD_FIELDS, result.log.tables[judge.HANDS_TABLE]["cards"])
+    dealt = dealt_cards(7, 25)
+    for j, (name, *_) in enumerate(judge._CARD_FIELDS):
+        assert np.array_equal(logged[name], dealt[:, j]), name
+
+
+def test_the_seer_holds_a_point_mass_on_bobs_real_cards_and_wins_far_more():
+    bob = dealt_cards(3, 300)[:, 2:4]
+    seer = SeerBot(FAST, bob)
+    view = view_of(5, 1, 100, 100, 10, (0, 1), ())
+    seer._new_hand(view)
+    assert np.flatnonzero(seer._post).tolist() == [K.pair_index(int(bob[4, 0]), int(bob[4, 1]))]
+    seen = play_match(seer, seed=3, hands=300).log.payoffs
+    blind = play_match(ExploitBot(FAST), seed=3, hands=300).log.payoffs
+    diff, half = paired_difference(seen, blind)
+    assert diff - half > 3.0  # knowing Bob's cards is worth ~11 chips a hand
+
+
+def test_flop_values_pay_the_pot_when_bob_surely_folds():
+    """Bob holds 2c 3d on A-K-9: he rates himself far behind a random hand, so he folds to an
+    all-in and the raise is worth exactly stack + pot - 100."""
+    bot = ExploitBot(FAST)
+    hole, board = (card(12, 0), card(11, 0)), (card(12, 1), card(11, 2), card(7, 3))
+    view = view_of(1, 2, 95, 95, 20, hole, board)
+    bot._new_hand(view)
+    bot._post[:] = 0.0
+    bot._post[K.pair_index(card(0, 0), card(1, 1))] = 1.0
+    options, values, active = flop_values(bot, view, bot._street(view))
+    assert options[0] == 0 and options[-1] == 95 and len(values) == len(options)
+    assert active.tolist() == [K.pair_index(card(0, 0), card(1, 1))]
+    assert abs(values[-1] - (95 + 20 - 100)) < 1e-6
+    assert np.all(np.isfinite(values)) and values[0] > 0  # AK against 23 checked down still wins the pot
+
+
+def test_paired_difference_is_the_mean_and_normal_half_width():
+    diff, half = paired_difference(np.array([3, 4, 8]), np.array([1, 1, 1]))
+    assert diff == 4.0
+    assert math.isclose(half, 1.96 * np.std([2, 3, 7], ddof=1) / math.sqrt(3))
+
+
+def test_headroom_bench_command_reports_each_variant_against_exploit():
+    out = CliRunner().invoke(app, ["bench", "holdem-training", "headroom", "--hands", "12", "--seeds", "1"])
+    assert out.exit_code == 0, out.output
+    lines = out.output.strip().splitlines()
+    assert lines[1].startswith("exploit ") and "W =" in lines[1]
+    assert [line.split()[0] for line in lines[2:]] == ["turn-lookahead", "seer"]
+    assert all("vs exploit" in line and "paired over 12 hands" in line for line in lines[2:])
