@@ -23,6 +23,9 @@ from engine.holdem_training.rules import CPU_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
 WARM_HANDS = 40
+# The warm-up may compile every kernel from scratch (after a kernel edit: over 10 s of CPU);
+# it exists to do that once, so only the runs after it are held to the contest's limit.
+WARM_CPU_SECONDS = 120.0
 # A bot with a cpu_budget setting paces itself to this in the contest (unless told otherwise):
 # a second under the judge's limit, for what the judge counts after the last decision.
 CONTEST_CPU_BUDGET = CPU_SECONDS - 1.0
@@ -90,6 +93,6 @@ def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...]
     if warm:
         from engine.holdem_training.judge import play_external
 
-        result = play_external([str(run)], seed=0, hands=WARM_HANDS)
+        result = play_external([str(run)], seed=0, hands=WARM_HANDS, cpu_seconds=WARM_CPU_SECONDS)
         status, cpu = result.status if not result.reason else f"{result.status}: {result.reason}", result.cpu_seconds
     return Bundle(directory, run, status, cpu)
