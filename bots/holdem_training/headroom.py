@@ -69,9 +69,10 @@ def flop_values(bot: ExploitBot, view: View, street) -> tuple[list[int], np.ndar
     sizes = K.raise_sizes(bot._raise_fractions, view.pot, view.stack, True)
     seen = set(view.hole) | set(view.board)
     turns = [c for c in range(52) if c not in seen]
-    turn_views = {c: view_of(view.hand, 3, view.stack, view.opp_stack, view.pot, view.hole, view.board + (c,))
-                  for c in turns}
-    turn_streets = {c: bot._street(v) for c, v in turn_views.items()}  # Bob's views do not depend on the pot
+    def turn_view(c: int, x: int) -> View:  # after a raise x was called (or x = 0: checked)
+        return view_of(view.hand, 3, view.stack - x, view.opp_stack - x, view.pot + 2 * x, view.hole, view.board + (c,))
+
+    turn_streets = {c: bot._street(turn_view(c, 0)) for c in turns}  # Bob's views do not depend on the pot
     options = [0] + [int(x) for x in sizes]
     values = np.empty(len(options))
     for k, x in enumerate(options):
@@ -86,9 +87,7 @@ def flop_values(bot: ExploitBot, view: View, street) -> tuple[list[int], np.ndar
             branch[bot._touching[c]] = 0.0
             weight = branch.sum()
             if weight > 0:
-                v = turn_views[c]
-                turn = view_of(v.hand, 3, v.stack - x, v.opp_stack - x, v.pot + 2 * x, v.hole, v.board)
-                called += weight * turn_value(bot, turn, turn_streets[c], branch)
+                called += weight * turn_value(bot, turn_view(c, x), turn_streets[c], branch)
         values[k] = (folded + called / 45.0) / mass
     return options, values, active
 
