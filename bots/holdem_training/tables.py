@@ -16,7 +16,7 @@ from pathlib import Path
 import numpy as np
 
 from bots.holdem_training import _kernels as K
-from engine.core import seeds
+from engine.core import cache_file, seeds
 
 VERSION = 2
 CDF_GRID = 100  # equity grid step 1/100 for Bob's score distribution
@@ -61,11 +61,7 @@ def build(*, boards: int = PREFLOP_BOARDS, rollouts: int = 100, grid: int = CDF_
 
 
 def save(arrays: dict[str, np.ndarray], path: Path) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(path.name + f".{os.getpid()}.tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
-    return path
+    return cache_file.publish_npz(path, arrays)
 
 
 def from_arrays(arrays) -> BotTables:
@@ -82,10 +78,12 @@ def load(path: Path | None = None) -> BotTables:
     target = Path(path) if path else default_path()
     key = str(target)
     if key not in _LOADED:
-        if not target.exists():
-            if path:
-                raise FileNotFoundError(f"bot tables not found: {target}")
-            save(build(), target)
-        with np.load(target) as data:
-            _LOADED[key] = from_arrays({name: data[name] for name in data.files})
+        if path and not target.exists():
+            raise FileNotFoundError(f"bot tables not found: {target}")
+        _LOADED[key] = cache_file.load_or_build(target, load=_read, build=build, convert=from_arrays)
     return _LOADED[key]
+
+
+def _read(path: Path) -> BotTables:
+    with np.load(path) as data:
+        return from_arrays({name: data[name] for name in data.files})

@@ -5,12 +5,12 @@ per-row mean and variance on disk (the strategies come from seeds far from any t
 """
 
 import os
-import threading
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from engine.core import cache_file
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
@@ -46,19 +46,24 @@ def cache_dir() -> Path:
 
 def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, build: bool = True) -> Bank:
     path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}.npz"
-    if path.exists():
-        data = np.load(path)
-        return Bank(bets, data["mean"], data["var"], count)
-    if not build:
+    if not build and not path.exists():
         raise FileNotFoundError(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
-    members = [B.generate(bets, steps=steps, seed=seed + j).strategy.probs for j, steps in enumerate(bank_steps(count))]
-    stack = np.stack(members)
-    bank = Bank(bets, stack.mean(axis=0), stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0]), count)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.stem}.{os.getpid()}.{threading.get_ident()}.tmp.npz")  # racing builders
-    np.savez(tmp, mean=bank.mean, var=bank.var)
-    tmp.replace(path)
-    return bank
+
+    def generate() -> dict[str, np.ndarray]:
+        members = [B.generate(bets, steps=steps, seed=seed + j).strategy.probs
+                   for j, steps in enumerate(bank_steps(count))]
+        stack = np.stack(members)
+        return {"mean": stack.mean(axis=0),
+                "var": stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0])}
+
+    def read(found: Path) -> Bank:
+        with np.load(found) as data:
+            return as_bank({"mean": data["mean"], "var": data["var"]})
+
+    def as_bank(arrays: dict[str, np.ndarray]) -> Bank:
+        return Bank(bets, arrays["mean"], arrays["var"], count)
+
+    return cache_file.load_or_build(path, load=read, build=generate, convert=as_bank)
 
 
 def bank_pseudo_counts(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, low: float = 1.0,

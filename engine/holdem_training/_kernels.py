@@ -16,6 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core import cache_file
 from engine.core._rng import GOLDEN, derive_key, mix64, shuffle_prefix
 from engine.core.jit import kernel
 
@@ -247,23 +248,21 @@ def _cached_tables():
     imports the evaluator (every judge, contestant and CLI run)."""
     tag = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:16]
     folder = Path(os.environ.get("NUMBA_CACHE_DIR") or Path(__file__).resolve().parents[2] / ".cache" / "numba")
-    path = folder / f"holdem_training_evaluator_{tag}.npz"
-    try:
+
+    def read(path: Path) -> tuple:
         with np.load(path) as data:
-            arrays = [data[name] for name in _TABLE_NAMES]
-        arrays[5] = np.uint64(arrays[5][()])
-        return tuple(arrays)
-    except (OSError, KeyError, ValueError):
-        pass
-    tables = _build_tables()
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        partial = path.with_name(f"{path.stem}.{os.getpid()}.npz")
-        np.savez(partial, **dict(zip(_TABLE_NAMES, tables, strict=True)))
-        os.replace(partial, path)
-    except OSError:  # a read-only checkout still works, only slower to start
-        pass
-    return tables
+            return as_tuple({name: data[name] for name in _TABLE_NAMES})
+
+    def as_tuple(arrays: dict) -> tuple:
+        parts = [arrays[name] for name in _TABLE_NAMES]
+        parts[5] = np.uint64(np.asarray(parts[5])[()])
+        return tuple(parts)
+
+    def build() -> dict:
+        return dict(zip(_TABLE_NAMES, _build_tables(), strict=True))
+
+    return cache_file.load_or_build(folder / f"holdem_training_evaluator_{tag}.npz", load=read, build=build,
+                                    convert=as_tuple)
 
 
 CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, HASH_MULTIPLIER, CATEGORY_START = _cached_tables()
