@@ -1,21 +1,36 @@
-"""Run a contestant's program over a line protocol, with the contest's limits.
+"""Run a contestant's program over a line protocol, with the contest's limits, safely.
 
 Used by every judge that talks to external programs. Limits are enforced the way judges
 do it: CPU time by RLIMIT_CPU (the kernel stops the program), peak resident memory by
 watching /proc (address-space limits break JIT runtimes that reserve large virtual
 ranges), and wall-clock time per read by the caller's timeout.
+
+The program is untrusted (engine.core.sandbox starts it): it gets a scrubbed environment, a
+private working directory, no network where the kernel allows it, and it and everything it
+starts are killed when it ends or is closed. Talking to it can never deadlock: writes are
+non-blocking (what the pipe does not take waits in a buffer and goes out while the judge waits
+for an answer), reads are bounded (a line over `max_line_bytes`, or more than
+`max_output_bytes` in all, is an 'output' limit at once).
 """
 
 import os
-import resource
-import selectors
+import select
+import shutil
 import signal
 import subprocess
+import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass
+
+from engine.core import sandbox
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _MEMORY_POLL_SECONDS = 0.05
+MAX_LINE_BYTES = 1 << 20
+MAX_OUTPUT_BYTES = 256 << 20
+MAX_PENDING_INPUT_BYTES = 64 << 20  # unread input kept for a program that does not read
+ENV_ALLOWED = ("PATH", "LANG", "LC_ALL")  # passed on from the judge; everything else is dropped
 
 
 class SpinBudget:
@@ -49,7 +64,7 @@ def poll_read(fd: int, seconds: float, size: int = 65536) -> bytes | None:
 
 
 class LimitExceeded(Exception):
-    """The program broke a limit; ``kind`` is 'cpu', 'memory' or 'wall'."""
+    """The program broke a limit; ``kind`` is 'cpu', 'memory', 'wall' or 'output'."""
 
     def __init__(self, kind: str, detail: str):
         super().__init__(f"{kind} limit exceeded: {detail}")
@@ -68,6 +83,27 @@ class ProcessReport:
     peak_memory_mb: float
     limit: str | None  # which limit stopped it, if any
     stderr_tail: str
+    isolation: str = ""  # sandbox.NAMESPACES or sandbox.SUBREAPER: what was in force
+
+
+def contestant_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
+    """The allow-listed variables, HOME and TMPDIR in the program's private folder, then `extra`."""
+    env = {name: os.environ[name] for name in ENV_ALLOWED if name in os.environ}
+    env.setdefault("PATH", os.defpath)
+    env.setdefault("LANG", "C.UTF-8")
+    env.update(HOME=home, TMPDIR=home)
+    env.update(extra or {})
+    return env
+
+
+def absolute_argv(argv: list[str]) -> list[str]:
+    """Arguments naming existing files or folders (relative to the judge's folder) made absolute,
+    so the program can run in another folder."""
+    out = list(argv)
+    for i, arg in enumerate(out):
+        if arg and not arg.startswith("-") and (i == 0 and "/" in arg or i > 0) and os.path.exists(arg):
+            out[i] = os.path.abspath(arg)
+    return out
 
 
 class LineProcess:
@@ -77,95 +113,230 @@ class LineProcess:
         *,
         cpu_seconds: float | None = None,
         memory_mb: float | None = None,
+        file_mb: float | None = 64.0,
         cwd: str | None = None,
         env: dict[str, str] | None = None,
         spin: bool = False,
+        namespaces: bool = True,
+        max_line_bytes: int = MAX_LINE_BYTES,
+        max_output_bytes: int = MAX_OUTPUT_BYTES,
     ):
-        """`spin`: read_line polls for an answer for a while (SpinBudget) before sleeping. For
+        """`cwd`: the folder to run in (the contest's rule, e.g. the program's own folder); by
+        default a private temporary folder, removed at close. `env`: variables added to the
+        scrubbed environment. `namespaces`: try PID/network namespaces (False: subreaper only).
+        `spin`: read_line polls for an answer for a while (SpinBudget) before sleeping. For
         judges of programs that answer within microseconds: the judge's own wake-up delays its
         reply, and the program waiting for that reply is charged for the wait."""
-        self.argv = list(argv)
+        self.argv = absolute_argv(argv)
         self.spin = SpinBudget() if spin else None
         self.cpu_limit = cpu_seconds
         self.memory_limit_mb = memory_mb
+        self.max_line_bytes, self.max_output_bytes = max_line_bytes, max_output_bytes
         self._limit_hit: str | None = None
         self._peak_kb = 0
         self._last_poll = 0.0
-        self._buffer = b""
-        self._stderr_path = None
-        self._reaped_cpu: float | None = None  # CPU of the whole run, once reaped with wait4
-
-        def limit_cpu():
-            if cpu_seconds is not None:
-                soft = max(1, int(cpu_seconds + 0.999))
-                resource.setrlimit(resource.RLIMIT_CPU, (soft, soft + 1))
-            os.setsid()
-
-        import tempfile
-
+        self._partial = b""  # output after the last newline
+        self._lines: deque[str] = deque()  # complete lines not yet returned, in order
+        self._read_total = 0
+        self._pending = bytearray()  # input the pipe has not taken yet
+        self._close_input_when_sent = False
+        self._input_closed = False
+        self._reaped_cpu: float | None = None  # CPU of the program's whole run, from its guard
+        self._returncode: int | None = None
+        self._home = tempfile.mkdtemp(prefix="cardlab-contestant-")
         self._stderr_file = tempfile.TemporaryFile()
+        control_read, self._control = os.pipe()
+        self._info, info_write = os.pipe()
+        limits = sandbox.Limits(cpu_seconds=cpu_seconds, file_mb=file_mb)
         try:
             self.proc = subprocess.Popen(
                 self.argv,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=self._stderr_file,
-                cwd=cwd,
-                env=env,
-                preexec_fn=limit_cpu,
+                cwd=cwd or self._home,
+                env=contestant_env(self._home, env),
+                preexec_fn=sandbox.preexec(limits, control_read, info_write, namespaces=namespaces),
+                start_new_session=True,
                 bufsize=0,
             )
         except OSError as exc:
+            self._release()
             raise ProgramEnded(f"cannot start {self.argv[0]!r}: {exc.strerror}") from exc
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(self.proc.stdout, selectors.EVENT_READ)
-        if spin:
-            os.set_blocking(self.proc.stdout.fileno(), False)
+        finally:
+            os.close(control_read)
+            os.close(info_write)
+        first = self._info_line(5.0).split()
+        self.pid = int(first[0]) if first else self.proc.pid
+        self.isolation = first[1] if len(first) > 1 else ""
+        self._in = self.proc.stdin.fileno()
+        self._out = self.proc.stdout.fileno()
+        os.set_blocking(self._in, False)
+        os.set_blocking(self._out, False)
+        self._poller = select.poll()
+        self._poller.register(self._out, select.POLLIN)
+
+    def _close_control(self) -> None:
+        """Tell the guard to kill the program's whole tree (closing is the message)."""
+        if self._control >= 0:
+            os.close(self._control)
+            self._control = -1
+
+    def _release(self) -> None:
+        self._close_control()
+        if self._info >= 0:
+            os.close(self._info)
+            self._info = -1
+        self._stderr_file.close()
+        shutil.rmtree(self._home, ignore_errors=True)
+
+    def _info_line(self, timeout: float) -> str:
+        """The guard's next line ('' if none comes within `timeout`)."""
+        data, deadline = b"", time.monotonic() + timeout
+        while not data.endswith(b"\n"):
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([self._info], [], [], left)[0]:
+                return ""
+            chunk = os.read(self._info, 4096)
+            if not chunk:
+                return ""
+            data += chunk
+        return data.decode()
 
     # -- talking -----------------------------------------------------------------------
     def send(self, line: str) -> None:
-        try:
-            self.proc.stdin.write(line.encode() + b"\n")
-        except (BrokenPipeError, ValueError, OSError) as exc:
+        """Queue a line; what the pipe takes now is written now, the rest while reading."""
+        if self._input_closed or self._close_input_when_sent:
             self._raise_if_limit()
-            raise ProgramEnded("the program closed its input") from exc
+            raise ProgramEnded("the program closed its input")
+        data = line.encode() + b"\n"
+        if self._pending:
+            self._pending += data
+        else:
+            try:
+                written = os.write(self._in, data)
+            except BlockingIOError:
+                written = 0
+            except OSError as exc:  # EPIPE: it closed its input or died
+                self._input_closed = True
+                self._raise_if_limit()
+                raise ProgramEnded("the program closed its input") from exc
+            if written < len(data):
+                self._pending += data[written:]
+                self._poller.register(self._in, select.POLLOUT)
+        if len(self._pending) > MAX_PENDING_INPUT_BYTES:
+            self._raise_if_limit()
+            raise ProgramEnded(f"the program left over {MAX_PENDING_INPUT_BYTES >> 20} MB of its input unread")
 
     def close_input(self) -> None:
-        """Send end-of-file (batch programs read to EOF before answering); output stays readable."""
+        """Send end-of-file once queued input is written (batch programs read to EOF before
+        answering); output stays readable."""
+        self._close_input_when_sent = True
+        if not self._pending:
+            self._shut_input()
+
+    def _shut_input(self) -> None:
+        if not self._input_closed:
+            self._input_closed = True
+            self._pending.clear()
+            try:
+                self._poller.unregister(self._in)
+            except KeyError:
+                pass
+            try:
+                self.proc.stdin.close()
+            except OSError:
+                pass
+
+    def _flush(self) -> None:
         try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
+            written = os.write(self._in, self._pending)
+        except BlockingIOError:
+            return
+        except OSError:  # it closed its input: what it wrote can still be read
+            self._shut_input()
+            return
+        del self._pending[:written]
+        if not self._pending:
+            self._poller.unregister(self._in)
+            if self._close_input_when_sent:
+                self._shut_input()
 
     def read_line(self, timeout: float | None = None) -> str:
         """The next line without its newline; raises ProgramEnded at EOF, LimitExceeded on a limit."""
+        if self._lines:
+            return self._lines.popleft()
         deadline = None if timeout is None else time.monotonic() + timeout
-        fd = self.proc.stdout.fileno()
-        while b"\n" not in self._buffer:
+        fd = self._out
+        while True:
             wait = None if deadline is None else deadline - time.monotonic()
             if wait is not None and wait <= 0:
                 self._raise_if_limit()
                 raise LimitExceeded("wall", f"no answer within {timeout:g} s")
             wait = _MEMORY_POLL_SECONDS if wait is None else min(wait, _MEMORY_POLL_SECONDS)
-            chunk = poll_read(fd, self.spin.seconds) if self.spin else None
+            chunk = poll_read(fd, self.spin.seconds) if self.spin and not self._pending else None
             if chunk is None:
                 before = time.thread_time()
-                ready = self._selector.select(wait)
-                if self.spin and ready:
+                events = self._poller.poll(wait * 1000)
+                if self.spin and events:
                     self.spin.slept(time.thread_time() - before)
-                chunk = os.read(fd, 65536) if ready else None
+                chunk = None
+                for ready, flags in events:
+                    if ready == self._in:
+                        self._flush()
+                    elif flags:
+                        try:
+                            chunk = os.read(fd, 65536)
+                        except BlockingIOError:
+                            chunk = None
             if chunk is not None:
                 if not chunk:
-                    self._raise_if_limit()
-                    if self._buffer:
-                        line, self._buffer = self._buffer, b""
-                        return line.decode(errors="replace").rstrip("\r")
-                    raise ProgramEnded("the program ended without answering")
-                self._buffer += chunk
+                    return self._end_of_output()
+                line = self._take(chunk)
+                if line is not None:
+                    self._poll_memory()
+                    return line
             self._poll_memory()
-        line, _, self._buffer = self._buffer.partition(b"\n")
-        self._poll_memory()
-        return line.decode(errors="replace").rstrip("\r")
+
+    def _take(self, chunk: bytes) -> str | None:
+        """Add output; the first complete line, if there is one now. Bounded: a line over the
+        bound, or too much output in all, is an output limit at once."""
+        self._read_total += len(chunk)
+        if self._read_total > self.max_output_bytes:
+            self._limit_hit = "output"
+            raise LimitExceeded("output", f"more than {self.max_output_bytes >> 20} MB of output")
+        if b"\n" not in chunk:
+            self._partial += chunk
+            if len(self._partial) > self.max_line_bytes:
+                self._limit_hit = "output"
+                raise LimitExceeded("output", f"a line longer than {self.max_line_bytes:,} bytes")
+            return None
+        parts = (self._partial + chunk).split(b"\n")
+        self._partial = parts.pop()
+        if len(chunk) > self.max_line_bytes and max(map(len, parts + [self._partial])) > self.max_line_bytes:
+            self._limit_hit = "output"
+            raise LimitExceeded("output", f"a line longer than {self.max_line_bytes:,} bytes")
+        lines = [p.decode(errors="replace").rstrip("\r") for p in parts]
+        self._lines.extend(lines[1:])
+        return lines[0]
+
+    def _end_of_output(self) -> str:
+        self._raise_if_limit()
+        if self._partial:
+            line, self._partial = self._partial, b""
+            return line.decode(errors="replace").rstrip("\r")
+        raise ProgramEnded("the program ended without answering")
+
+    def unfinished_line(self) -> str:
+        """Output after the last newline (a program stopped mid-line), at most one line's bound."""
+        return self._partial[: self.max_line_bytes].decode(errors="replace")
+
+    def stderr_text(self, limit: int = 1 << 20) -> str:
+        """The last `limit` bytes the program wrote to stderr."""
+        self._stderr_file.seek(0, os.SEEK_END)
+        size = self._stderr_file.tell()
+        self._stderr_file.seek(max(0, size - limit))
+        return self._stderr_file.read().decode(errors="replace")
 
     # -- limits ------------------------------------------------------------------------
     def cpu_used(self) -> float:
@@ -173,7 +344,7 @@ class LineProcess:
         if self._reaped_cpu is not None:
             return self._reaped_cpu
         try:
-            with open(f"/proc/{self.proc.pid}/stat") as f:
+            with open(f"/proc/{self.pid}/stat") as f:
                 fields = f.read().rsplit(")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
         except (OSError, IndexError, ValueError):
@@ -185,7 +356,7 @@ class LineProcess:
             return
         self._last_poll = now
         try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
+            with open(f"/proc/{self.pid}/status") as f:
                 for row in f:
                     if row.startswith("VmHWM:"):
                         self._peak_kb = max(self._peak_kb, int(row.split()[1]))
@@ -196,78 +367,86 @@ class LineProcess:
             self._limit_hit = "memory"
             self._kill()
             raise LimitExceeded("memory", f"peak {self._peak_kb / 1024:.0f} MB > {self.memory_limit_mb:g} MB")
+        if self.cpu_limit is not None and self.cpu_used() > self.cpu_limit:
+            self._kill()
+            self._raise_if_limit()
 
     def _reap(self, timeout: float) -> int | None:
-        """Wait up to `timeout` s for the program to exit and reap it with wait4, keeping its CPU
-        time (Popen.poll/wait would reap it too and lose that, so a report said 0 s)."""
-        deadline = time.monotonic() + timeout
-        while self.proc.returncode is None:
-            try:
-                pid, status, usage = os.wait4(self.proc.pid, os.WNOHANG)
-            except ChildProcessError:  # already reaped elsewhere
-                return self.proc.poll()
-            if pid:
-                self.proc.returncode = os.waitstatus_to_exitcode(status)
-                self._reaped_cpu = usage.ru_utime + usage.ru_stime
-                # Not usage.ru_maxrss: Linux carries it over exec, so it counts the forked copy
-                # of the judge's own memory; VmHWM polled from /proc resets at exec.
-                break
-            if time.monotonic() >= deadline:
-                return None
-            time.sleep(0.005)
-        return self.proc.returncode
+        """Wait up to `timeout` s for the program to end; its exit code and CPU come from the
+        guard, which has killed whatever the program left behind by then."""
+        if self._returncode is not None or self.proc.returncode is not None:
+            return self._returncode
+        line = self._info_line(timeout).split()
+        if not line:
+            return None
+        self._returncode, self._reaped_cpu = int(line[0]), float(line[1])
+        self.proc.wait()
+        return self._returncode
+
+    def wait(self, timeout: float) -> int | None:
+        """The program's exit code once it has ended (within `timeout` s), else None."""
+        return self._reap(timeout)
 
     def _raise_if_limit(self) -> None:
+        """A CPU verdict is given on the figure reported with it: the program's own CPU time
+        past the limit (the judge stops it there; the kernel's RLIMIT_CPU, a second later, is
+        the backstop)."""
         code = self._reap(2.0)  # an ended program is usually exiting: wait to learn why (a CPU limit?)
-        if code is None:
+        if code is None or self.cpu_limit is None:
             return
-        if code in (-signal.SIGXCPU, -signal.SIGKILL) and self.cpu_limit is not None:
-            if self.cpu_used() >= self.cpu_limit or code == -signal.SIGXCPU:
-                self._limit_hit = "cpu"
-                raise LimitExceeded("cpu", f"more than {self.cpu_limit:g} s of CPU")
+        if self.cpu_used() > self.cpu_limit:
+            self._limit_hit = "cpu"
+            raise LimitExceeded("cpu", f"{self.cpu_used():.2f} s of CPU > {self.cpu_limit:g} s")
 
     def _kill(self) -> None:
-        if self._reap(0) is None:
+        """Stop the program and everything it started (the guard does it when told)."""
+        if self._returncode is not None or self.proc.returncode is not None:
+            return
+        self._close_control()
+        if self._reap(5.0) is None:  # the guard itself is stuck: kill it; PDEATHSIG takes the program
             try:
                 os.killpg(self.proc.pid, signal.SIGKILL)
             except OSError:
-                self.proc.kill()
-            if self._reap(10.0) is None:
-                self.proc.wait()
+                pass
+            self.proc.wait()
 
     def close(self, grace: float = 1.0) -> ProcessReport:
         """Close stdin, give the program a moment to exit, then stop it; report what it used."""
         cpu = self.cpu_used()
-        if self.proc.returncode is None:
+        if self._returncode is None:
             try:
                 self._poll_memory(force=True)
             except LimitExceeded:
                 pass
-        try:
-            self.proc.stdin.close()
-        except OSError:
-            pass
+        self._shut_input()
         if self._reap(grace) is None:
             self._kill()
         cpu = max(cpu, self.cpu_used())
-        self._selector.close()
+        if self._limit_hit is None and self.cpu_limit is not None and cpu > self.cpu_limit:
+            self._limit_hit = "cpu"
         self.proc.stdout.close()
-        self._stderr_file.seek(0, os.SEEK_END)
-        size = self._stderr_file.tell()
-        self._stderr_file.seek(max(0, size - 2000))
-        tail = self._stderr_file.read().decode(errors="replace")
-        self._stderr_file.close()
+        tail = self.stderr_text(2000)
+        self._release()
         return ProcessReport(
-            returncode=self.proc.returncode,
+            returncode=self._returncode,
             cpu_seconds=cpu,
             peak_memory_mb=self._peak_kb / 1024,
             limit=self._limit_hit,
             stderr_tail=tail,
+            isolation=self.isolation,
         )
+
+    @property
+    def closed(self) -> bool:
+        return self.proc.stdout.closed
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        if self.proc.poll() is None or not self.proc.stdout.closed:
+        if not self.closed:
             self.close(grace=0.2)
+
+    def __del__(self):  # dropped without close: the guard still kills the program
+        if getattr(self, "_control", -1) >= 0:
+            self._close_control()

@@ -10,7 +10,6 @@ even after a crash or a kill.
 import os
 import resource
 import shlex
-import subprocess
 import time
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -80,16 +79,11 @@ def command_argv(command: str) -> tuple[list[str], str | None]:
 
 
 def _all_kibitzes(proc: LineProcess) -> list[str] | None:
-    """Kibitz lines from the whole stderr (ProcessReport keeps only its last 2000 characters).
-
-    The program has closed its stdout here; reading LineProcess's stderr file is the only way
-    to see all of it without changing the shared runner."""
-    try:
-        proc.proc.wait(timeout=1.0)
-        proc._stderr_file.seek(0)
-        return kibitzes(proc._stderr_file.read().decode(errors="replace"))
-    except (OSError, ValueError, subprocess.TimeoutExpired):  # fall back to the report's tail
+    """Kibitz lines from the whole stderr (ProcessReport keeps only its last 2000 characters),
+    once the program has ended (it has closed its stdout here); None if it does not end."""
+    if proc.wait(1.0) is None:  # fall back to the report's tail
         return None
+    return kibitzes(proc.stderr_text())
 
 
 def _children_cpu() -> float:
@@ -104,6 +98,7 @@ class ExternalAgent:
     cpu_seconds: float = CPU_SECONDS
     wall_seconds: float = CPU_SECONDS + 1.0
     strict_exit: bool = False  # contest: False (a crashed agent's stdout still counts)
+    env: dict[str, str] = field(default_factory=dict)  # variables added to the scrubbed environment
     _argv: list[str] = field(default_factory=list, init=False)
     _cwd: str | None = field(default=None, init=False)
 
@@ -117,13 +112,13 @@ class ExternalAgent:
         start = time.perf_counter()
         children_before = _children_cpu()
         try:
-            proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd)
+            proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd, env=self.env)
         except ProgramEnded:
             return AgentReply("", returncode=None, wall_seconds=time.perf_counter() - start)
         lines, limit = [], None
         try:
             proc.send(stdin_text.removesuffix("\n"))
-            proc.proc.stdin.close()  # the arbiter's stdin is a file: the agent sees its end
+            proc.close_input()  # the arbiter's stdin is a file: the agent sees its end
         except (ProgramEnded, OSError):
             pass  # it quit before reading everything; its stdout may still hold a move
         deadline = start + self.wall_seconds
@@ -134,15 +129,14 @@ class ExternalAgent:
                 break
             except LimitExceeded as hit:
                 limit = hit.kind
-                # read_line keeps an unterminated last line in its buffer when a limit hits
-                lines.append(proc._buffer.decode(errors="replace"))
+                lines.append(proc.unfinished_line())  # a last line cut short by the limit still counts
                 break
         notes = _all_kibitzes(proc) if limit is None else None
         report = proc.close(grace=0.0 if limit else 1.0)
         if notes is None:
             notes = kibitzes(report.stderr_tail)
-        # LineProcess loses the CPU of a child its poll() already reaped; the children's
-        # rusage delta is exact here because one judge thread runs one agent at a time.
+        # Should the guard's report be missing, the children's rusage delta is exact here
+        # because one judge thread runs one agent at a time.
         cpu = report.cpu_seconds or max(0.0, _children_cpu() - children_before)
         stdout = "\n".join(lines)
         if self.strict_exit and (report.returncode != 0 or limit):

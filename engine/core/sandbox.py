@@ -1,0 +1,172 @@
+"""Start a contestant's program so that it, and everything it starts, can always be stopped.
+
+A contestant is untrusted. It is started through a *guard*: a fork of the judge made inside
+Popen's child (so it costs a fork, not an interpreter start) that
+
+- puts itself in new PID and network namespaces when the kernel allows it (root, or
+  unprivileged user namespaces): the program is then PID 1 of its own namespace, so killing
+  it kills every process it started, however it detached (setsid, double fork), and it has no
+  network (only a loopback that is down);
+- is in any case a child subreaper (PR_SET_CHILD_SUBREAPER): descendants orphaned by the
+  program are re-parented to the guard rather than to init, so the guard can find and kill
+  them by walking /proc;
+- forks the program in its own process group with the contest's rlimits (CPU, file size,
+  no core files) and PR_SET_PDEATHSIG, and waits for it;
+- kills the whole tree as soon as the program exits, or when the judge closes the control
+  pipe (on purpose, or because the judge itself died), and then reports the program's exit
+  status and CPU time (its own wait4 rusage) on the info pipe.
+
+The guard closes every descriptor of the judge's it inherited except its two pipes.
+"""
+
+import ctypes
+import math
+import os
+import resource
+import select
+import signal
+from dataclasses import dataclass
+
+_libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the forked guard only calls into it
+_PR_SET_PDEATHSIG = 1
+_PR_SET_CHILD_SUBREAPER = 36
+_CLONE_NEWNET = 0x40000000
+_CLONE_NEWPID = 0x20000000
+_CLONE_NEWUSER = 0x10000000
+
+NAMESPACES = "namespaces"  # PID + network: nothing outlives the program's PID 1; no network
+SUBREAPER = "subreaper"  # descendants found and killed through /proc; network as the judge's
+
+
+@dataclass(frozen=True)
+class Limits:
+    cpu_seconds: float | None = None
+    file_mb: float | None = 64.0  # largest file (stderr included) the program may write
+
+
+def _prctl(option: int, value: int) -> bool:
+    return _libc.prctl(option, value, 0, 0, 0) == 0
+
+
+def _enter_namespaces() -> bool:
+    """New PID and network namespaces for the guard's next child; False if not allowed."""
+    uid, gid = os.geteuid(), os.getegid()
+    flags = _CLONE_NEWPID | _CLONE_NEWNET | (0 if uid == 0 else _CLONE_NEWUSER)
+    if _libc.unshare(flags) != 0:
+        return False
+    if uid != 0:  # keep the same ids inside the new user namespace
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"), ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as f:
+                    f.write(text)
+        except OSError:
+            os._exit(126)  # half-entered: the program could not run as itself
+    return True
+
+
+def _set_limits(limits: Limits, *, pid_one: bool) -> None:
+    if limits.cpu_seconds is not None:
+        # A backstop a second past the limit: the judge stops the program at the limit itself,
+        # so that the CPU figure it reports is past the limit too (the kernel's check can fire a
+        # tick early by rusage's clock). PID 1 of a namespace ignores SIGXCPU, so there the
+        # kernel's SIGKILL at the hard limit is what stops it: both limits are the same.
+        soft = max(1, math.ceil(limits.cpu_seconds)) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, soft if pid_one else soft + 1))
+    if limits.file_mb is not None:
+        size = int(limits.file_mb * 1024 * 1024)
+        resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def _descendants(root: int) -> list[int]:
+    parent = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as f:
+                    parent[int(name)] = int(f.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                pass
+    found, frontier = [], {root}
+    while frontier:
+        frontier = {pid for pid, ppid in parent.items() if ppid in frontier}
+        found.extend(frontier)
+    return found
+
+
+def _kill_tree(me: int) -> None:
+    """SIGKILL every descendant until none is left; orphans come back to us as subreaper."""
+    for _ in range(100):
+        pids = _descendants(me)
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except OSError:
+                pass
+        while True:
+            try:
+                pid, _ = os.waitpid(-1, os.WNOHANG)
+            except ChildProcessError:
+                return
+            if not pid:
+                break
+        if not pids:
+            select.select([], [], [], 0.01)
+
+
+def _guard(child: int, control: int, info: int, mode: str) -> None:
+    me = os.getpid()
+    os.write(info, f"{child} {mode}\n".encode())
+    try:
+        watch = os.pidfd_open(child)
+    except (AttributeError, OSError):
+        watch = None
+    status = usage = None
+    while status is None:
+        ready, _, _ = select.select([control] + ([watch] if watch is not None else []), [], [],
+                                    None if watch is not None else 0.02)
+        if control in ready:
+            break
+        pid, wstatus, ru = os.wait4(child, os.WNOHANG)
+        if pid:
+            status, usage = wstatus, ru
+    if status is None:  # the judge asked to stop (or died): the program goes first
+        try:
+            os.kill(child, signal.SIGKILL)
+        except OSError:
+            pass
+        _, status, usage = os.wait4(child, 0)
+    _kill_tree(me)
+    code = os.waitstatus_to_exitcode(status)
+    os.write(info, f"{code} {usage.ru_utime + usage.ru_stime!r}\n".encode())
+
+
+def preexec(limits: Limits, control: int, info: int, *, namespaces: bool):
+    """The preexec_fn for Popen (start_new_session=True): becomes the guard, and returns only
+    in the program's process, which Popen then execs."""
+
+    def run() -> None:
+        pid_one = namespaces and _enter_namespaces()
+        _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+        child = os.fork()
+        if child == 0:
+            os.setpgid(0, 0)  # a kill(0, ...) by the program cannot reach the guard
+            _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+            _set_limits(limits, pid_one=pid_one)
+            os.close(control)
+            os.close(info)
+            return  # Popen closes the judge's other descriptors and execs the program
+        try:
+            keep = sorted((control, info))
+            os.closerange(3, keep[0])
+            os.closerange(keep[0] + 1, keep[1])
+            os.closerange(keep[1] + 1, 1 << 20)
+            null = os.open(os.devnull, os.O_RDWR)
+            for fd in (0, 1, 2):  # the program's pipes must close when the program's copies do
+                os.dup2(null, fd)
+            os.close(null)
+            _guard(child, control, info, NAMESPACES if pid_one else SUBREAPER)
+        finally:
+            os._exit(0)
+
+    return run
