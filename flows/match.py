@@ -46,14 +46,28 @@ class MatchResult:
         return self.summary.n / self.seconds if self.seconds > 0 else float("nan")
 
 
+class ChunkFailed(RuntimeError):
+    """A chunk could not be played whole; the message names the config, the chunk and the cause."""
+
+
 def play_chunk(plan: MatchPlan, first: int, count: int) -> tuple[ChunkLog, float]:
-    """Play units first..first+count-1 in this process; deterministic in (seed, unit)."""
+    """Play units first..first+count-1 in this process; deterministic in (seed, unit).
+
+    A chunk is all or nothing: an exception, or fewer units than asked for (a bot that ended
+    its match early), raises ChunkFailed, so a part of a chunk is never stored as the whole."""
     adapter = plan.adapter()
     spec = adapter.spec(plan.bot)
     config = spec.config_from(dict(plan.overrides))
     options = adapter.options(dict(plan.options))
+    where = (f"{plan.bot} {', '.join(f'{k}={v}' for k, v in plan.overrides) or 'defaults'}, "
+             f"chunk {first // max(1, plan.chunk_size)} ({adapter.unit}s {first}-{first + count - 1})")
     started = time.perf_counter()
-    log = adapter.play_chunk(spec, config, seed=plan.seed, first=first, count=count, options=options)
+    try:
+        log = adapter.play_chunk(spec, config, seed=plan.seed, first=first, count=count, options=options)
+    except Exception as exc:
+        raise ChunkFailed(f"{where}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
+    if log.first != first or log.count != count:
+        raise ChunkFailed(f"{where}: played {log.count} of {count} {adapter.unit}s")
     return log, time.perf_counter() - started
 
 

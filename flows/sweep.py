@@ -3,6 +3,7 @@ streamed to the hand log by this process (the single writer), one MLflow parent 
 a child per config, and the best config named by its lower confidence bound."""
 
 import itertools
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -10,10 +11,11 @@ from dataclasses import dataclass
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
+from prefect.states import Failed
 
 from bots.base import config_as_dict
-from flows import games, tracking
-from flows.match import MatchPlan, play_chunk, record_match
+from flows import games, sweep_record, tracking
+from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import make_task_runner
 from flows.settings import worker_count
 from flows.store import BackgroundWriter, HandLog, new_match_id
@@ -40,6 +42,53 @@ class SweepSpec:
         return [MatchPlan(game=self.game, bot=self.bot, overrides=overrides, options=self.options,
                           seed=self.seed, units=self.units, chunk_size=self.chunk_size)
                 for overrides in self.configs()]
+
+    def to_json(self) -> str:
+        """Everything that decides which units a sweep plays (the id aside), as stored with it."""
+        return json.dumps({"game": self.game, "bot": self.bot, "grid": [[k, list(v)] for k, v in self.grid],
+                           "units": self.units, "seed": self.seed, "chunk_size": self.chunk_size,
+                           "options": [list(p) for p in self.options], "fixed": [list(p) for p in self.fixed]},
+                          sort_keys=True)
+
+    @classmethod
+    def from_stored(cls, doc: dict, sweep_id: str) -> "SweepSpec":
+        return cls(game=doc["game"], bot=doc["bot"], grid=tuple((k, tuple(v)) for k, v in doc["grid"]),
+                   units=int(doc["units"]), seed=int(doc["seed"]), chunk_size=int(doc["chunk_size"]),
+                   options=tuple(tuple(p) for p in doc["options"]), fixed=tuple(tuple(p) for p in doc["fixed"]),
+                   sweep_id=sweep_id)
+
+
+# The CLI flag behind each spec field, for refusals a user can act on.
+RESUME_FLAGS = {"game": "GAME", "bot": "--bot", "grid": "--grid", "units": "--hands", "seed": "--seed",
+                "chunk_size": "--chunk", "options": "--opt", "fixed": "--set"}
+
+
+class ResumeRefused(ValueError):
+    """--resume was asked for something the stored sweep contradicts."""
+
+
+def resume_spec(con, sweep_id: str, given: dict) -> SweepSpec:
+    """The stored spec of `sweep_id`; `given` holds the spec fields the user passed explicitly,
+    each of which must agree with the stored one (anything else would mix or lose units)."""
+    row = sweep_record.find(con, sweep_id)
+    if row.spec is None:
+        raise ResumeRefused(f"sweep {sweep_id} was recorded before sweeps stored their spec; it cannot be resumed "
+                            f"safely: start a new sweep")
+    stored = SweepSpec.from_stored(row.spec, sweep_id)
+    for field, value in given.items():
+        was = getattr(stored, field)
+        if was != value:
+            raise ResumeRefused(f"sweep {sweep_id} was started with {RESUME_FLAGS[field]} {_shown(was)}, "
+                                f"not {_shown(value)}: drop the flag to resume it as it was")
+    if row.finished:
+        raise ResumeRefused(f"sweep {sweep_id} is complete: nothing to resume (`cardlab report {sweep_id}`)")
+    return stored
+
+
+def _shown(value) -> str:
+    if isinstance(value, tuple) and value and isinstance(value[0], tuple):
+        return " ".join(f"{k}={','.join(v) if isinstance(v, tuple) else v}" for k, v in value)
+    return str(value) if value != () else "(none)"
 
 
 @dataclass(frozen=True)
@@ -68,11 +117,18 @@ def validate(spec: SweepSpec) -> None:
 
 @task(name="play-chunk", persist_result=False, cache_policy=NO_CACHE, retries=0)
 def play_chunk_task(plan: MatchPlan, first: int, count: int):
-    return play_chunk(plan, first, count)
+    try:
+        return play_chunk(plan, first, count)
+    except ChunkFailed as exc:  # a Failed state with the one-line reason, not a logged traceback
+        return Failed(message=str(exc))
 
 
 def _match_id(sweep_id: str, index: int) -> str:
     return f"{sweep_id}-c{index:02d}"
+
+
+class SweepFailed(RuntimeError):
+    """A chunk failed: nothing of it was recorded, and --resume replays exactly what is missing."""
 
 
 @flow(name="cardlab-sweep", validate_parameters=False, log_prints=True)
@@ -85,7 +141,7 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
     adapter = games.get(spec.game)
     with HandLog(db) as store:
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
-                          units=spec.units, seed=spec.seed)
+                          units=spec.units, seed=spec.seed, spec=spec.to_json())
         jobs = []
         for index, plan in enumerate(plans):
             match_id = _match_id(sweep_id, index)
@@ -93,23 +149,11 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
             done = store.written_chunks(match_id)  # resuming skips what is already stored
             jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
-        # Waves bound memory: at most `window` chunks are in flight or waiting to be written.
-        window = max_in_flight or 4 * worker_count()
-        writer = BackgroundWriter(store)
         try:
-            for start in range(0, len(jobs), window):
-                wave = jobs[start:start + window]
-                futures = {play_chunk_task.submit(plan, first, count): (mid, c)
-                           for mid, plan, c, first, count in wave}
-                for future in as_completed(list(futures)):
-                    match_id, chunk = futures.pop(future)
-                    log, seconds = future.result()
-                    writer.add(match_id, chunk, log, seconds)
-                    if progress is not None:
-                        progress(log.count)
-        finally:
-            # A failed chunk still lets every finished one land, so --resume replays only the rest.
-            written = writer.close()
+            written = _play_jobs(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress,
+                                 window=max_in_flight or 2 * worker_count())
+        except SweepFailed as exc:  # the run is Failed with the one-line reason (no traceback in the log)
+            return Failed(message=str(exc), data=exc)
         for index, _ in enumerate(plans):
             match_id = _match_id(sweep_id, index)
             total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
@@ -123,10 +167,52 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=best, runner_up=runner_up, paired_diff=diff, paired_se=se)
+        # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
         store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id)
     logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
     return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
                         time.perf_counter() - started, written)
+
+
+def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress, window: int) -> int:
+    """Keep `window` chunks in flight (bounded memory), writing each as it arrives. After the
+    first failure nothing more is submitted; chunks already running finish and are kept."""
+    writer = BackgroundWriter(store)
+    pending = iter(jobs)
+    running: dict = {}
+    failure: tuple[str, int, str | BaseException] | None = None
+    try:
+        while True:
+            while failure is None and len(running) < window:
+                job = next(pending, None)
+                if job is None:
+                    break
+                match_id, plan, chunk, first, count = job
+                running[play_chunk_task.submit(plan, first, count)] = (match_id, chunk)
+            if not running:
+                break
+            future = next(as_completed(list(running)))
+            match_id, chunk = running.pop(future)
+            try:
+                outcome = future.result(raise_on_failure=False)
+            except Exception as exc:  # e.g. a Dask worker lost
+                outcome = exc
+            if future.state.is_failed() or not isinstance(outcome, tuple):
+                # Recorded nowhere, so --resume replays exactly this chunk.
+                failure = failure or (match_id, chunk, future.state.message if future.state.is_failed() else outcome)
+                continue
+            log, seconds = outcome
+            writer.add(match_id, chunk, log, seconds)
+            if progress is not None:
+                progress(log.count)
+    finally:
+        written = writer.close()  # every chunk that finished lands, whatever happened
+    if failure is not None:
+        match_id, chunk, cause = failure
+        reason = cause if isinstance(cause, str) else f"match {match_id} chunk {chunk}: {cause!r}"
+        raise SweepFailed(f"sweep {sweep_id} stopped: {reason}; {written:,} units kept; fix the cause, then "
+                          f"`cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks")
+    return written
 
 
 def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
@@ -145,7 +231,7 @@ def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[
 
 
 def _ranked(runs: list[tracking.ConfigRun]):
-    ordered = sorted(runs, key=lambda r: r.ci_low, reverse=True)
+    ordered = sweep_record.ranked(runs)
     return ordered[0], (ordered[1] if len(ordered) > 1 else None)
 
 

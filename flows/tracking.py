@@ -24,19 +24,6 @@ class ConfigRun:
     units_per_s: float
 
 
-@dataclass(frozen=True)
-class PickedRun:
-    run_id: str
-    parent_run_id: str
-    sweep_id: str
-    game: str
-    bot: str
-    config: dict
-    overrides: dict
-    lower_bound: float
-    mean: float
-
-
 def _client() -> MlflowClient:
     logging.getLogger("mlflow").setLevel(logging.WARNING)  # no migration chatter on the CLI
     logging.getLogger("alembic").setLevel(logging.WARNING)
@@ -62,6 +49,7 @@ def log_sweep(
 ) -> str:
     """Record a finished sweep; returns the parent run id."""
     exp = experiment_id(game)
+    _drop_earlier_runs(exp, sweep_id)
     with mlflow.start_run(experiment_id=exp, run_name=f"sweep {sweep_id}") as parent:
         mlflow.set_tags({"cardlab.kind": "sweep", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
                          "cardlab.bot": bot})
@@ -91,33 +79,9 @@ def _label(overrides: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(overrides.items())) or "defaults"
 
 
-def pick_best(game: str, sweep_id: str | None = None) -> PickedRun:
-    """The config with the highest lower confidence bound in a sweep (the latest one by default)."""
+def _drop_earlier_runs(exp: str, sweep_id: str) -> None:
+    """A sweep logged again (resumed after a kill during logging) keeps one parent run: the
+    partial one is deleted with its children, so MLflow never shows two versions of a sweep."""
     client = _client()
-    name = f"cardlab-{game}"
-    exp = client.get_experiment_by_name(name)
-    if exp is None:
-        raise LookupError(f"no sweep {sweep_id or ''} of {game} in MLflow (no experiment {name!r} yet): "
-                          f"run `cardlab sweep {game} ...` first")
-    parent_filter = "tags.`cardlab.kind` = 'sweep'"
-    if sweep_id:
-        parent_filter += f" and tags.`cardlab.sweep_id` = '{sweep_id}'"
-    parents = client.search_runs([exp.experiment_id], parent_filter, order_by=["attributes.start_time DESC"],
-                                 max_results=1)
-    if not parents:
-        raise LookupError(f"no sweep {sweep_id or ''} found in {name!r}".replace("  ", " "))
-    parent = parents[0]
-    sid = parent.data.tags["cardlab.sweep_id"]
-    children = client.search_runs(
-        [exp.experiment_id], f"tags.`mlflow.parentRunId` = '{parent.info.run_id}'",
-        order_by=["metrics.ci_low DESC"], max_results=1000,
-    )
-    if not children:
-        raise LookupError(f"sweep {sid} has no config runs")
-    best = max(children, key=lambda r: r.data.metrics.get("ci_low", float("-inf")))
-    config_doc = json.loads(mlflow.artifacts.load_text(f"{best.info.artifact_uri}/config.json"))
-    return PickedRun(
-        run_id=best.info.run_id, parent_run_id=parent.info.run_id, sweep_id=sid, game=game,
-        bot=config_doc["bot"], config=config_doc["config"], overrides=config_doc["overrides"],
-        lower_bound=best.data.metrics["ci_low"], mean=best.data.metrics["mean"],
-    )
+    for run in client.search_runs([exp], f"tags.`cardlab.sweep_id` = '{sweep_id}'", max_results=10_000):
+        client.delete_run(run.info.run_id)

@@ -14,6 +14,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import polars as pl  # noqa: E402
 
+from flows import sweep_record  # noqa: E402
 from flows.settings import Paths  # noqa: E402
 from flows.store import read_only  # noqa: E402
 
@@ -32,14 +33,9 @@ def _frame(con, sql: str, params=()) -> pl.DataFrame:
 
 
 def resolve_sweep(con, sweep_id: str | None) -> dict:
-    if sweep_id in (None, "latest"):
-        rows = _frame(con, "SELECT * FROM sweeps ORDER BY started_at DESC LIMIT 1")
-    else:
-        rows = _frame(con, "SELECT * FROM sweeps WHERE sweep_id = ?", [sweep_id])
-    if rows.is_empty():
-        known = _frame(con, "SELECT sweep_id FROM sweeps ORDER BY started_at DESC LIMIT 5")["sweep_id"].to_list()
-        raise LookupError(f"no sweep {sweep_id!r} in the hand log; recent sweeps: {', '.join(known) or 'none'}")
-    return rows.row(0, named=True)
+    """The sweep's row; 'latest' means what it means everywhere (flows.sweep_record)."""
+    found = sweep_record.find(con, sweep_id)
+    return _frame(con, "SELECT * FROM sweeps WHERE sweep_id = ?", [found.sweep_id]).row(0, named=True)
 
 
 def _label(config_json: str, grid: dict) -> str:

@@ -67,7 +67,7 @@ def test_sweep_then_pick_report_and_sql(capsys, monkeypatch, tmp_path):
     assert code == 0, err
     assert "best by lower confidence bound: edge=0.6" in out and "paired difference" in out
     code, out, _ = cardlab(capsys, monkeypatch, "pick", "toy")
-    assert code == 0 and '{"edge": "0.6"}' in out
+    assert code == 0 and '{"edge": 0.6}' in out
     code, out, _ = cardlab(capsys, monkeypatch, "report", "latest", "--out", str(tmp_path))
     assert code == 0
     page = (tmp_path / "index.html").read_text()
@@ -104,3 +104,49 @@ def test_workspace_benchmarks_print_their_figures(capsys, monkeypatch):
                              "--chunk", "100")
     assert code == 0, err
     assert "2 configs x 400 = 800 flips" in out and "peak memory" in out
+
+
+def _table_counts(db) -> tuple:
+    import duckdb
+
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return tuple(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in ("units", "chunks", "matches"))
+    finally:
+        con.close()
+
+
+def test_a_failed_sweep_ends_with_one_line_and_resume_refuses_contradicting_flags(capsys, monkeypatch, tmp_path,
+                                                                                 toy_game):
+    import re
+
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    code, _, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "400",
+                           "--chunk", "100", "--set", "crash_unit=350", "--set", f"crash_file={marker}")
+    last = err.strip().splitlines()[-1]
+    assert code == 2 and last.startswith("error: sweep s-") and "chunk 3 (flips 300-399)" in last
+    sweep_id = re.search(r"--resume (s-[\w-]+)`", last).group(1)
+    before = _table_counts(toy_game)
+    for flag, message in ((("--chunk", "50"), "was started with --chunk 100, not 50"),
+                          (("--seed", "8"), "was started with --seed 1, not 8"),
+                          (("--bot", "coin", "--grid", "edge=0.5"), "was started with --grid edge=0.4,0.6, not edge=0.5"),
+                          (("--hands", "1000"), "was started with --hands 400, not 1000")):
+        code, _, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", sweep_id, *flag)
+        assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
+    code, _, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", "s-unknown")
+    assert code == 2 and "no sweep 's-unknown' in the hand log" in err and len(err.strip().splitlines()) == 1
+    assert _table_counts(toy_game) == before
+    code, _, err = cardlab(capsys, monkeypatch, "pick", "toy")
+    assert code == 2 and f"sweep {sweep_id} is incomplete" in err
+    marker.unlink()
+    import duckdb
+
+    con = duckdb.connect(str(toy_game), read_only=True)
+    kept = con.execute("SELECT count(*) FROM stg_units WHERE sweep_id = ?", [sweep_id]).fetchall()[0][0]
+    con.close()
+    code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", sweep_id)
+    assert code == 0, err
+    assert f"sweep {sweep_id}: {800 - kept:,} flips logged" in out
+    code, out, _ = cardlab(capsys, monkeypatch, "pick", "toy")
+    assert code == 0 and f"sweep {sweep_id}: best" in out

@@ -5,7 +5,7 @@ from dataclasses import replace
 import duckdb
 import pytest
 
-from flows import tracking
+from flows import sweep_record, tracking
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate, with_runner
 
 
@@ -38,16 +38,24 @@ def test_best_config_is_named_by_lower_bound_with_paired_difference(outcome):
 
 
 def test_mlflow_has_a_parent_with_a_child_per_config_and_pick_finds_the_best(outcome):
-    _, _, result = outcome
-    picked = tracking.pick_best("toy", result.sweep_id)
-    assert picked.overrides == {"edge": "0.7"}
+    _, db, result = outcome
+    con = duckdb.connect(str(db), read_only=True)
+    picked = sweep_record.pick(con, "toy", result.sweep_id)
+    latest = sweep_record.pick(con, "toy")
+    con.close()
+    assert picked == latest
+    assert picked.overrides == {"edge": 0.7}
+    assert picked.match_id == result.best.match_id
     assert picked.config == {"edge": 0.7, "label": "plain", "crash_unit": -1, "crash_file": ""}
     assert picked.parent_run_id == result.mlflow_run_id
+    children = tracking._client().search_runs(
+        [tracking.experiment_id("toy")], f"tags.`mlflow.parentRunId` = '{result.mlflow_run_id}'")
+    assert len(children) == 3
 
 
 def test_resuming_a_sweep_rewrites_nothing_and_keeps_every_unit(outcome, toy):
     spec, db, result = outcome
-    again = sweep_flow(replace(spec, sweep_id=result.sweep_id), db=str(db), track=False)
+    again = sweep_flow(replace(spec, sweep_id=result.sweep_id), db=str(db), track=False, max_in_flight=3)
     assert again.units_written == 0
     assert [r.mean for r in again.runs] == [r.mean for r in result.runs]
 

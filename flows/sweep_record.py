@@ -1,0 +1,139 @@
+"""What the hand log says about sweeps: the one meaning of "latest" and of "the sweep's best"
+that `pick`, `report`, `demo` and the sweep flow itself all use.
+
+- latest: the sweep of the game (or of any game) that started last, whatever its state;
+- complete: every config has all its units and the sweep was closed (MLflow logged);
+- best: the config with the highest lower 95% confidence bound, ties to the earlier config.
+
+Functions take any DuckDB connection (a writer's or a read-only one).
+"""
+
+import json
+from dataclasses import dataclass
+
+
+class SweepNotFound(LookupError):
+    """No such sweep in the hand log."""
+
+
+class SweepIncomplete(ValueError):
+    """The sweep has missing units or was never closed; its best would be a guess."""
+
+
+@dataclass(frozen=True)
+class SweepRow:
+    sweep_id: str
+    game: str
+    bot: str
+    spec: dict | None  # None for sweeps recorded before specs were stored
+    finished: bool
+    mlflow_run: str | None
+
+
+@dataclass(frozen=True)
+class ConfigResult:
+    match_id: str
+    bot: str
+    config: dict
+    units: int
+    planned: int
+    mean: float
+    se: float
+    ci_low: float
+    ci_high: float
+
+
+_SWEEP_COLUMNS = "sweep_id, game, bot, spec, finished_at IS NOT NULL, mlflow_run"
+
+
+def _row(found) -> SweepRow:
+    sweep_id, game, bot, spec, finished, run = found
+    return SweepRow(sweep_id, game, bot, json.loads(spec) if spec else None, bool(finished), run)
+
+
+def recent(con, game: str | None = None, limit: int = 5) -> list[str]:
+    where, params = ("WHERE game = ?", [game]) if game else ("", [])
+    return [r[0] for r in con.execute(f"SELECT sweep_id FROM sweeps {where} ORDER BY started_at DESC, sweep_id DESC "
+                                      f"LIMIT {int(limit)}", params).fetchall()]
+
+
+def find(con, sweep_id: str | None = None, *, game: str | None = None) -> SweepRow:
+    """The named sweep, or the latest one ('latest' or None), of `game` if given."""
+    if sweep_id in (None, "latest"):
+        where, params = ("WHERE game = ?", [game]) if game else ("", [])
+        found = con.execute(f"SELECT {_SWEEP_COLUMNS} FROM sweeps {where} "
+                            "ORDER BY started_at DESC, sweep_id DESC LIMIT 1", params).fetchall()
+        if not found:
+            raise SweepNotFound(f"no sweep{' of ' + game if game else ''} in the hand log yet; "
+                                f"run `cardlab sweep {game or 'GAME'} ...` first")
+    else:
+        found = con.execute(f"SELECT {_SWEEP_COLUMNS} FROM sweeps WHERE sweep_id = ?", [sweep_id]).fetchall()
+        if not found:
+            known = ", ".join(recent(con, game)) or "none"
+            raise SweepNotFound(f"no sweep {sweep_id!r} in the hand log; recent sweeps: {known}")
+    row = _row(found[0])
+    if game and row.game != game:
+        raise SweepNotFound(f"sweep {row.sweep_id} is a {row.game} sweep, not {game}")
+    return row
+
+
+def results(con, sweep_id: str) -> list[ConfigResult]:
+    """Each config of the sweep with its units and interval, in config order."""
+    rows = con.execute(
+        "SELECT match_id, bot, config, units, (SELECT units FROM matches m WHERE m.match_id = r.match_id), "
+        "mean, se, ci_low, ci_high FROM mart_match_results r WHERE sweep_id = ? ORDER BY match_id",
+        [sweep_id]).fetchall()
+    return [ConfigResult(match_id, bot, json.loads(config), int(units), int(planned),
+                         float("nan") if mean is None else float(mean), float(se or 0.0),
+                         float("nan") if low is None else float(low), float("nan") if high is None else float(high))
+            for match_id, bot, config, units, planned, mean, se, low, high in rows]
+
+
+def ranked(configs: list) -> list:
+    """Best lower bound (`.ci_low`) first; a stable sort keeps config order among ties."""
+    return sorted(configs, key=lambda c: c.ci_low, reverse=True)
+
+
+def complete_best(con, sweep_id: str | None = None, *, game: str | None = None) -> tuple[SweepRow, ConfigResult]:
+    """The sweep's best config, refusing a sweep whose result is not final."""
+    row = find(con, sweep_id, game=game)
+    configs = results(con, row.sweep_id)
+    short = [c for c in configs if c.units < c.planned]
+    resume = f"`cardlab sweep {row.game} --resume {row.sweep_id}`"
+    if short or not configs:
+        missing = sum(c.planned - c.units for c in short)
+        raise SweepIncomplete(f"sweep {row.sweep_id} is incomplete ({missing:,} units missing in {len(short)} of "
+                              f"{len(configs)} configs); finish it with {resume} or name another with --sweep")
+    if not row.finished:
+        raise SweepIncomplete(f"sweep {row.sweep_id} has every unit but was never closed (its MLflow runs were not "
+                              f"all logged); close it with {resume}")
+    return row, ranked(configs)[0]
+
+
+@dataclass(frozen=True)
+class Picked:
+    """A sweep's best config, as `pick` exports it."""
+
+    sweep_id: str
+    game: str
+    bot: str
+    match_id: str
+    config: dict  # the whole config
+    overrides: dict  # the keys the sweep set (grid and fixed overrides)
+    mean: float
+    lower_bound: float
+    run_id: str | None  # the sweep's MLflow parent run
+
+    @property
+    def parent_run_id(self) -> str | None:
+        return self.run_id
+
+
+def pick(con, game: str, sweep_id: str | None = None) -> Picked:
+    """The best config of a complete sweep (the latest of `game` by default)."""
+    row, best = complete_best(con, sweep_id, game=game)
+    spec = row.spec or {}
+    keys = [k for k, _ in spec.get("fixed", [])] + [k for k, _ in spec.get("grid", [])]
+    return Picked(sweep_id=row.sweep_id, game=row.game, bot=best.bot, match_id=best.match_id, config=best.config,
+                  overrides={k: best.config[k] for k in dict.fromkeys(keys) if k in best.config},
+                  mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run)
