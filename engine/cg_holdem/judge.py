@@ -54,12 +54,16 @@ class BotSeat:
 class ProgramSeat:
     """A persistent external program fed one turn at a time, as on CodinGame."""
 
-    def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None):
+    def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None,
+                 env: dict[str, str] | None = None):
+        """`cwd`: where the program runs (default: a private temporary folder); `env`: variables
+        added to its scrubbed environment."""
         self.first_turn_s = first_turn_ms / 1000
         self.turn_s = turn_ms / 1000
         self.answered = 0
         self.failure: str | None = None
-        self.process = LineProcess(argv, cwd=cwd)
+        self.process = LineProcess(argv, cwd=cwd, env=env)
+        self.report = None
 
     def decide(self, setup: Setup | None, turn: Turn) -> str | None:
         if self.failure:
@@ -71,16 +75,18 @@ class ProgramSeat:
             answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s)
         except (LimitExceeded, ProgramEnded) as exc:
             self.failure = str(exc)
-            self.process.close(grace=0.1)  # deactivated at once, like the SDK
+            self.report = self.process.close(grace=0.1)  # deactivated at once, like the SDK
             return None
         self.answered += 1
         return answer
 
     def close(self) -> dict:
-        report = self.process.close(grace=0.2) if not self.failure else None
+        if self.report is None:
+            self.report = self.process.close(grace=0.2)
+        report = self.report
         return {"failure": self.failure, "answers": self.answered,
-                "cpu_seconds": report.cpu_seconds if report else None,
-                "stderr_tail": report.stderr_tail if report else ""}
+                "cpu_seconds": report.cpu_seconds if not self.failure else None,
+                "stderr_tail": report.stderr_tail if not self.failure else "", "isolation": report.isolation}
 
 
 @dataclass(frozen=True)
@@ -154,13 +160,14 @@ def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = N
 
 
 def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfig | None = None,
-                  cwd: str | None = None) -> GameResult:
+                  cwd: str | None = None, env: dict[str, str] | None = None) -> GameResult:
     """A game of external programs (2 to 4), each a persistent process."""
     config = config or GameConfig(players=len(commands))
     seats = []
     try:
         for argv in commands:
-            seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd))
+            seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd,
+                                     env=env))
     except ProgramEnded:
         for seat in seats:
             seat.close()

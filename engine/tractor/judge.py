@@ -225,6 +225,7 @@ class ProgramVerdict:
     got: str
     cpu_seconds: float
     detail: str = ""
+    isolation: str = ""  # what isolated the program (engine.core.sandbox)
 
 
 def _case_blocks(lines: list[str]) -> list[str]:
@@ -239,24 +240,29 @@ def _case_blocks(lines: list[str]) -> list[str]:
 
 
 def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float = CONTEST_CPU_SECONDS,
-                memory_mb: float = CONTEST_MEMORY_MB, wall_seconds: float = 20.0) -> ProgramVerdict:
-    """Run a contestant's simulator once on `text` and compare with `expected` (our output)."""
+                memory_mb: float = CONTEST_MEMORY_MB, wall_seconds: float = 20.0,
+                env: dict[str, str] | None = None) -> ProgramVerdict:
+    """Run a contestant's simulator once on `text` and compare with `expected` (our output).
+
+    It runs in a private temporary folder; `env`: variables added to its scrubbed environment.
+    Input is written while its output is read, so a program that never reads cannot stall it."""
     want = _case_blocks(expected.splitlines())
     if len(want) > MAX_PROGRAM_OUTPUT_CASES:
         raise ValueError(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
-    program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb)
+    program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, env=env)
     lines, problem = [], ""
+    deadline = time.monotonic() + wall_seconds
     try:
         for line in text.splitlines():
             program.send(line)
         program.close_input()
-        deadline = time.monotonic() + wall_seconds
         while True:
             lines.append(program.read_line(timeout=max(0.01, deadline - time.monotonic())))
     except ProgramEnded:
         pass
     except LimitExceeded as exc:
-        problem = {"cpu": "time limit", "wall": "time limit", "memory": "memory limit"}[exc.kind]
+        problem = {"cpu": "time limit", "wall": "time limit", "memory": "memory limit",
+                   "output": "output limit"}[exc.kind]
     report = program.close()
     got = _case_blocks(lines)
     matched = 0
@@ -270,5 +276,5 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
     return ProgramVerdict(
         verdict=problem or "accepted", cases=len(want), matched=matched, first_mismatch=first,
         expected=want[matched] if matched < len(want) else "", got=got[matched] if matched < len(got) else "",
-        cpu_seconds=report.cpu_seconds, detail=report.stderr_tail.strip()[-300:],
+        cpu_seconds=report.cpu_seconds, detail=report.stderr_tail.strip()[-300:], isolation=report.isolation,
     )
