@@ -56,13 +56,14 @@ class MatchAborted(Exception):
 class MatchResult:
     log: ChunkLog  # the hands finished (all of them unless the match stopped early)
     hands_requested: int
-    status: str  # "ok", "aborted" (-1), "limit" (cpu/memory/wall), "ended" (program quit)
+    status: str  # "ok", "aborted" (-1), "limit" (cpu/memory/wall/output), "ended" (program quit), "interrupted"
     reason: str  # why it stopped early, "" when ok
-    limit: str | None = None  # "cpu", "memory" or "wall" when a limit stopped the program
+    limit: str | None = None  # "cpu", "memory", "wall" or "output" when a limit stopped the program
     rate_used: int = 0
     cpu_seconds: float | None = None  # external programs only
     peak_memory_mb: float | None = None
     stderr_tail: str = ""  # external programs: the end of what they wrote to stderr (crashes, notes)
+    isolation: str = ""  # external programs: what isolated the program (engine.core.sandbox)
 
     @property
     def hands_played(self) -> int:
@@ -366,10 +367,13 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
 def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_budget: int = RATE_BUDGET,
                   cpu_seconds: float = CPU_SECONDS, memory_mb: float = MEMORY_MB,
                   wall_seconds: float | None = None, cwd: str | None = None,
-                  transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS) -> MatchResult:
+                  transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS,
+                  env: dict[str, str] | None = None) -> MatchResult:
     """Run `argv` as the contestant for a whole match with the contest's limits.
 
-    `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge."""
+    `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge.
+    `cwd`: where the program runs (default: a private temporary folder); `env`: variables added
+    to its scrubbed environment. Every fault, Ctrl-C included, keeps the hands played before it."""
     # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
     # generous because on a shared machine a program gets a fraction of a core.
     wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
@@ -382,7 +386,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     deadline = time.monotonic() + wall
     proc = None
     try:
-        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, spin=True)
+        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, env=env, spin=True)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
         for i in range(hands):
@@ -417,17 +421,20 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
         status, reason, limit = "limit", str(exc), exc.kind
     except ProgramEnded as exc:
         status, reason = "ended", str(exc)
-    report = proc.close() if proc is not None else None
+    except KeyboardInterrupt:  # the caller logs the hands played and stops
+        status, reason = "interrupted", "stopped by Ctrl-C"
+    report = proc.close(grace=0.0 if status == "interrupted" else 1.0) if proc is not None else None
     if report is not None:
         if status != "limit" and report.limit:
             status, limit, reason = "limit", report.limit, f"{report.limit} limit exceeded"
-        elif status != "limit" and report.cpu_seconds > cpu_seconds:
+        elif status not in ("limit", "interrupted") and report.cpu_seconds > cpu_seconds:
             status, limit = "limit", "cpu"
             reason = f"cpu limit exceeded: {report.cpu_seconds:.2f} s > {cpu_seconds:g} s"
     return MatchResult(record.log(deal, rate_used), hands, status, reason, limit=limit, rate_used=rate_used,
                        cpu_seconds=report.cpu_seconds if report else None,
                        peak_memory_mb=report.peak_memory_mb if report else None,
-                       stderr_tail=report.stderr_tail if report else "")
+                       stderr_tail=report.stderr_tail if report else "",
+                       isolation=report.isolation if report else "")
 
 
 class _Wire:
