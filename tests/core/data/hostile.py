@@ -1,0 +1,82 @@
+"""A hostile contestant for the runner and judge tests (stdlib only).
+
+Usage: hostile.py MARKER MODE [REPORT]. MARKER only tags its command line, so that a test can
+look for survivors in /proc. REPORT, an absolute path, receives what it saw (environment,
+folder). It answers ANSWER (env HOSTILE_ANSWER, default 'ACTION CHECK') to every line it reads
+unless MODE says otherwise.
+"""
+
+import os
+import sys
+import time
+
+mode = sys.argv[2]
+report = sys.argv[3] if len(sys.argv) > 3 else None
+answer = os.environ.get("HOSTILE_ANSWER", "ACTION CHECK")
+
+
+def note(text):
+    if report:
+        with open(report, "a") as f:
+            f.write(text + "\n")
+
+
+def escape():
+    """A grandchild in its own session that outlives its parent: the classic daemon."""
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            while True:
+                time.sleep(1)
+        os._exit(0)
+
+
+if mode == "flood":  # never reads, writes answers forever
+    while True:
+        sys.stdout.write((answer + "\n") * 1000)
+elif mode == "sleep":
+    time.sleep(1000)
+elif mode == "burn":
+    while True:
+        pass
+elif mode == "alloc":
+    hog = []
+    while True:
+        hog.append(bytearray(16 << 20))
+elif mode == "garbage":
+    sys.stdout.buffer.write(os.urandom(1 << 16))
+    sys.stdout.flush()
+    time.sleep(1000)
+elif mode == "bigline":
+    chunk = b"x" * (1 << 20)
+    for _ in range(100):
+        sys.stdout.buffer.write(chunk)
+    sys.stdout.flush()
+    time.sleep(1000)
+elif mode == "close_stdout":
+    os.close(1)
+    time.sleep(1000)
+elif mode == "noread_nonewline":
+    while True:
+        sys.stdout.write("A")
+        sys.stdout.flush()
+elif mode in ("escape", "escape_exit", "snoop"):
+    if mode != "snoop":
+        escape()
+    note(f"FOO_TOKEN={os.environ.get('FOO_TOKEN', 'unset')}")
+    note(f"HOSTILE_EXTRA={os.environ.get('HOSTILE_EXTRA', 'unset')}")
+    note(f"cwd={os.getcwd()}")
+    note(f"home={os.environ.get('HOME', 'unset')}")
+    try:
+        with open("left_behind.txt", "w") as f:
+            f.write("x")
+        note("wrote_cwd=yes")
+    except OSError:
+        note("wrote_cwd=no")
+    if mode == "escape_exit":
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()
+        sys.exit(0)
+    for _line in sys.stdin:
+        sys.stdout.write(answer + "\n")
+        sys.stdout.flush()

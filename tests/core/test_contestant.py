@@ -1,0 +1,120 @@
+"""The contestant runner against hostile programs, with and without namespaces: every fault
+gets its verdict quickly, and no process of the program's survives."""
+
+import os
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from engine.core import sandbox
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+
+HOSTILE = str(Path(__file__).parent / "data" / "hostile.py")
+
+
+def survivors(marker: str) -> list[int]:
+    """Processes whose command line carries `marker` (forked children keep their parent's)."""
+    found = []
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/cmdline", "rb") as f:
+                    if marker.encode() in f.read():
+                        found.append(int(name))
+            except OSError:
+                pass
+    return found
+
+
+def hostile(mode: str, *args: str, **kwargs) -> tuple[LineProcess, str]:
+    marker = f"hostile-{uuid.uuid4().hex}"
+    return LineProcess([sys.executable, HOSTILE, marker, mode, *args], **kwargs), marker
+
+
+@pytest.fixture(params=[True, False], ids=["namespaces", "subreaper"])
+def namespaces(request):
+    return request.param
+
+
+def finish(proc: LineProcess, marker: str):
+    report = proc.close()
+    assert survivors(marker) == []
+    return report
+
+
+@pytest.mark.parametrize("mode, kind", [("flood", None), ("sleep", "wall"), ("noread_nonewline", "output"),
+                                        ("bigline", "output"), ("garbage", "wall"), ("close_stdout", None)])
+def test_a_program_that_never_reads_cannot_stall_the_judge(namespaces, mode, kind):
+    proc, marker = hostile(mode, namespaces=namespaces, max_line_bytes=1 << 20)
+    started = time.monotonic()
+    try:
+        for _ in range(2000):  # far more input than a pipe holds: writes must never block
+            proc.send("STATE " + "x" * 200)
+            proc.read_line(timeout=1.0)
+    except LimitExceeded as exc:
+        assert exc.kind == kind
+    except ProgramEnded:
+        assert mode == "close_stdout"
+    else:
+        assert mode == "flood"
+    finish(proc, marker)
+    assert time.monotonic() - started < 8
+
+
+def test_burning_cpu_is_stopped_with_a_figure_past_the_limit(namespaces):
+    proc, marker = hostile("burn", namespaces=namespaces, cpu_seconds=1)
+    with pytest.raises(LimitExceeded) as info:
+        proc.read_line(timeout=20)
+    report = finish(proc, marker)
+    assert info.value.kind == "cpu" and report.limit == "cpu" and report.cpu_seconds > 1
+    assert f"{report.cpu_seconds:.2f} s of CPU > 1 s" in str(info.value)
+
+
+def test_allocating_is_stopped_at_the_memory_limit(namespaces):
+    proc, marker = hostile("alloc", namespaces=namespaces, memory_mb=200)
+    with pytest.raises(LimitExceeded) as info:
+        proc.read_line(timeout=20)
+    assert info.value.kind == "memory"
+    assert finish(proc, marker).limit == "memory"
+
+
+@pytest.mark.parametrize("mode", ["escape", "escape_exit"])
+def test_detached_grandchildren_die_with_the_program_and_it_sees_only_what_it_is_given(
+        namespaces, mode, tmp_path, monkeypatch):
+    monkeypatch.setenv("FOO_TOKEN", "secret-value")
+    report_file = tmp_path / "seen.txt"
+    proc, marker = hostile(mode, str(report_file), namespaces=namespaces, env={"HOSTILE_EXTRA": "given"})
+    if mode == "escape":
+        proc.send("STATE")
+    assert proc.read_line(timeout=10) == "ACTION CHECK"
+    if mode == "escape_exit":  # the program has exited normally; its daemon must not linger
+        assert proc.wait(5) == 0
+    report = finish(proc, marker)
+    seen = dict(line.split("=", 1) for line in report_file.read_text().split())
+    assert seen["FOO_TOKEN"] == "unset" and seen["HOSTILE_EXTRA"] == "given"
+    assert seen["cwd"] == seen["home"] and Path(seen["cwd"]).name.startswith("cardlab-contestant-")
+    assert seen["cwd"] != os.getcwd() and not Path(seen["cwd"]).exists()  # private, and removed
+    assert report.isolation == (sandbox.NAMESPACES if namespaces and _namespaces_allowed() else sandbox.SUBREAPER)
+
+
+def test_a_dropped_runner_still_takes_its_program_down():
+    proc, marker = hostile("escape", namespaces=False)
+    proc.send("STATE")
+    proc.read_line(timeout=10)
+    guard = proc.proc
+    del proc  # no close(): the control pipe closes with the object and the guard kills the tree
+    guard.wait(timeout=10)
+    assert survivors(marker) == []
+
+
+def test_a_missing_program_is_a_clean_failure():
+    with pytest.raises(ProgramEnded, match="cannot start"):
+        LineProcess(["/nonexistent/program"])
+
+
+def _namespaces_allowed() -> bool:
+    with LineProcess([sys.executable, "-c", "pass"]) as proc:
+        return proc.isolation == sandbox.NAMESPACES
