@@ -15,6 +15,7 @@ from rich.console import Console  # noqa: E402
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: E402
 from rich.table import Table  # noqa: E402
 
+import cardlab.checks as checks  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
@@ -79,10 +80,10 @@ def match(
     bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
     set_: list[str] = typer.Option([], "--set", help="Bot config override key=value (repeatable)."),
     opt: list[str] = typer.Option([], "--opt", help="Game option key=value, e.g. opponents (repeatable)."),
-    hands: int = typer.Option(10_000, help="Units to play (hands, games or rounds)."),
-    seed: int = typer.Option(1, help="Match seed: the same seed replays the match bit for bit."),
-    chunk: int = typer.Option(5000, help="Units per logged chunk."),
-    log: bool = typer.Option(True, help="Log every unit to the DuckDB hand log."),
+    hands: int = typer.Option(10_000, help="Units to play (hands, games or rounds).", callback=checks.count),
+    seed: int = typer.Option(1, help="Match seed: the same seed replays the match bit for bit.", callback=checks.seed),
+    chunk: int = typer.Option(5000, help="Units per logged chunk.", callback=checks.count),
+    log: bool = typer.Option(True, help="Log every unit to the DuckDB hand log.", callback=checks.when_logging),
 ):
     """Play a match in-process, log every unit, print the result with a 95% CI."""
     from flows.match import MatchPlan, run_match
@@ -135,16 +136,16 @@ def _print_sweep(outcome, unit: str) -> None:
 
 @app.command()
 def sweep(
-    game: str = typer.Argument(..., help="Contest name."),
+    game: str = typer.Argument(..., help="Contest name.", callback=checks.logged),
     bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
     grid: list[str] = typer.Option([], "--grid", help="key=v1,v2,... (repeatable); the configs are the product."),
     set_: list[str] = typer.Option([], "--set", help="Override shared by every config, key=value."),
     opt: list[str] = typer.Option([], "--opt", help="Game option key=value."),
-    hands: int = typer.Option(20_000, help="Units per config."),
-    seed: int = typer.Option(1, help="Sweep seed: every config faces the same deals."),
-    chunk: int = typer.Option(5000, help="Units per task (and per logged chunk)."),
+    hands: int = typer.Option(20_000, help="Units per config.", callback=checks.count),
+    seed: int = typer.Option(1, help="Sweep seed: every config faces the same deals.", callback=checks.seed),
+    chunk: int = typer.Option(5000, help="Units per task (and per logged chunk).", callback=checks.count),
     runner: str = typer.Option("threads", help="Task runner: threads or dask (CARDLAB_DASK_ADDRESS for a cluster)."),
-    workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2)."),
+    workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
     resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish."),
 ):
     """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config."""
@@ -201,7 +202,8 @@ VIEWS_HELP = """Views: stg_units, mart_match_results (mean, se, 95% CI per match
 
 @app.command(help="Query the hand log read-only. " + VIEWS_HELP)
 def sql(query: str = typer.Argument(None, help="SQL to run read-only; omit to list tables and views."),
-        db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb)."),
+        db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
+                                callback=checks.hand_log_to_read),
         limit: int = typer.Option(50, help="Rows to print at most.")):
     import polars as pl
 

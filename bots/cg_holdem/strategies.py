@@ -9,8 +9,13 @@ same code. The preflop knowledge comes from the computed push/fold chart.
 import random
 from dataclasses import dataclass
 
+from bots.base import Ranged, ranged, seed_field
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
 from engine.cg_holdem.rules import big_blind
+
+MAX_SAMPLES = 100_000  # Monte Carlo deals per decision: far past a 50 ms turn already
+MAX_POT_FRACTION = 10.0  # bets beyond 10 pots are all-ins in all but name
+MAX_BB = 1000.0  # depths and sizes in big blinds: no table is that deep
 
 
 # -- what a bot can work out from its inputs -------------------------------------------
@@ -134,10 +139,10 @@ class Player:
 
 # -- the bots --------------------------------------------------------------------------
 @dataclass(frozen=True)
-class StationConfig:
+class StationConfig(Ranged):
     """Calls everything (CALL becomes CHECK when free and ALL-IN when short)."""
 
-    seed: int = 0
+    seed: int = seed_field(0)
 
 
 class CallingStation(Player):
@@ -146,16 +151,12 @@ class CallingStation(Player):
 
 
 @dataclass(frozen=True)
-class EquityConfig:
-    samples: int = 400  # Monte Carlo deals per decision
-    bet_equity: float = 0.75  # bet / raise when equity vs random hands is above this
-    bet_fraction: float = 1.0  # bet size as a fraction of the pot after calling
-    call_margin: float = 0.05  # call when equity > pot odds + margin
-    seed: int = 0
-
-    def __post_init__(self):
-        if self.samples < 1:
-            raise ValueError("samples must be at least 1")
+class EquityConfig(Ranged):
+    samples: int = ranged(400, 1, MAX_SAMPLES)  # Monte Carlo deals per decision
+    bet_equity: float = ranged(0.75, 0.0, 1.0)  # bet / raise when equity vs random hands is above this
+    bet_fraction: float = ranged(1.0, 0.0, MAX_POT_FRACTION, lo_open=True)  # of the pot after calling
+    call_margin: float = ranged(0.05, -1.0, 1.0)  # call when equity > pot odds + margin
+    seed: int = seed_field(0)
 
 
 class MonteCarloBot(Player):
@@ -172,10 +173,10 @@ class MonteCarloBot(Player):
 
 
 @dataclass(frozen=True)
-class PushFoldConfig:
-    multiway_tighten: float = 1.5  # push depth divided by this per extra opponent
-    call_tighten: float = 1.0  # calling depth divided by this per extra opponent behind
-    seed: int = 0
+class PushFoldConfig(Ranged):
+    multiway_tighten: float = ranged(1.5, 0.0, 10.0, lo_open=True)  # push depth divided by this per extra opponent
+    call_tighten: float = ranged(1.0, 0.0, 10.0, lo_open=True)  # call depth / this per opponent behind
+    seed: int = seed_field(0)
 
 
 def push_ok(view: View, depth_scale: float) -> bool:
@@ -202,26 +203,22 @@ class PushFoldBot(Player):
 
 
 @dataclass(frozen=True)
-class AggressiveConfig:
-    push_below_bb: float = 8.0  # at or under this effective stack: push/fold by the chart
-    open_equity: float = 0.50  # open-raise classes whose equity vs one random hand is above this
-    open_size_bb: float = 4.0  # open raise: chips added, in big blinds
-    reraise_equity: float = 0.62  # re-raise a raise with classes above this
-    call_equity: float = 0.55  # call a raise with classes above this (scaled by pot odds)
-    value_equity: float = 0.62  # postflop: bet for value above this Monte Carlo equity
-    strong_equity: float = 0.80  # postflop: raise big above this
-    bet_fraction: float = 0.75  # postflop value bet, fraction of the pot
-    cbet_frequency: float = 0.6  # continuation bet when checked to after raising preflop
-    cbet_fraction: float = 0.4
-    call_margin: float = 0.03
-    bet_respect: float = 0.4  # extra equity wanted to call a pot-sized bet (bettors are not random)
-    multiway_tighten: float = 1.5
-    samples: int = 300
-    seed: int = 0
-
-    def __post_init__(self):
-        if self.samples < 1 or self.open_size_bb <= 0:
-            raise ValueError("samples and open_size_bb must be positive")
+class AggressiveConfig(Ranged):
+    push_below_bb: float = ranged(8.0, 0.0, MAX_BB)  # at or under this effective stack: push/fold by the chart
+    open_equity: float = ranged(0.50, 0.0, 1.0)  # open-raise classes whose equity vs one random hand is above this
+    open_size_bb: float = ranged(4.0, 0.0, MAX_BB, lo_open=True)  # open raise: chips added, in big blinds
+    reraise_equity: float = ranged(0.62, 0.0, 1.0)  # re-raise a raise with classes above this
+    call_equity: float = ranged(0.55, 0.0, 1.0)  # call a raise with classes above this (scaled by pot odds)
+    value_equity: float = ranged(0.62, 0.0, 1.0)  # postflop: bet for value above this Monte Carlo equity
+    strong_equity: float = ranged(0.80, 0.0, 1.0)  # postflop: raise big above this
+    bet_fraction: float = ranged(0.75, 0.0, MAX_POT_FRACTION, lo_open=True)  # postflop value bet, fraction of the pot
+    cbet_frequency: float = ranged(0.6, 0.0, 1.0)  # continuation bet when checked to after raising preflop
+    cbet_fraction: float = ranged(0.4, 0.0, MAX_POT_FRACTION, lo_open=True)
+    call_margin: float = ranged(0.03, -1.0, 1.0)
+    bet_respect: float = ranged(0.4, 0.0, 1.0)  # extra equity wanted to call a pot-sized bet (bettors are not random)
+    multiway_tighten: float = ranged(1.5, 0.0, 10.0, lo_open=True)
+    samples: int = ranged(300, 1, MAX_SAMPLES)
+    seed: int = seed_field(0)
 
 
 class AggressiveBot(Player):

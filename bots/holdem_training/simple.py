@@ -2,7 +2,8 @@
 
 from dataclasses import dataclass
 
-from engine.holdem_training.rules import CHECK, RAISE, Action, View
+from bots.base import Ranged, ranged
+from engine.holdem_training.rules import CHECK, RAISE, RATE_BUDGET, Action, View
 
 _CHECK = Action(CHECK)
 
@@ -32,16 +33,11 @@ class CheckerBot:
 
 
 @dataclass(frozen=True)
-class RateEquityConfig:
-    rollouts: int = 75  # RATE t per decision (4 decisions x 75 = the 300-per-hand budget share)
-    threshold: float = 0.6  # raise when the RATE win rate is above this
-    raise_fraction: float = 0.5  # of the current stack
-
-    def __post_init__(self):
-        if self.rollouts < 1:
-            raise ValueError(f"rollouts must be at least 1, got {self.rollouts}")
-        if not 0.0 < self.raise_fraction <= 1.0:
-            raise ValueError(f"raise_fraction must be in (0, 1], got {self.raise_fraction}")
+class RateEquityConfig(Ranged):
+    # RATE t per decision (4 decisions x 75 = the 300-per-hand budget share); at most the match's budget
+    rollouts: int = ranged(75, 1, RATE_BUDGET)
+    threshold: float = ranged(0.6, 0.0, 1.0)  # raise when the RATE win rate is above this
+    raise_fraction: float = ranged(0.5, 0.0, 1.0, lo_open=True)  # of the current stack
 
 
 class RateEquityBot:

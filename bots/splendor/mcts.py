@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bots.base import Ranged, ranged, seed_field
 from bots.splendor import _kernels as MK
 from bots.splendor.simple import SeededBot
 from bots.splendor.view import determinise
@@ -13,23 +14,23 @@ from engine.splendor import state as st
 from engine.splendor.protocol import Observation
 
 BATCH = 64  # iterations per kernel call between clock checks
+MAX_NODES = 4_000_000  # 56 bytes a node: the tree stays under 250 MB
 
 
 @dataclass(frozen=True)
-class MctsConfig:
-    time_ms: int = 1000  # per move; ignored when iterations > 0
-    iterations: int = 0  # a fixed count instead of a clock (reproducible runs)
-    determinisations: int = 16  # sampled deals: at most this many outcomes per chance event
-    exploration: float = 0.7
-    playout_turns: int = 24  # turns of playout before the cut-off evaluation
-    greedy_buy: float = 0.6  # playout: chance to buy the best affordable card when one exists
-    cutoff_scale: float = 3.0  # logistic scale of the cut-off evaluation, in points
-    nodes: int = 400_000  # tree capacity
-    seed: int = 0
+class MctsConfig(Ranged):
+    time_ms: int = ranged(1000, 0, 60_000)  # per move (the contest allows 11 s); ignored when iterations > 0
+    iterations: int = ranged(0, 0, 100_000_000)  # a fixed count instead of a clock (reproducible runs)
+    determinisations: int = ranged(16, 1, 1024)  # sampled deals: at most this many outcomes per chance event
+    exploration: float = ranged(0.7, 0.0, 100.0)
+    playout_turns: int = ranged(24, 0, 1000)  # turns of playout before the cut-off evaluation
+    greedy_buy: float = ranged(0.6, 0.0, 1.0)  # playout: chance to buy the best affordable card when one exists
+    cutoff_scale: float = ranged(3.0, 0.0, 100.0, lo_open=True)  # logistic scale of the cut-off evaluation, in points
+    nodes: int = ranged(400_000, 16, MAX_NODES)  # tree capacity
+    seed: int = seed_field(0)
 
     def __post_init__(self):
-        if self.determinisations < 1 or self.nodes < 16:
-            raise ValueError("determinisations must be >= 1 and nodes >= 16")
+        super().__post_init__()
         if self.time_ms <= 0 and self.iterations <= 0:
             raise ValueError("set time_ms > 0 or iterations > 0")
 

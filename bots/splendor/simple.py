@@ -5,6 +5,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bots.base import Ranged, ranged, seed_field
 from bots.splendor.view import determinise
 from engine.core.seeds import stream
 from engine.splendor import state as st
@@ -34,9 +35,12 @@ class SeededBot:
         return self._rng if self._rng is not None else stream(text_key(obs, self.seed))
 
 
+MAX_WEIGHT = 1000.0
+
+
 @dataclass(frozen=True)
-class RandomConfig:
-    seed: int = 0
+class RandomConfig(Ranged):
+    seed: int = seed_field(0)
 
 
 class RandomBot(SeededBot):
@@ -49,14 +53,16 @@ class RandomBot(SeededBot):
 
 
 @dataclass(frozen=True)
-class GreedyConfig:
-    points: float = 20.0  # per point scored (cards and nobles)
-    bonus: float = 4.0  # per purchased card (a permanent discount)
-    chip: float = 1.0  # per gem chip held
-    gold: float = 1.5  # per gold chip held
-    reserved: float = 1.0  # penalty per reserved card
-    target: float = 12.0  # times the best (points + 1) / (1 + missing chips) over reachable cards
-    noble: float = 1.5  # per bonus card counting towards a noble still on the board
+class GreedyConfig(Ranged):
+    # Weights of a linear evaluation: any sign may make sense, the bound only keeps them finite.
+    points: float = ranged(20.0, -MAX_WEIGHT, MAX_WEIGHT)  # per point scored (cards and nobles)
+    bonus: float = ranged(4.0, -MAX_WEIGHT, MAX_WEIGHT)  # per purchased card (a permanent discount)
+    chip: float = ranged(1.0, -MAX_WEIGHT, MAX_WEIGHT)  # per gem chip held
+    gold: float = ranged(1.5, -MAX_WEIGHT, MAX_WEIGHT)  # per gold chip held
+    reserved: float = ranged(1.0, -MAX_WEIGHT, MAX_WEIGHT)  # penalty per reserved card
+    # times the best (points + 1) / (1 + missing chips) over reachable cards
+    target: float = ranged(12.0, -MAX_WEIGHT, MAX_WEIGHT)
+    noble: float = ranged(1.5, -MAX_WEIGHT, MAX_WEIGHT)  # per bonus card counting towards a noble still on the board
 
 
 def missing_for(p: st.PlayerState, card_id: int) -> int:

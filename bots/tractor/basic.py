@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from bots.base import Ranged, ranged
 from engine.tractor.rules import HIDDEN_SIZE, POINTS, TRUMP_GROUP
 from engine.tractor.state import View, build_follow
 from engine.tractor.tricks import decompose, pair_counts, trick_winner
@@ -39,10 +40,10 @@ def block_cards(cards, code, length: int, top: int) -> list[int]:
 
 
 @dataclass(frozen=True)
-class RandomConfig:
-    single: float = 0.55  # lead weights; the rest goes to throws
-    pair: float = 0.25
-    tractor: float = 0.1
+class RandomConfig(Ranged):
+    single: float = ranged(0.55, 0.0, 1.0)  # lead weights; the rest goes to throws
+    pair: float = ranged(0.25, 0.0, 1.0)
+    tractor: float = ranged(0.1, 0.0, 1.0)
 
 
 class RandomBot:
@@ -83,11 +84,11 @@ class RandomBot:
 
 
 @dataclass(frozen=True)
-class RuleConfig:
+class RuleConfig(Ranged):
     lead_blocks: bool = True  # lead high non-trump pairs/tractors first
     dump_points: bool = True  # give points to a partner who is winning the trick
     ruff: bool = True  # trump a suit we are void in when that wins the trick
-    min_block_rank: int = 8  # lowest place in its suit (0..11) of a pair worth leading
+    min_block_rank: int = ranged(8, 0, 11)  # lowest place in its suit of a pair worth leading
 
 
 class RuleBot:

@@ -2,7 +2,7 @@
 
 from dataclasses import dataclass
 
-from bots.base import BotSpec
+from bots.base import BotSpec, Ranged, empty_or_file, ranged, seed_field, validated
 from bots.twocarddraw.learner import LearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
 from bots.twocarddraw.simple import OracleBot, PriorBestResponseBot, SampleBot
@@ -13,34 +13,31 @@ class NoConfig:
     pass
 
 
-@dataclass(frozen=True)
-class OracleConfig:
-    strategy: str = ""  # the true strategy file; when empty the judge reveals the server's strategy
+STRATEGY_FILE = "'' (the judge reveals the server's strategy) or an existing strategy file"
 
 
 @dataclass(frozen=True)
-class PriorConfig:
-    prior_count: int = 16  # strategies in the bank generated for the test's bet sizes
-    prior_seed: int = DEFAULT_BANK_SEED
+class OracleConfig(Ranged):
+    strategy: str = validated("", empty_or_file, STRATEGY_FILE)  # the true strategy file
 
-    def __post_init__(self):
-        if self.prior_count < 1:
-            raise ValueError("prior_count must be >= 1")
+
+@dataclass(frozen=True)
+class PriorConfig(Ranged):
+    prior_count: int = ranged(16, 1, 256)  # strategies in the bank generated for the test's bet sizes (each takes
+    prior_seed: int = seed_field(DEFAULT_BANK_SEED)  # up to 200,000 generator steps to build)
 
 
 @dataclass(frozen=True)
 class LearnerConfig(PriorConfig):
-    prior_scale: float = 1.0  # multiplies the bank-matched Dirichlet strength per row
-    strength_min: float = 1.0
-    strength_max: float = 200.0
-    resolve_every: int = 1  # hands between best-response re-solves
+    prior_scale: float = ranged(1.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength
+    strength_min: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # per row
+    strength_max: float = ranged(200.0, 0.0, 1e6, lo_open=True)
+    resolve_every: int = ranged(1, 1, 1_000_000)  # hands between best-response re-solves
 
     def __post_init__(self):
         super().__post_init__()
-        if self.prior_scale <= 0 or self.strength_min <= 0 or self.strength_max < self.strength_min:
-            raise ValueError("need prior_scale > 0 and 0 < strength_min <= strength_max")
-        if self.resolve_every < 1:
-            raise ValueError("resolve_every must be >= 1")
+        if self.strength_max < self.strength_min:
+            raise ValueError(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
 BOTS: dict[str, BotSpec] = {

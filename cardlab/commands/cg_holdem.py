@@ -15,6 +15,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import checks
 from cardlab.errors import fail
 
 console = Console()
@@ -38,12 +39,17 @@ def _spec_and_config(bot: str, settings: list[str]):
 
 # ------------------------------------------------------------------------------------ judge
 def judge(
-    commands: list[str] = typer.Argument(..., help="2 to 4 programs, each one quoted command string"),
-    seed: int = typer.Option(..., "--seed", help="the referee's game seed (a non-zero Java long)"),
-    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", min=1, help="time for each program's first answer"),
-    turn_ms: int = typer.Option(50, "--turn-ms", min=1, help="time for every later answer"),
-    phh: Path = typer.Option(None, "--phh", help="also write the hands as PHH hand histories to this file"),
-    log: bool = typer.Option(False, "--log", help="append the game's hands to the DuckDB hand log"),
+    commands: list[str] = typer.Argument(..., help="2 to 4 programs, each one quoted command string",
+                                         callback=checks.programs(2, 4)),
+    seed: int = typer.Option(..., "--seed", help="the referee's game seed (a non-zero Java long)",
+                             callback=checks.java_seed),
+    first_turn_ms: int = typer.Option(1000, "--first-turn-ms", help="time for each program's first answer",
+                                      callback=checks.count),
+    turn_ms: int = typer.Option(50, "--turn-ms", help="time for every later answer", callback=checks.count),
+    phh: Path = typer.Option(None, "--phh", help="also write the hands as PHH hand histories to this file",
+                             callback=checks.output_file),
+    log: bool = typer.Option(False, "--log", help="append the game's hands to the DuckDB hand log",
+                             callback=checks.when_logging),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
 ):
     """Play one game of external programs and print each seat's final score and rank."""
@@ -115,10 +121,11 @@ def _log(result, names, seed, seconds, commands) -> str:
 
 # ------------------------------------------------------------------------------------ export
 def export(
-    out: Path = typer.Option(..., "--out", help="the single .py file to write"),
+    out: Path = typer.Option(..., "--out", help="the single .py file to write (or a folder for cg_holdem_bot.py)",
+                             callback=checks.output_path),
     bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold or aggressive"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
-    budget_ms: int = typer.Option(15, "--budget-ms", min=1, max=45,
+    budget_ms: int = typer.Option(15, "--budget-ms", callback=checks.within(1, 45),
                                   help="Monte Carlo time per turn (CodinGame allows 50 ms in all)"),
 ):
     """Write a single-file Python submission (standard library only, as CodinGame runs it)."""

@@ -8,6 +8,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import checks
+
 bench_app = typer.Typer(help="Hold'em Training benchmarks (figures, never timed tests).", no_args_is_help=True)
 
 
@@ -22,15 +24,19 @@ def _fail(message: str, code: int = 2):
 
 
 def judge(
-    command: list[str] = typer.Argument(..., help="the contestant program and its arguments (after --)"),
-    hands: int = typer.Option(10000, "--hands", min=1, help="hands G (the contest plays up to 10,000)"),
-    seed: int = typer.Option(1, "--seed", min=0, help="match seed: hand i is dealt from (seed, i)"),
-    cpu_seconds: float = typer.Option(10.0, "--cpu-seconds", min=0.1, help="CPU limit for the whole match"),
-    memory_mb: float = typer.Option(512.0, "--memory-mb", min=1.0, help="peak memory limit"),
-    wall_seconds: float = typer.Option(None, "--wall-seconds", min=1.0,
+    command: list[str] = typer.Argument(..., help="the contestant program and its arguments (after --)",
+                                        callback=checks.program_argv),
+    hands: int = typer.Option(10000, "--hands", help="hands G (the contest plays up to 10,000)", callback=checks.count),
+    seed: int = typer.Option(1, "--seed", help="match seed: hand i is dealt from (seed, i)", callback=checks.seed),
+    cpu_seconds: float = typer.Option(10.0, "--cpu-seconds", help="CPU limit for the whole match",
+                                      callback=checks.limit),
+    memory_mb: float = typer.Option(512.0, "--memory-mb", help="peak memory limit", callback=checks.limit),
+    wall_seconds: float = typer.Option(None, "--wall-seconds", callback=checks.limit,
                                        help="stop a program that stalls (default 6 x the CPU limit + 30 s)"),
-    transcript: Path | None = typer.Option(None, "--transcript", help="write every line exchanged here"),
-    log: bool = typer.Option(True, "--log/--no-log", help="append the hands to the DuckDB hand log"),
+    transcript: Path | None = typer.Option(None, "--transcript", help="write every line exchanged here",
+                                           callback=checks.output_file),
+    log: bool = typer.Option(True, "--log/--no-log", help="append the hands to the DuckDB hand log",
+                             callback=checks.when_logging),
 ):
     """Run a program as Alice under the contest's judge and limits; print the contest's output end.
 
@@ -165,7 +171,8 @@ def _print_measures(title: str, measures, *, unit: str) -> None:
 
 
 def export(
-    out: Path = typer.Option(..., "--out", help="directory to write the bundle into (DIR/run, DIR/config.json)"),
+    out: Path = typer.Option(..., "--out", help="directory to write the bundle into (DIR/run, DIR/config.json)",
+                             callback=checks.output_dir),
     bot: str = typer.Option("exploit", "--bot", help="registered bot: checker, rate_equity or exploit"),
     set_: list[str] = typer.Option([], "--set", help="bot setting k=v (repeatable)"),
 ):

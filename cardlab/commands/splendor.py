@@ -13,6 +13,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import checks
+
 app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
 bench_app = typer.Typer(help="Splendor benchmarks: random-game speed, search strength.", no_args_is_help=True)
 PROJECT = Path(__file__).resolve().parents[2]
@@ -79,15 +81,19 @@ def _standings_table(title: str, standings, ratings=None) -> Table:
 
 
 def judge(
-    games: int = typer.Option(2, "--games", min=1, help="games in the match (seats rotate after each)"),
-    seed: int = typer.Option(1, "--seed", min=0, help="match seed; game g's deal depends on (seed, g) only"),
-    commands: list[str] = typer.Argument(..., help="1-4 agent commands, each one string, e.g. \"python3 a.py\""),
-    save: Path | None = typer.Option(None, "--save", help="write DIR/game-NNN.json records"),
+    games: int = typer.Option(2, "--games", help="games in the match (seats rotate after each)", callback=checks.count),
+    seed: int = typer.Option(1, "--seed", help="match seed; game g's deal depends on (seed, g) only",
+                             callback=checks.seed),
+    commands: list[str] = typer.Argument(..., help="1-4 agent commands, each one string, e.g. \"python3 a.py\"",
+                                         callback=checks.programs(1, 4)),
+    save: Path | None = typer.Option(None, "--save", help="write DIR/game-NNN.json records",
+                                     callback=checks.output_dir),
     save_inputs: bool = typer.Option(False, "--save-inputs", help="also write every agent's stdin (needs --save)"),
-    cpu: float = typer.Option(11.0, "--cpu", min=0.1, help="CPU seconds per move (contest: 11)"),
-    wall: float = typer.Option(12.0, "--wall", min=0.1, help="wall-clock guard per move in seconds"),
+    cpu: float = typer.Option(11.0, "--cpu", help="CPU seconds per move (contest: 11)", callback=checks.limit),
+    wall: float = typer.Option(12.0, "--wall", help="wall-clock guard per move in seconds", callback=checks.limit),
     strict_exit: bool = typer.Option(False, "--strict-exit", help="a crash or a limit makes the move a pass"),
-    log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)"),
+    log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)",
+                             callback=checks.when_logging),
 ):
     """Play external agents as the contest's arbiter does; print each player's points and wins."""
     from engine.splendor.agents import ExternalAgent
@@ -149,7 +155,7 @@ sys.exit(run_agent({bot!r}, {settings!r}))
 
 
 def export(
-    out: Path = typer.Option(..., "--out", help="directory to write (created if missing)"),
+    out: Path = typer.Option(..., "--out", help="directory to write (created if missing)", callback=checks.output_dir),
     bot: str = typer.Option("mcts", "--bot", help="bot to export (random, greedy, mcts)"),
     set_: list[str] = typer.Option([], "--set", help="bot config as key=value (repeatable)"),
 ):
@@ -297,7 +303,8 @@ def bench_strength(
 
 @app.command("report")
 def report(
-    db: Path | None = typer.Option(None, "--db", help="hand log (default: the workspace's)"),
+    db: Path | None = typer.Option(None, "--db", help="hand log (default: the workspace's)",
+                                   callback=checks.hand_log_to_read),
     out: Path | None = typer.Option(None, "--out", help="directory for the plot (default: the workspace's out/)"),
     last: int = typer.Option(8, "--last", min=1, help="most recent matches to show"),
 ):

@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import checks
 from engine.tractor.rules import SEATS, team_of
 from engine.tractor.simulate import run, simulate_text
 
@@ -98,18 +99,22 @@ def generate(
 
 
 def judge(
-    rounds: int = typer.Option(200, "--rounds", min=1, help="rounds to play"),
-    seed: int = typer.Option(0, "--seed", min=0, help="match seed (deals depend on seed and round only)"),
+    rounds: int = typer.Option(200, "--rounds", help="rounds to play", callback=checks.count),
+    seed: int = typer.Option(0, "--seed", help="match seed (deals depend on seed and round only)",
+                             callback=checks.seed),
     bot: str = typer.Option("rule", "--bot", help="primary bot (random, rule)"),
     opponent: str = typer.Option("random", "--opponent", help="the other team's bot"),
     settings: list[str] = typer.Option([], "--set", help="primary bot config as key=value (repeatable)"),
     swap_seats: bool = typer.Option(True, "--swap-seats/--no-swap-seats", help="primary on team 2 in odd rounds"),
-    log: bool = typer.Option(False, "--log", help="append the rounds to the DuckDB hand log"),
-    program: str | None = typer.Option(None, "--program", help="a contestant's simulator command to test instead"),
+    log: bool = typer.Option(False, "--log", help="append the rounds to the DuckDB hand log",
+                             callback=checks.when_logging),
+    program: str | None = typer.Option(None, "--program", help="a contestant's simulator command to test instead",
+                                       callback=checks.program_commands),
     input_file: Path | None = typer.Option(None, "--input", exists=True, dir_okay=False,
                                            help="with --program: this input instead of bot rounds"),
-    cpu: float = typer.Option(1.0, "--cpu", min=0.1, help="with --program: CPU seconds (contest: 1)"),
-    memory: float = typer.Option(1536, "--memory", min=16, help="with --program: memory in MB (contest: 1536)"),
+    cpu: float = typer.Option(1.0, "--cpu", help="with --program: CPU seconds (contest: 1)", callback=checks.limit),
+    memory: float = typer.Option(1536, "--memory", help="with --program: memory in MB (contest: 1536)",
+                                 callback=checks.limit),
 ):
     """Play full Tractor rounds between in-process bots and print the scores.
 
@@ -201,7 +206,8 @@ def _log_match(chunk, *, bot: str, config, seed: int, options, seconds: float) -
 
 
 def export(
-    out: Path = typer.Option(..., "--out", help="bundle directory to write (created if missing)"),
+    out: Path = typer.Option(..., "--out", help="bundle directory to write (created if missing)",
+                             callback=checks.output_dir),
     bot: str = typer.Option("rule", "--bot", hidden=True, help="accepted for `cardlab pick --out`; unused"),
     set_: list[str] = typer.Option([], "--set", hidden=True, help="accepted for `cardlab pick --out`; unused"),
 ):

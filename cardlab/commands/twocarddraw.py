@@ -16,6 +16,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cardlab import checks
 from cardlab.errors import fail as _fail
 
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
@@ -69,10 +70,12 @@ def judge(
     strategy: Path = typer.Option(..., "--strategy", help="server strategy file (the contest's format)"),
     bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br or learner"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
-    hands: int = typer.Option(10_000, "--hands", min=1, help="hands in the test (the contest: 10,000)"),
-    seed: int = typer.Option(1, "--seed", min=0, help="match seed; hand i's cards depend on (seed, i) only"),
+    hands: int = typer.Option(10_000, "--hands", help="hands in the test (the contest: 10,000)", callback=checks.count),
+    seed: int = typer.Option(1, "--seed", help="match seed; hand i's cards depend on (seed, i) only",
+                             callback=checks.seed),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
-    log: bool = typer.Option(False, "--log", help="append the hands to the DuckDB hand log"),
+    log: bool = typer.Option(False, "--log", help="append the hands to the DuckDB hand log",
+                             callback=checks.when_logging),
 ):
     """Play a bot against a server strategy as TopCoder's tester did: score = max(0, profit + hands).
 
@@ -154,7 +157,8 @@ sys.exit(subprocess.call(command, cwd=ROOT))
 def export(
     bot: str = typer.Option("learner", "--bot", help="bot to freeze"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
-    out: Path = typer.Option(Path("out/twocarddraw-bundle"), "--out", help="bundle directory to write"),
+    out: Path = typer.Option(Path("out/twocarddraw-bundle"), "--out", help="bundle directory to write",
+                             callback=checks.output_dir),
 ):
     """Write a bundle: config.json (frozen bot config) and run.py, which plays the bot against a
     strategy file through cardlab's judge. TopCoder ran an in-process class, so there is no
@@ -247,7 +251,8 @@ def fit(
     out: Path = typer.Option(Path("out/twocarddraw-fit.txt"), "--out", help="fitted strategy file (+ .png plot)"),
     checkpoints: str = typer.Option("0,100,300,1000,3000,10000", help="hand counts to fit at, comma-separated"),
     prior: str = typer.Option("bank", help="bank (generated strategies for the bet sizes) or uniform"),
-    db: Path = typer.Option(None, "--db", help="hand log (default: the workspace's)"),
+    db: Path = typer.Option(None, "--db", help="hand log (default: the workspace's)",
+                            callback=checks.hand_log_to_read),
     track: bool = typer.Option(True, "--track/--no-track", help="log metrics, plot and fit to MLflow"),
     json_: bool = typer.Option(False, "--json"),
 ):

@@ -9,24 +9,24 @@ line-up sits in every seat on the same cards. Options: players (2-4) and the opp
 
 from dataclasses import dataclass
 
+from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS
 from flows.games.base import GameAdapter
 
 
-@dataclass(frozen=True)
-class MatchOptions:
-    players: int = 4
-    opponents: str = "montecarlo/pushfold/station"
+def _unknown_opponents(text: str) -> str | None:
+    names = [n for n in text.split("/") if n]
+    unknown = [n for n in names if n not in BOTS]
+    return "no bot named" if not names else f"unknown {', '.join(unknown)}" if unknown else None
 
-    def __post_init__(self):
-        if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
-        names = self.opponent_names()
-        unknown = [n for n in names if n not in BOTS]
-        if not names or unknown:
-            raise ValueError(f"opponents {self.opponents!r}: unknown {unknown}; accepted: {', '.join(sorted(BOTS))}")
+
+@dataclass(frozen=True)
+class MatchOptions(Ranged):
+    players: int = ranged(4, MIN_PLAYERS, MAX_PLAYERS)
+    opponents: str = validated("montecarlo/pushfold/station", _unknown_opponents,
+                               "bot names separated by '/', each one of " + ", ".join(sorted(BOTS)))
 
     def opponent_names(self) -> list[str]:
         return [n for n in self.opponents.split("/") if n]

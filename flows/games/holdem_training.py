@@ -6,6 +6,7 @@ its mean over a match. Hand i is dealt from (seed, i), so chunks and sweeps shar
 
 from dataclasses import dataclass
 
+from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, MAX_HANDS, RATE_BUDGET
@@ -13,16 +14,11 @@ from flows.games.base import GameAdapter
 
 
 @dataclass(frozen=True)
-class MatchOptions:
+class MatchOptions(Ranged):
     # RATE rollouts a chunk may spend per hand it plays (the contest: 3,000,000 per 10,000 hands).
-    rate_budget_per_hand: int = RATE_BUDGET // MAX_HANDS
-    bob_rollouts: int = BOB_ROLLOUTS  # Bob's Monte Carlo completions per call decision
-
-    def __post_init__(self):
-        if self.rate_budget_per_hand < 0:
-            raise ValueError(f"rate_budget_per_hand must be >= 0, got {self.rate_budget_per_hand}")
-        if self.bob_rollouts < 1:
-            raise ValueError(f"bob_rollouts must be >= 1, got {self.bob_rollouts}")
+    rate_budget_per_hand: int = ranged(RATE_BUDGET // MAX_HANDS, 0, RATE_BUDGET)
+    # Bob's Monte Carlo completions per call decision (CPU-bound: 100x the contest's is plenty)
+    bob_rollouts: int = ranged(BOB_ROLLOUTS, 1, 100 * BOB_ROLLOUTS)
 
 
 def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None):

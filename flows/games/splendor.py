@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from bots.base import BotSpec, ConfigError, split_pairs
+from bots.base import BotSpec, ConfigError, Ranged, one_of, ranged, split_pairs, validated
 from bots.splendor import BOTS
 from engine.core.log import ChunkLog
 from engine.splendor.agents import InProcessAgent
@@ -15,25 +15,32 @@ from flows.games.base import GameAdapter
 
 
 @dataclass(frozen=True)
-class SplendorOptions:
-    players: int = 2  # table size: the candidate plus players-1 opponents
-    opponent: str = "greedy"  # a bot name from bots.splendor.BOTS
-    opponent_set: str = ""  # the opponent's config as k=v;k=v
+class SplendorOptions(Ranged):
+    players: int = ranged(2, 2, 4)  # table size: the candidate plus players-1 opponents
+    opponent: str = one_of("greedy", sorted(BOTS))  # a bot name from bots.splendor.BOTS
+    # the opponent's config as k=v;k=v (its keys and values are checked against the opponent's config)
+    opponent_set: str = validated("", lambda text: None if all("=" in p for p in _pairs(text)) else "not k=v",
+                                  "k=v pairs separated by ';'")
 
     def __post_init__(self):
-        if self.players not in (2, 3, 4):
-            raise ValueError(f"players must be 2, 3 or 4, got {self.players}")
-        if self.opponent not in BOTS:
-            raise ValueError(f"unknown opponent {self.opponent!r}; accepted: {', '.join(sorted(BOTS))}")
+        super().__post_init__()
+        opponent_config(self)
+
+
+def _pairs(text: str) -> list[str]:
+    return [p for p in text.split(";") if p.strip()]
+
+
+def opponent_config(options: "SplendorOptions"):
+    try:
+        return BOTS[options.opponent].config_from(split_pairs(_pairs(options.opponent_set)))
+    except ConfigError as exc:
+        raise ValueError(str(exc)) from exc
 
 
 def opponent_agents(options: SplendorOptions) -> list[InProcessAgent]:
     spec = BOTS[options.opponent]
-    pairs = [p for p in options.opponent_set.split(";") if p.strip()]
-    try:
-        config = spec.config_from(split_pairs(pairs))
-    except ConfigError as exc:
-        raise ValueError(str(exc)) from exc
+    config = opponent_config(options)
     return [InProcessAgent(f"{options.opponent}-{i + 1}", spec.make(config)) for i in range(options.players - 1)]
 
 

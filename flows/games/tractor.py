@@ -5,9 +5,12 @@ change minus the other team's level change that round (the CR update of the cont
 the primary team's side; odd rounds seat the primary bot on team 2 (MatchOptions.swap_seats).
 """
 
+from bots.base import Accepts, declare
 from bots.tractor import BOTS
 from engine.tractor import judge
 from flows.games.base import GameAdapter
+
+declare(judge.MatchOptions, opponent=Accepts(choices=tuple(sorted(BOTS))))  # engine code cannot import bots
 
 
 def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None):

@@ -36,7 +36,7 @@ def test_configs_parse_and_reject_clearly():
         spec.config_from(["runout_flop=3"])
     with pytest.raises(ConfigError, match="runouts_flop=.*integer"):
         spec.config_from(["runouts_flop=many"])
-    with pytest.raises(ConfigError, match="at least 1"):
+    with pytest.raises(ConfigError, match=r"runouts_turn=0 is outside the accepted range \[1, 1000\]"):
         spec.config_from(["runouts_turn=0"])
     with pytest.raises(ConfigError, match="raise_fraction"):
         BOTS["rate_equity"].config_from(["raise_fraction=1.5"])

@@ -1,0 +1,202 @@
+"""Checks of command-line values, run by typer while it parses the arguments, so a bad value
+stops the command before anything is played or logged: one line naming the option and what
+it accepts, exit code 2.
+
+Use them as option callbacks: ``typer.Option(10_000, "--hands", callback=checks.count)``.
+"""
+
+import os
+import shlex
+import shutil
+from pathlib import Path
+
+import typer
+
+from bots.base import SEED_MAX
+from cardlab.errors import fail
+
+COUNT_MAX = 1_000_000_000  # units, games, rounds, chunk sizes, workers: far past a day of play
+LIMIT_MAX = 1_000_000  # seconds (11 days) or MB (1 TB)
+DUCKDB_MAGIC = b"DUCK"  # bytes 8-11 of every DuckDB database file
+PROGRAMS = "an executable file or a command on PATH (and the script it runs must exist)"
+# Programs that run a script named by their first argument: that script must exist too.
+INTERPRETERS = {"python", "python3", "sh", "bash", "node", "ruby", "perl", "java", "pypy", "pypy3"}
+
+
+def _name(param: typer.CallbackParam) -> str:
+    return max(param.opts, key=len) if param.opts else str(param.name)
+
+
+def count(param: typer.CallbackParam, value: int | None) -> int | None:
+    """A count of things to play or run: 1 or more."""
+    if value is not None and not 1 <= value <= COUNT_MAX:
+        fail(f"{_name(param)} {value} is outside the accepted range [1, {COUNT_MAX:,}]")
+    return value
+
+
+def seed(param: typer.CallbackParam, value: int | None) -> int | None:
+    """A match seed. The hand log stores seeds as 64-bit signed integers, so seeds of 2^63 and
+    up are refused rather than wrapped (which would log a different seed from the one played)."""
+    if value is not None and not 0 <= value <= SEED_MAX:
+        fail(f"{_name(param)} {value} is outside the accepted range [0, 2^63 - 1]")
+    return value
+
+
+def java_seed(param: typer.CallbackParam, value: int | None) -> int | None:
+    """A referee seed that is a Java long (CodinGame): any non-zero 64-bit signed integer."""
+    if value is not None and (value == 0 or not -SEED_MAX - 1 <= value <= SEED_MAX):
+        fail(f"{_name(param)} {value} is outside the accepted range: a non-zero Java long, -2^63 .. 2^63 - 1")
+    return value
+
+
+def within(lo: int, hi: int):
+    """A callback accepting integers in [lo, hi]."""
+
+    def check(param: typer.CallbackParam, value: int | None) -> int | None:
+        if value is not None and not lo <= value <= hi:
+            fail(f"{_name(param)} {value} is outside the accepted range [{lo:,}, {hi:,}]")
+        return value
+
+    return check
+
+
+def limit(param: typer.CallbackParam, value: float | None) -> float | None:
+    """A time or memory limit (seconds, MB): a finite number above zero."""
+    if value is not None and not 0 < value <= LIMIT_MAX:
+        fail(f"{_name(param)} {value} is outside the accepted range (0, {LIMIT_MAX:,}]")
+    return value
+
+
+def _make_parent(option: str, path: Path) -> None:
+    """The folder for an output file exists afterwards, or the command stops here."""
+    parent = path.parent
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        fail(f"{option} {path}: cannot create its folder {parent} ({exc.strerror}); accepted: a file in a "
+             "folder that exists or can be created")
+    if not os.access(parent, os.W_OK):
+        fail(f"{option} {path}: folder {parent} is not writable; accepted: a file in a writable folder")
+
+
+def output_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """A file the command writes: not a folder, and its folder exists (created if missing)."""
+    if value is None:
+        return value
+    if value.is_dir():
+        fail(f"{_name(param)} {value} is a folder; accepted: a file path (its folder is created if missing)")
+    _make_parent(_name(param), value)
+    return value
+
+
+def output_path(param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """A file the command writes, or an existing folder to write its default file name into."""
+    if value is not None and not value.is_dir():
+        _make_parent(_name(param), value)
+    return value
+
+
+def output_dir(param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """A folder the command writes into: not a file, creatable."""
+    if value is None:
+        return value
+    if value.exists() and not value.is_dir():
+        fail(f"{_name(param)} {value} is a file; accepted: a folder (created if missing)")
+    _make_parent(_name(param), value / "x")
+    return value
+
+
+def hand_log_file(path: Path, option: str, *, accepted: str = "a DuckDB hand log file (created if missing)") -> None:
+    """A DuckDB hand log: an existing DuckDB file, or a new file in a folder that can be made."""
+    if path.is_dir():
+        fail(f"{option} {path} is a folder; accepted: {accepted}")
+    if path.exists():
+        try:
+            with path.open("rb") as fh:
+                header = fh.read(12)
+        except OSError as exc:
+            fail(f"{option} {path} cannot be read ({exc.strerror}); accepted: {accepted}")
+        if header[8:12] != DUCKDB_MAGIC:
+            fail(f"{option} {path} is not a DuckDB database; accepted: {accepted}")
+        return
+    _make_parent(option, path)
+
+
+def hand_log_to_read(param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """For --db options of commands that read the hand log: a DuckDB file, if it exists (the
+    command says itself when there is no hand log yet)."""
+    if value is not None and value.exists():
+        hand_log_file(value, _name(param), accepted="a DuckDB hand log file")
+    return value
+
+
+def workspace_hand_log() -> None:
+    from flows.settings import Paths
+
+    hand_log_file(Paths.from_env().db, "the hand log (CARDLAB_DB)")
+
+
+def logged(value):
+    """For the argument of a command that always logs (sweep): the hand log must be usable."""
+    workspace_hand_log()
+    return value
+
+
+def when_logging(value: bool) -> bool:
+    """For --log flags: the workspace's hand log must be usable before anything is played."""
+    if value:
+        workspace_hand_log()
+    return value
+
+
+def _program_problem(argv: list[str]) -> str | None:
+    if not argv:
+        return "is empty"
+    program = argv[0]
+    if os.sep in program:
+        if not Path(program).is_file():
+            return "no such file"
+        if not os.access(program, os.X_OK):
+            return "the file is not executable"
+    elif shutil.which(program) is None:
+        return "not found on PATH"
+    if Path(program).name in INTERPRETERS and not {"-c", "-m", "-e"} & set(argv[1:]):  # code, not a file
+        script = next((a for a in argv[1:] if not a.startswith("-")), None)
+        if script is not None and Path(script).suffix and not Path(script).is_file():
+            return f"the script it runs, {script!r}, does not exist"
+    return None
+
+
+def program_argv(param: typer.CallbackParam, value: list[str] | None) -> list[str] | None:
+    """One program given as its argv (e.g. after --)."""
+    if value:
+        problem = _program_problem(list(value))
+        if problem:
+            fail(f"program {shlex.join(value)!r}: {problem}; accepted: {PROGRAMS}")
+    return value
+
+
+def programs(lo: int, hi: int):
+    """A callback for lo..hi programs, each given as one command string (e.g. "python3 bot.py")."""
+
+    def check(param: typer.CallbackParam, value: list[str] | None) -> list[str] | None:
+        if value is not None and not lo <= len(value) <= hi:
+            fail(f"got {len(value)} programs; accepted: {lo} to {hi}, each one quoted command string")
+        return program_commands(param, value)
+
+    return check
+
+
+def program_commands(param: typer.CallbackParam, value: list[str] | str | None) -> list[str] | str | None:
+    """Programs each given as one command string, e.g. "python3 bot.py"."""
+    if value is None:
+        return value
+    for command in [value] if isinstance(value, str) else value:
+        try:
+            argv = shlex.split(command)
+        except ValueError as exc:
+            fail(f"program {command!r} cannot be parsed ({exc}); accepted: one quoted command string per program")
+        problem = _program_problem(argv)
+        if problem:
+            fail(f"program {command!r}: {problem}; accepted: {PROGRAMS}")
+    return value
