@@ -13,6 +13,7 @@ import math
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from numbers import Real
+from pathlib import Path
 from typing import Any, get_type_hints
 
 
@@ -95,8 +96,6 @@ def seed_field(default: int = 0):
 
 def empty_or_file(value) -> str | None:
     """For path fields: '' (use the default) or an existing file."""
-    from pathlib import Path
-
     if value == "" or Path(value).is_file():
         return None
     return "no such file"

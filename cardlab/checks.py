@@ -123,10 +123,13 @@ def hand_log_file(path: Path, option: str, *, accepted: str = "a DuckDB hand log
 
 
 def hand_log_to_read(param: typer.CallbackParam, value: Path | None) -> Path | None:
-    """For --db options of commands that read the hand log: a DuckDB file, if it exists (the
-    command says itself when there is no hand log yet)."""
-    if value is not None and value.exists():
-        hand_log_file(value, _name(param), accepted="a DuckDB hand log file")
+    """For --db options of commands that read the hand log (None: CARDLAB_DB's): a DuckDB file,
+    if it exists (the command says itself when there is no hand log yet)."""
+    from flows.settings import Paths
+
+    path, option = (value, _name(param)) if value is not None else (Paths.from_env().db, "the hand log (CARDLAB_DB)")
+    if path.exists():
+        hand_log_file(path, option, accepted="a DuckDB hand log file")
     return value
 
 

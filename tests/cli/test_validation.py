@@ -151,11 +151,13 @@ def test_a_hand_log_that_is_a_folder_or_not_duckdb_is_refused_before_play(tmp_pa
 
 
 @pytest.mark.parametrize("command", [("twocarddraw", "fit"), ("splendor", "report"), ("sql", "SELECT 1")])
-def test_db_options_that_are_folders_or_not_duckdb_are_refused(tmp_path, command):
+def test_db_options_that_are_folders_or_not_duckdb_are_refused(tmp_path, monkeypatch, command):
     binary = tmp_path / "notes.bin"
     binary.write_bytes(b"\x00\x01 not a database")
     refused(run(*command, "--db", str(tmp_path)), "--db", "is a folder", "accepted: a DuckDB hand log file")
     refused(run(*command, "--db", str(binary)), "--db", "is not a DuckDB database")
+    monkeypatch.setenv("CARDLAB_DB", str(binary))  # the default hand log is checked the same way
+    refused(run(*command), "CARDLAB_DB", "is not a DuckDB database")
 
 
 # ------------------------------------------------------------------------ programs
