@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks
+from cardlab.program_env import ENV_HELP, parse_env
 
 bench_app = typer.Typer(help="Hold'em Training benchmarks (figures, never timed tests).", no_args_is_help=True)
 
@@ -37,6 +38,7 @@ def judge(
                                            callback=checks.output_file),
     log: bool = typer.Option(True, "--log/--no-log", help="append the hands to the DuckDB hand log",
                              callback=checks.when_logging),
+    env: list[str] = typer.Option([], "--env", help=ENV_HELP),
 ):
     """Run a program as Alice under the contest's judge and limits; print the contest's output end.
 
@@ -48,7 +50,7 @@ def judge(
     lines: list[str] | None = [] if transcript is not None else None
     started = time.perf_counter()
     result = play_external(list(command), seed=seed, hands=hands, cpu_seconds=cpu_seconds, memory_mb=memory_mb,
-                           wall_seconds=wall_seconds, transcript=lines)
+                           wall_seconds=wall_seconds, transcript=lines, env=parse_env(env))
     seconds = time.perf_counter() - started
     if transcript is not None:
         transcript.write_text("\n".join(lines) + "\n")
@@ -60,7 +62,7 @@ def judge(
                f"{'  (' + result.reason + ')' if result.reason else ''}")
     typer.echo(f"limits: cpu {cpu} s of {cpu_seconds:g} s, peak memory {memory} MB of {memory_mb:g} MB"
                f"{', stopped by the ' + result.limit + ' limit' if result.limit else ''}")
-    typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s")
+    typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s  isolation {result.isolation}")
     for line in result.stderr_tail.strip().splitlines()[-5:]:
         typer.echo(f"program stderr: {line}")
     if result.complete:

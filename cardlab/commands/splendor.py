@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks
+from cardlab.program_env import ENV_HELP, parse_env
 
 app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
 bench_app = typer.Typer(help="Splendor benchmarks: random-game speed, search strength.", no_args_is_help=True)
@@ -94,6 +95,7 @@ def judge(
     strict_exit: bool = typer.Option(False, "--strict-exit", help="a crash or a limit makes the move a pass"),
     log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)",
                              callback=checks.when_logging),
+    env: list[str] = typer.Option([], "--env", help=ENV_HELP),
 ):
     """Play external agents as the contest's arbiter does; print each player's points and wins."""
     from engine.splendor.agents import ExternalAgent
@@ -105,7 +107,7 @@ def judge(
     if save_inputs and save is None:
         raise typer.BadParameter("--save-inputs needs --save DIR")
     names = _agent_names(commands)
-    agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit)
+    agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit, env=parse_env(env))
               for n, c in zip(names, commands, strict=True)]
     console = Console()
 

@@ -17,6 +17,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks
+from cardlab.program_env import ENV_HELP, parse_env
 from engine.tractor.rules import SEATS, team_of
 from engine.tractor.simulate import run, simulate_text
 
@@ -115,6 +116,7 @@ def judge(
     cpu: float = typer.Option(1.0, "--cpu", help="with --program: CPU seconds (contest: 1)", callback=checks.limit),
     memory: float = typer.Option(1536, "--memory", help="with --program: memory in MB (contest: 1536)",
                                  callback=checks.limit),
+    env: list[str] = typer.Option([], "--env", help="with --program: " + ENV_HELP),
 ):
     """Play full Tractor rounds between in-process bots and print the scores.
 
@@ -129,7 +131,7 @@ def judge(
 
     bots, config = _bots_or_fail(bot, opponent, settings)
     if program is not None:
-        _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory)
+        _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory, env=parse_env(env))
         return
     options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
     started = time.perf_counter()
@@ -141,7 +143,7 @@ def judge(
 
 
 def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: int, cpu: float,
-                   memory: float) -> None:
+                   memory: float, env: dict[str, str]) -> None:
     import shlex
 
     from bots.tractor import BOTS
@@ -159,10 +161,11 @@ def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: 
     if error is not None:
         _fail(f"the input is malformed, so there is nothing to compare: {error}")
     try:
-        verdict = run_program(shlex.split(program), text, out.getvalue(), cpu_seconds=cpu, memory_mb=memory)
+        verdict = run_program(shlex.split(program), text, out.getvalue(), cpu_seconds=cpu, memory_mb=memory, env=env)
     except ValueError as exc:
         _fail(str(exc))
-    typer.echo(f"{verdict.verdict}: {verdict.matched}/{verdict.cases} cases match, {verdict.cpu_seconds:.2f} s CPU")
+    typer.echo(f"{verdict.verdict}: {verdict.matched}/{verdict.cases} cases match, {verdict.cpu_seconds:.2f} s CPU"
+               f" (isolation {verdict.isolation})")
     if verdict.first_mismatch is not None:
         typer.echo(f"case {verdict.first_mismatch}: expected {verdict.expected!r}, got {verdict.got!r}")
     if verdict.detail:
