@@ -17,6 +17,7 @@ from rich.table import Table
 
 from cardlab import checks
 from cardlab.errors import fail
+from cardlab.program_env import ENV_HELP, parse_env
 
 console = Console()
 app = typer.Typer(help="CodinGame Hold'em: tournaments, hand histories, push/fold chart.", no_args_is_help=True)
@@ -51,6 +52,7 @@ def judge(
     log: bool = typer.Option(False, "--log", help="append the game's hands to the DuckDB hand log",
                              callback=checks.when_logging),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
+    env: list[str] = typer.Option([], "--env", help=ENV_HELP),
 ):
     """Play one game of external programs and print each seat's final score and rank."""
     from engine.cg_holdem.judge import play_programs
@@ -70,7 +72,7 @@ def judge(
     config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     started = time.perf_counter()
     try:
-        result = play_programs(argvs, seed=seed, config=config)
+        result = play_programs(argvs, seed=seed, config=config, env=parse_env(env))
     except ProgramEnded as exc:
         fail(str(exc))
     seconds = time.perf_counter() - started
