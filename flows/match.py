@@ -5,6 +5,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from bots.base import config_as_dict
+from bots.program import ProgramConfig
 from engine.core.log import ChunkLog
 from flows import games
 from flows.stats import RunningSummary, Summary
@@ -22,11 +23,15 @@ class MatchPlan:
     seed: int = 1
     units: int = 10_000
     chunk_size: int = DEFAULT_CHUNK
+    program: str = ""  # a user's command line: then `overrides` are its parameters, not a bot's config
+    pass_as: str = "args"
 
     def adapter(self):
         return games.get(self.game)
 
     def config(self):
+        if self.program:
+            return ProgramConfig(self.program, tuple(self.overrides), self.pass_as)
         return self.adapter().spec(self.bot).config_from(dict(self.overrides))
 
     def chunks(self) -> list[tuple[int, int, int]]:
@@ -56,14 +61,17 @@ def play_chunk(plan: MatchPlan, first: int, count: int) -> tuple[ChunkLog, float
     A chunk is all or nothing: an exception, or fewer units than asked for (a bot that ended
     its match early), raises ChunkFailed, so a part of a chunk is never stored as the whole."""
     adapter = plan.adapter()
-    spec = adapter.spec(plan.bot)
-    config = spec.config_from(dict(plan.overrides))
+    config = plan.config()
     options = adapter.options(dict(plan.options))
     where = (f"{plan.bot} {', '.join(f'{k}={v}' for k, v in plan.overrides) or 'defaults'}, "
              f"chunk {first // max(1, plan.chunk_size)} ({adapter.unit}s {first}-{first + count - 1})")
     started = time.perf_counter()
     try:
-        log = adapter.play_chunk(spec, config, seed=plan.seed, first=first, count=count, options=options)
+        if plan.program:
+            log = adapter.play_program(config, seed=plan.seed, first=first, count=count, options=options)
+        else:
+            log = adapter.play_chunk(adapter.spec(plan.bot), config, seed=plan.seed, first=first, count=count,
+                                     options=options)
     except Exception as exc:
         raise ChunkFailed(f"{where}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
     if log.first != first or log.count != count:

@@ -134,6 +134,7 @@ def pick(con, game: str, sweep_id: str | None = None) -> Picked:
     row, best = complete_best(con, sweep_id, game=game)
     spec = row.spec or {}
     keys = [k for k, _ in spec.get("fixed", [])] + [k for k, _ in spec.get("grid", [])]
+    values = best.config | dict(best.config.get("params", ())) if spec.get("program") else best.config
     return Picked(sweep_id=row.sweep_id, game=row.game, bot=best.bot, match_id=best.match_id, config=best.config,
-                  overrides={k: best.config[k] for k in dict.fromkeys(keys) if k in best.config},
+                  overrides={k: values[k] for k in dict.fromkeys(keys) if k in values},
                   mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run)

@@ -60,7 +60,9 @@ def log_sweep(
                 mlflow.set_tags({"cardlab.kind": "config", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
                                  "cardlab.bot": bot, "cardlab.match_id": run.match_id,
                                  "cardlab.overrides": json.dumps(run.overrides, sort_keys=True)})
-                mlflow.log_params({k: str(v)[:500] for k, v in run.config.items()})
+                # A program's parameters are logged by name, like a bot's config keys.
+                params = run.config | dict(run.config.get("params", ())) if "template" in run.config else run.config
+                mlflow.log_params({k: str(v)[:500] for k, v in params.items()})
                 mlflow.log_metrics({"mean": run.mean, "se": run.se, "ci_low": run.ci_low, "ci_high": run.ci_high,
                                     "units": run.units, "units_per_s": run.units_per_s})
                 mlflow.log_dict({"game": game, "bot": bot, "config": run.config, "overrides": run.overrides},

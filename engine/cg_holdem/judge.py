@@ -208,7 +208,9 @@ def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, co
             if hasattr(bot, "new_game"):
                 bot.new_game(unit_key(unit_key(key, unit, Purpose.BOT), k, Purpose.BOT))
             by_seat[seat_of[k]] = bot
-        result = play_game([BotSeat(b) for b in by_seat], seed=game_seed, config=GameConfig(players=players))
+        # A line-up member is an in-process Bot, or a Seat of its own (an external program).
+        seats = [b if isinstance(b, (BotSeat, ProgramSeat)) else BotSeat(b) for b in by_seat]
+        result = play_game(seats, seed=game_seed, config=GameConfig(players=players))
         seat_names = [names[(s - rotation) % players] for s in range(players)]
         primary = seat_of[0]
         payoffs[i] = (players - result.positions[primary]) / (players - 1)

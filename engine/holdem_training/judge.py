@@ -291,12 +291,16 @@ class _RateMeter:
 
 def play_chunk(bot: InProcessBot, *, seed: int, first: int, count: int, rate_budget: int | None = None,
                bob_rollouts: int = BOB_ROLLOUTS) -> ChunkLog:
-    """Hands first..first+count-1 (0-based) of match `seed` for an in-process bot.
+    """Hands first..first+count-1 (0-based) of match `seed` for an in-process bot; raises
+    MatchAborted if the bot's match ends early (an illegal action, a crash, the RATE budget).
 
     The RATE budget defaults to this chunk's share of the match budget (300 per hand)."""
     budget = RATE_BUDGET * count // MAX_HANDS if rate_budget is None else rate_budget
-    return _play_in_process(bot, seed=seed, first=first, count=count, rate_budget=budget,
-                            bob_rollouts=bob_rollouts).log
+    result = _play_in_process(bot, seed=seed, first=first, count=count, rate_budget=budget,
+                              bob_rollouts=bob_rollouts)
+    if result.status != "ok":  # a chunk is all or nothing: its hands would not be the ones asked for
+        raise MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
+    return result.log
 
 
 def play_match(bot: InProcessBot, *, seed: int, hands: int = MAX_HANDS, rate_budget: int = RATE_BUDGET,
@@ -368,16 +372,18 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                   cpu_seconds: float = CPU_SECONDS, memory_mb: float = MEMORY_MB,
                   wall_seconds: float | None = None, cwd: str | None = None,
                   transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS,
-                  env: dict[str, str] | None = None) -> MatchResult:
+                  env: dict[str, str] | None = None, first: int = 0) -> MatchResult:
     """Run `argv` as the contestant for a whole match with the contest's limits.
 
     `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge.
     `cwd`: where the program runs (default: a private temporary folder); `env`: variables added
-    to its scrubbed environment. Every fault, Ctrl-C included, keeps the hands played before it."""
+    to its scrubbed environment. Every fault, Ctrl-C included, keeps the hands played before it.
+    `first`: the match is hands first..first+hands-1 of `seed`'s deal (a sweep's chunk), so every
+    config of a sweep over a program plays the same hands."""
     # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
     # generous because on a shared machine a program gets a fraction of a core.
     wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
-    deal = _Deal.of(seed, 0, hands)
+    deal = _Deal.of(seed, first, hands)
     card_rows = deal.rows()
     record = _Recorder()
     status, reason, limit = "ok", "", None

@@ -31,6 +31,9 @@ class GameAdapter:
     default_grid: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # nightly sweep
     default_units: int = 2000  # units per nightly config
     payoff_label: str = "profit per hand"
+    # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
+    # seat, on the same units as the bots (None: the game cannot sweep programs yet).
+    play_program: Callable[..., ChunkLog] | None = None
 
     def spec(self, bot: str) -> BotSpec:
         if bot not in self.bots:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
-from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS
+from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from flows.games.base import GameAdapter
 
 
@@ -37,12 +37,23 @@ def lineup(spec, config, options: MatchOptions):
     others = options.opponent_names()
     chosen = [others[i % len(others)] for i in range(options.players - 1)]
     makers = [lambda: spec.make(config)] + [BOTS[name].make for name in chosen]
-    return makers, [spec.name] + chosen
+    return makers, [spec.name if spec is not None else "program"] + chosen
 
 
 def play_chunk(spec, config, *, seed: int, first: int, count: int, options: MatchOptions | None = None):
     makers, names = lineup(spec, config, options or MatchOptions())
     return judge.play_chunk(makers, seed=seed, first=first, count=count, names=names)
+
+
+def play_program(config, *, seed: int, first: int, count: int, options: MatchOptions | None = None):
+    """A user's program in the primary seat (a new process per game, as on CodinGame, with the
+    contest's per-turn time limits) against the option's bots, on the bots' own deals and seatings."""
+    options = options or MatchOptions()
+    rules = GameConfig(players=options.players)
+    makers, names = lineup(None, None, options)
+    makers[0] = lambda: judge.ProgramSeat(config.argv(), env=config.env(), first_turn_ms=rules.first_turn_ms,
+                                          turn_ms=rules.turn_ms)
+    return judge.play_chunk(makers, seed=seed, first=first, count=count, names=["program", *names[1:]])
 
 
 ADAPTER = GameAdapter(
@@ -57,6 +68,7 @@ ADAPTER = GameAdapter(
     default_grid={"bet_respect": ("0.25", "0.4"), "push_below_bb": ("8", "12")},
     default_units=48,
     payoff_label="finish score (1 first, 0 last)",
+    play_program=play_program,
 )
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
-from engine.holdem_training.rules import BOB_ROLLOUTS, MAX_HANDS, RATE_BUDGET
+from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
 from flows.games.base import GameAdapter
 
 
@@ -27,6 +27,18 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None)
                             rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts)
 
 
+def play_program(config, *, seed: int, first: int, count: int, options=None):
+    """A user's program as Alice on hands first..first+count-1, through the contest's own judge.
+    Its CPU limit is the contest's share for the hands it plays (10 s per 10,000; 1 s at least)."""
+    options = options or MatchOptions()
+    result = judge.play_external(config.argv(), env=config.env(), seed=seed, first=first, hands=count,
+                                 rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts,
+                                 cpu_seconds=max(1.0, CPU_SECONDS * count / MAX_HANDS))
+    if result.status != "ok":  # the contest ends the match here; a chunk is all or nothing
+        raise judge.MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
+    return result.log
+
+
 ADAPTER = GameAdapter(
     name="holdem-training",
     title="Hold'em Training: Alice against Bob's 100-rollout call rule (profit per hand = the contest's W)",
@@ -39,4 +51,5 @@ ADAPTER = GameAdapter(
     default_grid={"threshold": ("0.55", "0.6", "0.65"), "raise_fraction": ("0.25", "0.5")},
     default_units=2000,
     payoff_label="profit per hand (chips; the contest's W)",
+    play_program=play_program,
 )
