@@ -130,7 +130,8 @@ def test_a_failed_sweep_ends_with_one_line_and_resume_refuses_contradicting_flag
     before = _table_counts(toy_game)
     for flag, message in ((("--chunk", "50"), "was started with --chunk 100, not 50"),
                           (("--seed", "8"), "was started with --seed 1, not 8"),
-                          (("--bot", "coin", "--grid", "edge=0.5"), "was started with --grid edge=0.4,0.6, not edge=0.5"),
+                          (("--bot", "coin", "--grid", "edge=0.5"),
+                           "was started with --grid edge=0.4,0.6, not edge=0.5"),
                           (("--hands", "1000"), "was started with --hands 400, not 1000")):
         code, _, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", sweep_id, *flag)
         assert code == 2 and message in err and len(err.strip().splitlines()) == 1, err
