@@ -200,30 +200,62 @@ VIEWS_HELP = """Views: stg_units, mart_match_results (mean, se, 95% CI per match
 (`cardlab sql` with no query lists them)."""
 
 
-@app.command(help="Query the hand log read-only. " + VIEWS_HELP)
-def sql(query: str = typer.Argument(None, help="SQL to run read-only; omit to list tables and views."),
+@app.command(help="Query the hand log read-only: one statement, no file but the hand log (no COPY, EXPORT, "
+                  "ATTACH, read_csv, glob, SET, INSTALL). " + VIEWS_HELP)
+def sql(query: str = typer.Argument(None, help="One read-only statement; omit to list tables and views."),
         db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
                                 callback=checks.hand_log_to_read),
-        limit: int = typer.Option(50, help="Rows to print at most.")):
+        limit: int = typer.Option(50, min=1, help="Rows to print at most."),
+        format_: str = typer.Option("table", "--format", help="Output: table, csv or json (an array of objects).")):
     import polars as pl
 
-    from flows.store import read_only
+    from flows import readonly_sql
 
-    con = read_only(db)
+    if format_ not in SQL_FORMATS:
+        fail(f"--format {format_!r} is not known; accepted: {', '.join(SQL_FORMATS)}")
     try:
-        if query is None:
-            query = ("SELECT table_name AS name, table_type AS kind FROM information_schema.tables "
-                     "ORDER BY table_type, table_name")
-        try:
-            frame = pl.from_arrow(con.sql(query).to_arrow_table())
-        except Exception as exc:  # duckdb errors carry a precise one-line message
-            fail(str(exc).splitlines()[0])
-    finally:
-        con.close()
-    with pl.Config(tbl_rows=limit, tbl_cols=-1, fmt_str_lengths=80, tbl_width_chars=240, tbl_hide_dataframe_shape=True):
-        print(frame.head(limit))
+        frame = pl.from_arrow(readonly_sql.run(query or readonly_sql.LIST_TABLES, db=db))
+    except readonly_sql.QueryRefused as exc:
+        fail(str(exc))
+    shown = frame.head(limit)
+    if format_ == "table":
+        with pl.Config(tbl_rows=limit, tbl_cols=-1, fmt_str_lengths=80, tbl_width_chars=240,
+                       tbl_hide_dataframe_shape=True):
+            print(shown)
+    else:
+        sys.stdout.write(_sql_csv(shown) if format_ == "csv" else shown.write_json() + "\n")
     if frame.height > limit:
-        console.print(f"... {frame.height - limit} more rows (use --limit)")
+        typer.echo(f"... {frame.height - limit} more rows (use --limit)", err=format_ != "table")
+
+
+SQL_FORMATS = ("table", "csv", "json")
+
+
+def _sql_csv(frame) -> str:
+    """CSV with nested values (lists, structs) written as JSON text, which CSV cannot hold otherwise."""
+    import polars as pl
+
+    def as_json(value) -> str:
+        return json.dumps(value.to_list() if isinstance(value, pl.Series) else value, default=str)
+
+    nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
+    return frame.with_columns(pl.col(name).map_elements(as_json, return_dtype=pl.String) for name in nested).write_csv()
+
+
+# ---------------------------------------------------------------------------------- ingest
+@app.command()
+def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).")):
+    """Store the writes kept in the spool (<hand log>.spool/) while the hand log was held by another process.
+
+    Any later write does this too; this command is for when none comes."""
+    from flows.spool import spool_folder
+    from flows.store import ingest as ingest_spool
+
+    path = db or Paths.from_env().db
+    stored, rejected = ingest_spool(path)
+    console.print(f"stored {stored} spooled write(s) in {path}"
+                  + (f"; {rejected} refused, kept with the reason in {spool_folder(path) / 'rejected'}"
+                     if rejected else ""))
 
 
 # ---------------------------------------------------------------------------------- report

@@ -1,19 +1,23 @@
-"""The only writer of the DuckDB hand log (DuckDB allows one writing process per file).
+"""The writer of the DuckDB hand log (DuckDB lets one process at a time open a file).
 
 Workers never open the database: they return ChunkLogs, and the process that owns the
 HandLog appends them in bulk through Arrow. A chunk is written in one transaction that
 first removes any earlier copy of the same (match_id, chunk), so writing it again, e.g.
-after a crashed sweep is re-run, neither duplicates nor loses a row.
+after a crashed sweep is re-run, neither duplicates nor loses a row. How the file is
+shared with readers and other writers: flows.sharing; writes it could not take: flows.spool.
 """
 
 import contextlib
 import hashlib
 import json
 import math
+import os
 import subprocess
+import sys
+import threading
 import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -25,6 +29,7 @@ import polars as pl
 import pyarrow as pa
 
 from engine.core.log import ChunkLog
+from flows import sharing, spool
 from flows.games.base import SQL_DIR, GameAdapter
 from flows.settings import PROJECT_ROOT, Paths
 
@@ -134,23 +139,50 @@ class BackgroundWriter:
 
 
 class HandLog:
-    """A read-write connection to the hand log with the schema of every game it has seen."""
+    """The hand log's writer: the game schemas, matches, chunks and sweeps.
 
-    def __init__(self, path: Path | str | None = None):
+    It holds the file only while it works: it opens it at a write (waiting, with a bounded
+    backoff, while another process has it), and lets it go when another process waits for
+    it (see flows.sharing) or when writes come more than LINGER_S apart. A write that still
+    cannot get the file after the wait (or meets a disk error) goes to the spool
+    (flows.spool) instead of failing; the spool is emptied into the file at the next open,
+    by whichever process gets it, or by `cardlab ingest`.
+    """
+
+    LINGER_S = 1.0  # writes further apart than this reopen the file each time (~20 ms, <2%)
+
+    def __init__(self, path: Path | str | None = None, *, wait: float | None = None,
+                 notify: Callable[[str], None] | None = None):
         self.path = Path(path) if path is not None else Paths.from_env().db
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.con = duckdb.connect(str(self.path))
-        # Chunks are small appends: checkpoint (compress WAL into the file) rarely, not every 16 MB.
-        # (Checkpointing each large chunk as it commits was tried: DuckDB then merges the small
-        # row groups every few checkpoints, and a 40,000-hand match paid more CPU in all.)
-        self.con.execute("SET checkpoint_threshold = '256MB'")
+        self.wait = sharing.write_wait() if wait is None else wait
+        self._notify = notify or _to_stderr
+        self._lock = threading.RLock()  # a sweep's writer thread and the flow share one HandLog
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._adapters: dict[str, GameAdapter] = {}
         self._games: set[str] = set()
         self._columns: dict[str, list[str]] = {}
-        self.con.execute(SCHEMA_FILES_DDL)
-        self.apply_sql(SQL_DIR / "core.sql")
+        self._last_write: float | None = None
+        self._gap = 0.0
+        self.spooled: list[Path] = []  # entries this HandLog had to spool
+        self._busy = ""  # why the last spool happened
+        with self._lock:
+            try:
+                self._connection()  # fail early on a bad path
+            except sharing.HandLogBusy as exc:  # writes will be spooled, not lost
+                self._busy = str(exc)
 
     def close(self) -> None:
-        self.con.close()
+        with self._lock:
+            if self.spooled and self._con is None and spool.pending(self.path):
+                with contextlib.suppress(sharing.HandLogBusy):
+                    self._connection(wait=min(self.wait, 5.0))  # ingests them if the file is free now
+            self._release()
+            left = [p for p in self.spooled if p.exists()]
+            if left:
+                self._notify(f"note: {self._busy}; {len(left)} write(s) kept in {spool.spool_folder(self.path)}: "
+                             f"they go into the hand log at its next write, or now with `cardlab ingest`")
+            self.spooled = []
 
     def __enter__(self):
         return self
@@ -158,8 +190,111 @@ class HandLog:
     def __exit__(self, *exc):
         self.close()
 
+    # -- the file ------------------------------------------------------------------------
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The open connection (opened if needed, waiting up to `wait`; raises HandLogBusy)."""
+        with self._lock:
+            return self._connection()
+
+    def _connection(self, wait: float | None = None) -> duckdb.DuckDBPyConnection:
+        if self._con is not None:
+            return self._con
+        con = sharing.connect(self.path, read_only=False, wait=self.wait if wait is None else wait)
+        self._con = con
+        try:
+            # Chunks are small appends: checkpoint (compress WAL into the file) rarely, not every 16 MB.
+            # (Checkpointing each large chunk as it commits was tried: DuckDB then merges the small
+            # row groups every few checkpoints, and a 40,000-hand match paid more CPU in all.)
+            con.execute("SET checkpoint_threshold = '256MB'")
+            con.execute(SCHEMA_FILES_DDL)
+            self.apply_sql(SQL_DIR / "core.sql")
+            self._games.clear()
+            for adapter in list(self._adapters.values()):
+                self._apply_game(adapter)
+            self._ingest_spool()
+        except BaseException:
+            self._release()
+            raise
+        return con
+
+    def _release(self) -> None:
+        """Let the file go (closing checkpoints the WAL into it, so readers open it quickly)."""
+        if self._con is not None:
+            con, self._con = self._con, None
+            self._columns.clear()
+            with contextlib.suppress(duckdb.Error):
+                con.close()
+
+    def _write(self, action: Callable[[], int | None], entry: Callable[[], tuple[list[dict], dict]]):
+        """Run a write on the file, or spool it when the file stays taken or the disk fails."""
+        with self._lock:
+            now = time.monotonic()
+            self._gap = now - self._last_write if self._last_write is not None else 0.0
+            # After one write had to be spooled, later ones try once rather than wait again.
+            wait = 0.0 if self._busy and self._con is None else None
+            try:
+                self._connection(wait)
+                result = action()
+            except (sharing.HandLogBusy, duckdb.IOException, OSError) as exc:
+                if isinstance(exc, (duckdb.IOException, OSError)) and not sharing.is_lock_error(exc):
+                    self._release()  # a disk error: the connection may be unusable
+                self._busy = (str(exc) if isinstance(exc, sharing.HandLogBusy)
+                              else f"the hand log {self.path} could not be written ({str(exc).splitlines()[0]})")
+                ops, frames = entry()
+                self.spooled.append(spool.write(self.path, ops=ops, frames=frames))
+                return None
+            self._last_write = time.monotonic()
+            if self._gap > self.LINGER_S or sharing.someone_waiting(self.path):
+                self._release()
+            return result
+
+    def _ingest_spool(self) -> None:
+        """Store what this or another process had to spool, oldest first."""
+        for entry in spool.entries(self.path):
+            try:
+                self._store_entry(entry)
+            except (duckdb.IOException, OSError):
+                raise
+            except Exception as exc:  # refused by the database: kept aside with the reason, not lost
+                where = spool.reject(entry, f"{type(exc).__name__}: {exc}")
+                self._notify(f"note: a spooled write was refused by the hand log ({type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0]}); it is kept in {where}")
+                continue
+            spool.remove(entry)
+        self._busy = "" if not spool.pending(self.path) else self._busy
+
+    def _store_entry(self, entry: spool.Entry) -> None:
+        from flows import games
+
+        for name in entry.ops[0].get("games", []):
+            if name not in self._adapters:
+                self._adapters[name] = games.get(name)
+            self._apply_game(self._adapters[name])
+        for op in entry.ops:
+            if op["op"] == "match":
+                self._insert_match(op["row"])
+            elif op["op"] == "chunks":
+                rows = [_ChunkRows(match_id=c["match_id"], chunk=c["chunk"], first=c["first"], count=c["count"],
+                                   seconds=c["seconds"], stats=c["stats"],
+                                   frames={t: entry.frame(key) for t, key in c["frames"].items()})
+                        for c in op["chunks"]]
+                for item in rows:
+                    self._check_columns(item.frames)
+                self._store_chunks(rows)
+            elif op["op"] == "finish":
+                self._update_finished(op["match_id"], op["seconds"], datetime.fromisoformat(op["at"]))
+
     # -- schema ------------------------------------------------------------------------
     def ensure_game(self, game: GameAdapter) -> None:
+        """The game's tables and views, now if the file is free, else at the next open."""
+        with self._lock:
+            self._adapters.setdefault(game.name, game)
+            if game.name in self._games or self._con is None:
+                return
+            self._apply_game(game)
+
+    def _apply_game(self, game: GameAdapter) -> None:
         if game.name in self._games:
             return
         sql = game.sql_path()
@@ -172,16 +307,17 @@ class HandLog:
         text: binding a game's views again takes ~0.1 s, more than logging a fast match."""
         text = path.read_text()
         digest = hashlib.sha256(text.encode()).hexdigest()
-        if self.con.execute("SELECT sha256 FROM schema_files WHERE file = ?", [path.name]).fetchall() == [(digest,)]:
+        con = self.con
+        if con.execute("SELECT sha256 FROM schema_files WHERE file = ?", [path.name]).fetchall() == [(digest,)]:
             return
-        self.con.begin()
+        con.begin()
         try:
-            self.con.execute(text)
-            self.con.execute("INSERT OR REPLACE INTO schema_files VALUES (?, ?, ?)", [path.name, digest, _now()])
-            self.con.commit()
+            con.execute(text)
+            con.execute("INSERT OR REPLACE INTO schema_files VALUES (?, ?, ?)", [path.name, digest, _now()])
+            con.commit()
             self._columns.clear()
         except Exception:
-            self.con.rollback()
+            con.rollback()
             raise
 
     def table_columns(self, table: str) -> list[str]:
@@ -208,57 +344,94 @@ class HandLog:
         sweep_id: str | None = None,
     ) -> None:
         """Record a match once; a re-run with the same id keeps the first record."""
+        row = {"match_id": match_id, "game": game, "bot": bot, "config": json.dumps(config, sort_keys=True),
+               "options": json.dumps(options or {}, sort_keys=True), "seed": seed, "units": units,
+               "sweep_id": sweep_id, "source": source, "code_version": code_version(),
+               "started_at": _now().isoformat()}
+        self._write(lambda: self._insert_match(row), lambda: ([self._op("match", row=row)], {}))
+
+    def _insert_match(self, row: dict) -> None:
         self.con.execute(
             "INSERT INTO matches (match_id, game, bot, config, options, seed, units, sweep_id, source,"
             " code_version, started_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-            [match_id, game, bot, json.dumps(config, sort_keys=True), json.dumps(options or {}, sort_keys=True),
-             seed, units, sweep_id, source, code_version(), _now()],
+            [row["match_id"], row["game"], row["bot"], row["config"], row["options"], row["seed"], row["units"],
+             row["sweep_id"], row["source"], row["code_version"], datetime.fromisoformat(row["started_at"])],
         )
 
     def finish_match(self, match_id: str, seconds: float) -> None:
-        self.con.execute(
-            "UPDATE matches SET finished_at = ?, seconds = ? WHERE match_id = ?", [_now(), seconds, match_id]
-        )
+        at = _now()
+        self._write(lambda: self._update_finished(match_id, seconds, at),
+                    lambda: ([self._op("finish", match_id=match_id, seconds=seconds, at=at.isoformat())], {}))
+
+    def _update_finished(self, match_id: str, seconds: float, at: datetime) -> None:
+        self.con.execute("UPDATE matches SET finished_at = ?, seconds = ? WHERE match_id = ?", [at, seconds, match_id])
+
+    def _op(self, kind: str, **fields) -> dict:
+        """A spool op; the first op of an entry names the games whose tables it needs."""
+        return {"op": kind, "games": sorted(self._adapters), **fields}
 
     def written_chunks(self, match_id: str) -> set[int]:
-        rows = self.con.execute("SELECT chunk FROM chunks WHERE match_id = ?", [match_id]).fetchall()
-        return {r[0] for r in rows}
+        """Chunks stored for the match (raises HandLogBusy when the file stays taken)."""
+        with self._lock:
+            rows = self.con.execute("SELECT chunk FROM chunks WHERE match_id = ?", [match_id]).fetchall()
+            return {r[0] for r in rows}
 
     def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
-        """Append one chunk in one transaction, replacing any earlier copy. Returns units written."""
+        """Append one chunk in one transaction, replacing any earlier copy. Returns units written
+        (spooled ones included: they are kept, and stored at the next open)."""
         return self.write_chunks([PendingChunk(match_id, chunk, log, seconds)])
 
     def write_chunks(self, pending: list["PendingChunk"]) -> int:
-        """Append whole chunks in one transaction (one commit is most of a small chunk's cost).
+        """Append whole chunks in one transaction (one commit is most of a small chunk's cost)."""
+        rows = [_ChunkRows(match_id=item.match_id, chunk=int(item.chunk), first=int(item.log.first),
+                           count=int(item.log.count), seconds=item.seconds, stats=item.log.stats,
+                           frames=_frames(item.log)) for item in pending]
 
-        The whole batch is one SQL script, so DuckDB is called a few times per batch rather
+        def store() -> None:
+            for item in rows:  # checks the columns before writing anything
+                self._check_columns(item.frames)
+            self._store_chunks(rows)
+
+        def entry() -> tuple[list[dict], dict]:
+            frames, chunks = {}, []
+            for k, item in enumerate(rows):
+                keys = {table: f"c{k}_{table}" for table in item.frames}
+                frames |= {keys[table]: frame for table, frame in item.frames.items()}
+                chunks.append({"match_id": item.match_id, "chunk": item.chunk, "first": item.first,
+                               "count": item.count, "seconds": item.seconds, "stats": item.stats, "frames": keys})
+            return [self._op("chunks", chunks=chunks)], frames
+
+        self._write(store, entry)
+        return sum(item.count for item in rows)
+
+    def _store_chunks(self, rows: list["_ChunkRows"]) -> None:
+        """The whole batch is one SQL script, so DuckDB is called a few times per batch rather
         than ten times per chunk (each call costs ~1 ms, and on a sweep's writer thread ends
         by taking the GIL back from the play)."""
-        frames = [self._frames(item.log) for item in pending]  # checks the columns before writing anything
-        rewrites = self._already_written(pending)
+        con = self.con
+        rewrites = self._already_written(rows)
         script, views = ["BEGIN TRANSACTION"], []
         try:
-            for k, (item, tables) in enumerate(zip(pending, frames, strict=True)):
+            for k, item in enumerate(rows):
                 key = (item.match_id, item.chunk)
-                script += self._chunk_statements(k, item, tables, views, rewrite=key in rewrites)
+                script += self._chunk_statements(k, item, views, rewrite=key in rewrites)
                 rewrites.add(key)  # the same chunk again in this batch replaces this copy
             script += ["COMMIT", *(f"DROP VIEW {view}" for view in views)]
-            self.con.execute(";\n".join(script))
+            con.execute(";\n".join(script))
         except Exception:
             with contextlib.suppress(duckdb.Error):
-                self.con.execute("ROLLBACK")
+                con.execute("ROLLBACK")
             for view in views:
-                self.con.execute(f"DROP VIEW IF EXISTS {view}")
+                with contextlib.suppress(duckdb.Error):
+                    con.execute(f"DROP VIEW IF EXISTS {view}")
             raise
-        return sum(item.log.count for item in pending)
 
-    def _chunk_statements(self, k: int, item: "PendingChunk", tables: dict[str, pa.Table], views: list[str], *,
-                          rewrite: bool) -> list[str]:
+    def _chunk_statements(self, k: int, item: "_ChunkRows", views: list[str], *, rewrite: bool) -> list[str]:
         """The statements that store one chunk, its frames registered as views named in `views`."""
-        match_id, chunk, log = _sql_text(item.match_id), int(item.chunk), item.log
+        match_id, chunk = _sql_text(item.match_id), int(item.chunk)
         where = f"match_id = {match_id} AND chunk = {chunk}"
         statements = []
-        for table, frame in tables.items():
+        for table, frame in item.frames.items():
             views.append(f"incoming_{k}_{table}")
             self.con.register(views[-1], frame)
             if rewrite:
@@ -268,30 +441,26 @@ class HandLog:
                               f"{chunk}::INTEGER AS chunk, * FROM {views[-1]}")
         if rewrite:
             statements.append(f"DELETE FROM chunks WHERE {where}")
-        statements.append(f"INSERT INTO chunks VALUES ({match_id}, {chunk}, {int(log.first)}, {int(log.count)}, "
-                          f"{_sql_number(item.seconds)}, {_sql_text(json.dumps(log.stats))}, "
+        statements.append(f"INSERT INTO chunks VALUES ({match_id}, {chunk}, {int(item.first)}, {int(item.count)}, "
+                          f"{_sql_number(item.seconds)}, {_sql_text(json.dumps(item.stats))}, "
                           f"TIMESTAMP '{_now().isoformat(sep=' ')}')")
         return statements
 
-    def _frames(self, log: ChunkLog) -> dict[str, pa.Table]:
-        frames = {"units": pa.table({
-            "unit": np.arange(log.first, log.first + log.count, dtype=np.int32),
-            "payoff": np.asarray(log.payoffs, dtype=np.float64),
-        })}
-        for table, columns in log.tables.items():
-            frames[table] = pa.table({name: _arrow_column(values) for name, values in columns.items()})
+    def _check_columns(self, frames: dict[str, pa.Table]) -> None:
+        for table, frame in frames.items():
+            if table == "units":
+                continue
             known = self.table_columns(table)
-            unknown = set(frames[table].column_names) - set(known)
+            unknown = set(frame.column_names) - set(known)
             if unknown:
                 raise KeyError(f"table {table!r} has no column(s) {sorted(unknown)}; it has {known}")
-        return frames
 
-    def _already_written(self, pending: list["PendingChunk"]) -> set[tuple[str, int]]:
+    def _already_written(self, rows: list["_ChunkRows"]) -> set[tuple[str, int]]:
         """Chunks of the batch already stored. Rows of a chunk exist only if its `chunks` row
         does (both commit together), so a first write skips the deletes, which scan the
         growing raw tables."""
         keys = " OR ".join(f"(match_id = {_sql_text(item.match_id)} AND chunk = {int(item.chunk)})"
-                           for item in pending)
+                           for item in rows)
         return set(self.con.execute(f"SELECT match_id, chunk FROM chunks WHERE {keys}").fetchall())
 
     # -- sweeps ------------------------------------------------------------------------
@@ -310,15 +479,61 @@ class HandLog:
 
     # -- reading (the writer may read its own data) ----------------------------------------
     def query(self, sql: str, params: Iterable | None = None) -> pl.DataFrame:
-        return pl.from_arrow(self.con.sql(sql, params=list(params or [])).to_arrow_table())
+        """Read through this connection (raises HandLogBusy when the file stays taken)."""
+        with self._lock:
+            return pl.from_arrow(self.con.sql(sql, params=list(params or [])).to_arrow_table())
 
 
-def read_only(path: Path | str | None = None) -> duckdb.DuckDBPyConnection:
-    """A read-only connection for analysis and reports (fails while a writer holds the file)."""
+@dataclass(frozen=True)
+class _ChunkRows:
+    """A chunk as frames, ready for the database or the spool."""
+
+    match_id: str
+    chunk: int
+    first: int
+    count: int
+    seconds: float | None
+    stats: dict
+    frames: dict[str, pa.Table]
+
+
+def _frames(log: ChunkLog) -> dict[str, pa.Table]:
+    frames = {"units": pa.table({
+        "unit": np.arange(log.first, log.first + log.count, dtype=np.int32),
+        "payoff": np.asarray(log.payoffs, dtype=np.float64),
+    })}
+    for table, columns in log.tables.items():
+        frames[table] = pa.table({name: _arrow_column(values) for name, values in columns.items()})
+    return frames
+
+
+def _to_stderr(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def read_only(path: Path | str | None = None, *, wait: float | None = None,
+              config: dict | None = None) -> duckdb.DuckDBPyConnection:
+    """A read-only connection for analysis and reports. While a writer works, it waits its
+    turn (up to CARDLAB_READ_WAIT, 30 s); close it soon: the writer waits for it in turn."""
     path = Path(path) if path is not None else Paths.from_env().db
     if not path.exists():
         raise FileNotFoundError(f"no hand log at {path}; run a match or a sweep first")
-    return duckdb.connect(str(path), read_only=True)
+    if path.is_dir():
+        raise FileNotFoundError(f"{path} is a folder, not a hand log file")
+    return sharing.connect(path, read_only=True, wait=sharing.read_wait() if wait is None else wait, config=config)
+
+
+def ingest(path: Path | str | None = None, *, wait: float | None = None) -> tuple[int, int]:
+    """Store every spooled write in the hand log now: (entries stored, entries set aside)."""
+    path = Path(path) if path is not None else Paths.from_env().db
+    before = spool.pending(path)
+    rejected = spool.spool_folder(path) / spool.REJECTED
+    aside = len(os.listdir(rejected)) if rejected.is_dir() else 0
+    with HandLog(path, wait=wait) as store:  # opening the file stores the spool
+        if store._con is None:
+            raise sharing.HandLogBusy(store._busy)
+    now_aside = len(os.listdir(rejected)) if rejected.is_dir() else 0
+    return before - spool.pending(path) - (now_aside - aside), now_aside - aside
 
 
 def log_judged_match(
@@ -332,7 +547,9 @@ def log_judged_match(
     seconds: float | None = None,
     db: Path | str | None = None,
 ) -> str:
-    """Log a whole judged match (e.g. an external program through a judge) as chunk 0."""
+    """Log a whole judged match (e.g. an external program through a judge) as chunk 0.
+
+    A busy hand log does not lose it: the match is spooled and a note says so."""
     from flows import games
 
     adapter = games.get(game) if isinstance(game, str) else game

@@ -110,15 +110,19 @@ def _write_phh(path: Path, result, names: list[str]) -> None:
     Path(path).write_text("\n".join(texts))
 
 
-def _log(result, names, seed, seconds, commands) -> str:
+def _log(result, names, seed, seconds, commands) -> str | None:
     from engine.cg_holdem.judge import game_log
 
     try:
         from flows.store import log_judged_match
     except ImportError:
         fail("the hand log (flows/store.py) is not available")
-    return log_judged_match("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
-                            log=game_log(result, names), options={"java_seed": seed}, seconds=seconds)
+    try:  # a busy hand log spools the game; whatever else goes wrong, the result is still printed
+        return log_judged_match("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
+                                log=game_log(result, names), options={"java_seed": seed}, seconds=seconds)
+    except Exception as exc:
+        typer.echo(f"note: the game was not logged ({type(exc).__name__}: {exc})", err=True)
+        return None
 
 
 # ------------------------------------------------------------------------------------ export

@@ -108,10 +108,14 @@ def judge(
     if log:
         from flows.store import log_judged_match
 
-        out["match_id"] = log_judged_match(
-            "twocarddraw", bot=bot, config=dataclasses.asdict(config), seed=seed, log=result.chunk_log(),
-            options={"strategy": str(strategy)}, seconds=seconds,
-        )
+        try:  # a busy hand log spools the match; whatever else goes wrong, the result is still printed
+            out["match_id"] = log_judged_match(
+                "twocarddraw", bot=bot, config=dataclasses.asdict(config), seed=seed, log=result.chunk_log(),
+                options={"strategy": str(strategy)}, seconds=seconds,
+            )
+        except Exception as exc:
+            out["log_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+            typer.echo(f"note: the match was not logged ({out['log_error']})", err=True)
     if json_:
         typer.echo(json.dumps(out))
         return

@@ -1,0 +1,152 @@
+"""Taking turns at the hand log file between processes.
+
+DuckDB 2.0 locks a database file per process: while one process has it open read-write,
+every other open fails at once (IOException "Could not set lock"), read-only ones too;
+read-only processes may share it. So nobody keeps the file longer than needed, and a
+process that wants it and finds it taken leaves a marker in `<db>.waiting/` and retries
+with a bounded backoff. The writer (flows.store.HandLog) gives the file up at its next
+write when it sees a marker, and a waiter lets earlier markers go first, so neither a long
+sweep nor a stream of readers keeps anyone out for long.
+"""
+
+import os
+import re
+import time
+import uuid
+from pathlib import Path
+
+import duckdb
+
+# Seconds a writer tries before it spools a write instead, and a reader before it gives up.
+DEFAULT_WRITE_WAIT = 20.0
+DEFAULT_READ_WAIT = 30.0
+# A waiter defers to earlier markers this long at most (a stuck process must not block it).
+DEFER_AT_MOST = 2.0
+STALE_MARKER_S = 600.0
+
+
+class HandLogBusy(RuntimeError):
+    """The hand log stayed locked by another process for the whole wait (one-line message)."""
+
+
+def _seconds(variable: str, default: float) -> float:
+    text = os.environ.get(variable)
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"{variable}={text!r} is not a number of seconds; accepted: 0 to 3600") from None
+    if not 0 <= value <= 3600:
+        raise ValueError(f"{variable}={text!r} is out of range; accepted: 0 to 3600 seconds")
+    return value
+
+
+def write_wait() -> float:
+    return _seconds("CARDLAB_LOCK_WAIT", DEFAULT_WRITE_WAIT)
+
+
+def read_wait() -> float:
+    return _seconds("CARDLAB_READ_WAIT", DEFAULT_READ_WAIT)
+
+
+def is_lock_error(exc: BaseException) -> bool:
+    return isinstance(exc, duckdb.IOException) and "Could not set lock" in str(exc)
+
+
+def holder(exc: BaseException | None) -> str:
+    """'PID n' from DuckDB's lock message, or 'another process'."""
+    found = re.search(r"\(PID (\d+)\)", str(exc or ""))
+    return f"PID {found.group(1)}" if found else "another process"
+
+
+def waiting_folder(db: Path) -> Path:
+    return db.with_name(db.name + ".waiting")
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def _live_markers(db: Path) -> list[str]:
+    try:
+        names = os.listdir(waiting_folder(db))
+    except FileNotFoundError:
+        return []
+    live, now = [], time.time()
+    for name in names:
+        parts = name.split("-")
+        if len(parts) != 3 or not parts[1].isdigit():
+            continue
+        if _alive(int(parts[1])) and now - int(parts[0]) / 1e9 < STALE_MARKER_S:
+            live.append(name)
+    return sorted(live)
+
+
+def someone_waiting(db: Path) -> bool:
+    """True when another connection waits for the file (checked by the writer between writes)."""
+    return bool(_live_markers(db))
+
+
+class _Marker:
+    """This waiter's place in line (a file named by time, pid and a random tag)."""
+
+    def __init__(self, db: Path):
+        self.folder = waiting_folder(db)
+        self.name = f"{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+
+    def __enter__(self):
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / self.name).touch()
+        return self
+
+    def __exit__(self, *exc):
+        (self.folder / self.name).unlink(missing_ok=True)
+
+    def others_first(self, db: Path) -> bool:
+        return any(name < self.name for name in _live_markers(db))
+
+
+def _try_connect(db: Path, read_only: bool, config: dict | None):
+    """The connection, or the lock error when another process holds the file."""
+    try:
+        return duckdb.connect(str(db), read_only=read_only, config=config or {})
+    except duckdb.IOException as exc:
+        if not is_lock_error(exc):
+            raise
+        return exc
+
+
+def connect(db: Path, *, read_only: bool, wait: float, config: dict | None = None) -> duckdb.DuckDBPyConnection:
+    """Open the file, waiting up to `wait` seconds for other processes to let go of it.
+
+    Raises HandLogBusy naming the holder when the wait runs out; any other error at once."""
+    db = Path(db)
+    last: BaseException | None = None
+    if not someone_waiting(db):  # the common case: nobody waits, so no marker is written at all
+        last = _try_connect(db, read_only, config)
+        if not isinstance(last, BaseException):
+            return last
+    started = time.monotonic()
+    pause = 0.01
+    with _Marker(db) as marker:
+        while True:
+            waited = time.monotonic() - started
+            if waited >= DEFER_AT_MOST or not marker.others_first(db):
+                last = _try_connect(db, read_only, config)
+                if not isinstance(last, BaseException):
+                    return last
+            if waited >= wait:
+                raise HandLogBusy(_busy_text(db, last, wait))
+            time.sleep(min(pause, max(0.0, wait - waited)))
+            pause = min(pause * 2, 0.2)
+
+
+def _busy_text(db: Path, exc: BaseException, wait: float) -> str:
+    return f"the hand log {db} is held by {holder(exc)} (still after {wait:g} s)"
