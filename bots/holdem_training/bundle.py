@@ -55,7 +55,9 @@ def run_script(directory: Path) -> str:
         f"export NUMBA_CACHE_DIR='{_numba_cache()}'",
         f"export PYTHONPATH='{ROOT}'",
         "export OMP_NUM_THREADS=1 NUMBA_NUM_THREADS=1",
-        f"exec '{_python()}' -m bots.holdem_training.contestant --config '{directory / 'config.json'}'",
+        # Extra arguments reach the contestant: `run --set k=v` overrides the frozen config, so a
+        # bundle can itself be swept as a program (`cardlab sweep ... --program 'run --set k={k}'`).
+        f"exec '{_python()}' -m bots.holdem_training.contestant --config '{directory / 'config.json'}' \"$@\"",
         "",
     ])
 
