@@ -28,7 +28,7 @@ from engine.core import sandbox
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _MEMORY_POLL_SECONDS = 0.05
 MAX_LINE_BYTES = 1 << 20
-MAX_OUTPUT_BYTES = 256 << 20
+MAX_OUTPUT_BYTES = 64 << 20  # a whole Hold'em Training match of RATE 1 floods is ~21 MB
 MAX_PENDING_INPUT_BYTES = 64 << 20  # unread input kept for a program that does not read
 ENV_ALLOWED = ("PATH", "LANG", "LC_ALL")  # passed on from the judge; everything else is dropped
 

@@ -91,6 +91,9 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+MAX_MOVE_OUTPUT_BYTES = 1 << 20  # a move is a few numbers; more is an output limit, not a memory hog
+
+
 @dataclass
 class ExternalAgent:
     name: str
@@ -112,7 +115,8 @@ class ExternalAgent:
         start = time.perf_counter()
         children_before = _children_cpu()
         try:
-            proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd, env=self.env)
+            proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd, env=self.env,
+                               max_output_bytes=MAX_MOVE_OUTPUT_BYTES)
         except ProgramEnded:
             return AgentReply("", returncode=None, wall_seconds=time.perf_counter() - start)
         lines, limit = [], None

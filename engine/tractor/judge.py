@@ -258,8 +258,9 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
         program.close_input()
         while True:
             lines.append(program.read_line(timeout=max(0.01, deadline - time.monotonic())))
-    except ProgramEnded:
-        pass
+    except ProgramEnded:  # a batch judge waits for the exit: closing the output and lingering times out
+        if program.wait(max(0.0, deadline - time.monotonic())) is None:
+            problem = "time limit"
     except LimitExceeded as exc:
         problem = {"cpu": "time limit", "wall": "time limit", "memory": "memory limit",
                    "output": "output limit"}[exc.kind]
