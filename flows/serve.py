@@ -1,15 +1,14 @@
-"""Scheduled flows: a nightly regression sweep per game (served against a real Prefect
-server; Prefect's local mode cannot schedule)."""
+"""Scheduled flows: the nightly regression check of each game (flows/nightly.py), the games
+staggered a few minutes apart so they do not compete for the two cores. Served against a
+real Prefect server (Prefect's local mode cannot schedule)."""
 
 import os
 from dataclasses import dataclass
 
-from prefect import flow
-
 from flows import games
-from flows.sweep import SweepSpec, sweep_flow
 
 NIGHTLY_CRON = "0 3 * * *"
+STAGGER_MINUTES = 10
 
 
 @dataclass(frozen=True)
@@ -19,30 +18,50 @@ class Schedule:
     cron: str
 
 
-@flow(name="cardlab-nightly", validate_parameters=False)
-def nightly_sweep(game: str, seed: int = 1) -> str:
-    """The game's default grid on fixed seeds: a change in its results is a regression."""
-    adapter = games.get(game)
-    spec = SweepSpec(game=game, bot=adapter.default_bot, units=adapter.default_units, seed=seed,
-                     grid=tuple((k, tuple(v)) for k, v in adapter.default_grid.items()),
-                     chunk_size=max(1, adapter.default_units // 4))
-    return sweep_flow(spec).sweep_id
+def check_cron(cron: str) -> str:
+    from prefect._internal.schemas.validators import validate_cron_string
+
+    try:
+        return validate_cron_string(cron)
+    except ValueError:
+        raise ValueError(f"--cron {cron!r} is not a cron expression; expected five fields "
+                         "'minute hour day-of-month month day-of-week', e.g. '0 3 * * *'") from None
 
 
-def schedules(selected: list[str] | None = None, cron: str = NIGHTLY_CRON) -> list[Schedule]:
+def _shifted(cron: str, minutes: int) -> str:
+    """The cron moved later by `minutes` (its minute and hour fields must be plain numbers)."""
+    if minutes == 0:
+        return cron
+    minute, hour, *rest = cron.split()
+    if not (minute.isdigit() and hour.isdigit()):
+        raise ValueError(f"cannot stagger --cron {cron!r}: its minute and hour must be plain numbers "
+                         "(e.g. '0 3 * * *'), or pass --stagger 0 to start every game at once")
+    start = (int(hour) * 60 + int(minute) + minutes) % (24 * 60)
+    return " ".join([str(start % 60), str(start // 60), *rest])
+
+
+def schedules(selected: list[str] | None = None, cron: str = NIGHTLY_CRON,
+              stagger_minutes: int = STAGGER_MINUTES) -> list[Schedule]:
+    """One schedule per game, game i starting i * stagger_minutes after `cron`."""
+    check_cron(cron)
+    if stagger_minutes < 0:
+        raise ValueError(f"--stagger must be >= 0 minutes, got {stagger_minutes}")
     chosen = selected or games.names()
     for name in chosen:
         games.get(name)  # unknown games fail here, before anything is served
-    return [Schedule(name=f"nightly-{name}", game=name, cron=cron) for name in chosen]
+    return [Schedule(name=f"nightly-{name}", game=name, cron=_shifted(cron, i * stagger_minutes))
+            for i, name in enumerate(chosen)]
 
 
 def serve(plan: list[Schedule]) -> None:
     from prefect import serve as prefect_serve
+
+    from flows.nightly import nightly_flow
 
     if not os.environ.get("PREFECT_API_URL"):
         raise RuntimeError(
             "scheduled flows need a Prefect server: run `prefect server start --host 127.0.0.1 --port 4200` "
             "and export PREFECT_API_URL=http://127.0.0.1:4200/api"
         )
-    deployments = [nightly_sweep.to_deployment(name=s.name, cron=s.cron, parameters={"game": s.game}) for s in plan]
+    deployments = [nightly_flow.to_deployment(name=s.name, cron=s.cron, parameters={"game": s.game}) for s in plan]
     prefect_serve(*deployments)

@@ -1,0 +1,86 @@
+"""Which config of each game was last submitted: every bundle written by `cardlab export
+<game>`, `cardlab pick --out` or `cardlab demo` is recorded in the hand log's `submissions`
+table, and the nightly check replays the latest one."""
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+
+from bots.base import config_as_dict
+from flows import games
+from flows.store import HandLog, code_version, new_match_id
+
+
+@dataclass(frozen=True)
+class Submission:
+    submission_id: str
+    game: str
+    bot: str
+    config: dict  # the bot's full frozen config: replaying it does not depend on later defaults
+    source: str  # export or pick
+    sweep_id: str | None = None
+
+    def overrides(self) -> tuple[tuple[str, str], ...]:
+        """The config as `--set` pairs (every field, so the bot's defaults cannot drift in)."""
+        return tuple((key, config_text(value)) for key, value in sorted(self.config.items()))
+
+
+def config_text(value) -> str:
+    """A config value as `--set` accepts it back (tuples are written a/b/c)."""
+    if isinstance(value, (list, tuple)):
+        return "/".join(str(v) for v in value)
+    return str(value)
+
+
+def full_config(game: str, bot: str, overrides) -> dict:
+    """The config a bundle freezes: the bot's defaults plus the overrides (k=v strings or a mapping)."""
+    return config_as_dict(games.get(game).spec(bot).config_from(overrides))
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def record(store: HandLog, *, game: str, bot: str, config: dict, source: str, bundle: Path | str | None = None,
+           sweep_id: str | None = None, mlflow_run: str | None = None) -> Submission:
+    submission = Submission(submission_id=new_match_id("sub"), game=game, bot=bot, config=dict(config),
+                            source=source, sweep_id=sweep_id)
+    store.con.execute(
+        "INSERT INTO submissions (submission_id, game, bot, config, source, sweep_id, mlflow_run, bundle,"
+        " code_version, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [submission.submission_id, game, bot, json.dumps(config, sort_keys=True), source, sweep_id, mlflow_run,
+         None if bundle is None else str(Path(bundle).resolve()), code_version(), _utc_now()],
+    )
+    return submission
+
+
+def latest(store: HandLog, game: str) -> Submission | None:
+    rows = store.query(
+        "SELECT submission_id, game, bot, config, source, sweep_id FROM submissions WHERE game = ?"
+        " ORDER BY submitted_at DESC, submission_id DESC LIMIT 1", [game])
+    if rows.height == 0:
+        return None
+    row = rows.row(0, named=True)
+    return Submission(submission_id=row["submission_id"], game=row["game"], bot=row["bot"],
+                      config=json.loads(row["config"]), source=row["source"], sweep_id=row["sweep_id"])
+
+
+def record_bundle(game: str, *, bot: str, overrides, source: str, bundle: Path | str | None,
+                  sweep_id: str | None = None, mlflow_run: str | None = None) -> Submission:
+    """Record a bundle just written (its bot and `--set` overrides) in the hand log."""
+    try:
+        with HandLog() as store:
+            return record(store, game=game, bot=bot, config=full_config(game, bot, list(overrides)), source=source,
+                          bundle=bundle, sweep_id=sweep_id, mlflow_run=mlflow_run)
+    except Exception as exc:  # the bundle is written: say so, and what was not recorded
+        raise RuntimeError(f"wrote the bundle {bundle} but could not record it as {game}'s submission in the hand "
+                           f"log: {str(exc).splitlines()[0]}") from exc
+
+
+def record_export(game: str, arguments: dict) -> Submission | None:
+    """Record the bundle a game's `export` command just wrote (its `bot`, `set_` and `out` arguments)."""
+    if arguments.get("bot") is None:
+        return None
+    return record_bundle(game, bot=arguments["bot"], overrides=arguments.get("set_") or [], source="export",
+                         bundle=arguments.get("out"))

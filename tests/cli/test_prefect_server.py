@@ -1,0 +1,143 @@
+"""No Prefect server outlives the cardlab command that started it, however the command ends.
+
+Each case runs a real `cardlab sweep` of the toy game as a subprocess, marked by an
+environment variable that its server inherits, and then looks for any process still
+carrying the mark and running Prefect's server app."""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from cardlab import prefect_local
+
+MARK = "CARDLAB_TEST_SERVER_MARK"
+SERVER_APP = b"prefect.server.api.server:create_app"
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _env(mark: str) -> dict:
+    env = {k: v for k, v in os.environ.items() if k not in ("PREFECT_API_URL", prefect_local.OWNED_MARK)}
+    env.update({MARK: mark, "CARDLAB_EXTRA_GAMES": "toy=tests.flows.toy_game", "PYTHONPATH": str(ROOT)})
+    return env
+
+
+def _cardlab(*args: str) -> list[str]:
+    return [sys.executable, "-c", "from cardlab.cli import main; main()", *args]
+
+
+def _servers_marked(mark: str) -> list[int]:
+    """Live processes running Prefect's server app with this test's mark in their environment."""
+    found = []
+    needle = f"{MARK}={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if SERVER_APP in (entry / "cmdline").read_bytes() and needle in (entry / "environ").read_bytes():
+                if (entry / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+def _wait_for_server(owner: subprocess.Popen, timeout_s: float = 120) -> dict:
+    """The pidfile of `owner`'s server once that server answers /health."""
+    import urllib.request
+
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        assert owner.poll() is None, f"cardlab ended early: {owner.communicate()}"
+        for pidfile in prefect_local.pid_dir().glob(f"{owner.pid}-*.json"):
+            record = json.loads(pidfile.read_text())
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{record['port']}/api/health", timeout=2):
+                    return record
+            except OSError:
+                pass
+        time.sleep(0.2)
+    raise AssertionError("the sweep's Prefect server never came up")
+
+
+def _assert_gone(mark: str, timeout_s: float = 15) -> None:
+    deadline = time.monotonic() + timeout_s
+    while _servers_marked(mark) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert _servers_marked(mark) == []
+
+
+LONG_SWEEP = ("sweep", "toy", "--hands", "400000", "--chunk", "20000", "--grid", "edge=0.4,0.6")
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM, signal.SIGKILL])
+def test_a_killed_sweep_leaves_no_server(signum, tmp_path):
+    mark = uuid.uuid4().hex
+    env = _env(mark)
+    env["CARDLAB_DB"] = str(tmp_path / "h.duckdb")
+    sweep = subprocess.Popen(_cardlab(*LONG_SWEEP), env=env, cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    try:
+        record = _wait_for_server(sweep)
+        time.sleep(2)  # the flow is running against it by now
+        assert _servers_marked(mark) == [record["server"]]
+        sweep.send_signal(signum)
+        sweep.communicate(timeout=120)
+    finally:
+        if sweep.poll() is None:
+            sweep.kill()
+            sweep.wait()
+    if signum == signal.SIGKILL:  # a later command reaps what a kill -9 might leave
+        subprocess.run(_cardlab("games"), env=_env(uuid.uuid4().hex), cwd=tmp_path, capture_output=True,
+                       timeout=120, check=True)
+    else:
+        assert sweep.returncode != 0
+    _assert_gone(mark)
+    assert not list(prefect_local.pid_dir().glob(f"{sweep.pid}-*.json"))
+
+
+@pytest.mark.parametrize("extra", [(), ("--set", "crash_unit=0", "--set", "crash_file={crash}")],
+                         ids=["normal-exit", "exception"])
+def test_a_finished_or_failed_sweep_leaves_no_server(extra, tmp_path):
+    crash = tmp_path / "crash"
+    crash.touch()
+    mark = uuid.uuid4().hex
+    env = _env(mark)
+    env["CARDLAB_DB"] = str(tmp_path / "h.duckdb")
+    args = ("sweep", "toy", "--hands", "400", "--chunk", "200", *(a.format(crash=crash) for a in extra))
+    done = subprocess.run(_cardlab(*args), env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert (done.returncode == 0) == (not extra), done.stderr[-2000:]
+    _assert_gone(mark)
+
+
+def test_a_user_server_is_used_as_is(monkeypatch):
+    monkeypatch.setenv("PREFECT_API_URL", "http://127.0.0.1:9/api")
+    assert prefect_local.ensure() is None
+    assert os.environ["PREFECT_API_URL"] == "http://127.0.0.1:9/api"
+
+
+def test_reap_stops_a_server_whose_owner_is_gone_and_spares_a_live_owners(tmp_path, monkeypatch):
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path))
+    folder = prefect_local.pid_dir()
+    folder.mkdir()
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    sleeper = [sys.executable, "-c", "import time; time.sleep(120)", SERVER_APP.decode()]
+    orphan, kept = subprocess.Popen(sleeper), subprocess.Popen(sleeper)
+    try:
+        for server, owner in ((orphan, gone.pid), (kept, os.getpid())):
+            (folder / f"{owner}-{server.pid}.json").write_text(json.dumps({"server": server.pid, "owner": owner}))
+        assert prefect_local.reap_stale() == [orphan.pid]
+        assert not prefect_local._alive(orphan.pid)
+        assert kept.poll() is None
+        assert [p.name for p in folder.iterdir()] == [f"{os.getpid()}-{kept.pid}.json"]
+    finally:
+        for process in (orphan, kept):
+            process.kill()
+            process.wait()
