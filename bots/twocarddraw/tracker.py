@@ -6,7 +6,10 @@ new_hand. The tracker turns that into an observation record per hand, and gives 
 bots the public history (round-1 history index, own draw) they index their tables with.
 """
 
+import itertools
 from dataclasses import dataclass
+
+import numpy as np
 
 from engine.twocarddraw import rules as R
 
@@ -99,6 +102,7 @@ class TrackingBot:
     def __init__(self):
         self.tracker = HandTracker()
         self.bets = R.BetSizes()
+        self._table = None
 
     def init(self, bet1: int, bet2: int) -> int:
         self.bets = R.BetSizes(bet1, bet2)
@@ -139,6 +143,14 @@ class TrackingBot:
         self.on_hand_over(self.tracker.showdown(opp1, opp2))
         return 0
 
+    def current_policy(self) -> np.ndarray:
+        """The answer in every situation of the hand about to be played (rules.py layout), asked
+        of the choose_* hooks, which must not change the bot. A bot that does not learn across
+        hands is asked once."""
+        if self._table is None or getattr(self, "learns_across_hands", False):
+            self._table = policy_table(self)
+        return self._table
+
     # --- hooks ------------------------------------------------------------------------------
     def on_init(self) -> None:
         pass
@@ -156,6 +168,18 @@ class TrackingBot:
         raise NotImplementedError
 
 
+def policy_table(bot: TrackingBot) -> np.ndarray:
+    table = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+    for hand in range(R.N_HANDS):
+        for bets in range(R.MAX_BETS + 1):
+            table[R.player_round1_row(bets, hand)] = bot.choose_round1(hand, bets)
+        for o in range(R.N_HISTORIES):
+            table[R.player_draw_row(o, hand)] = bot.choose_draw(hand, o)
+            for dp, ds, bets in itertools.product(range(3), range(3), range(R.MAX_BETS + 1)):
+                table[R.player_round2_row(o, dp, ds, bets, hand)] = bot.choose_round2(hand, o, dp, ds, bets)
+    return table
+
+
 class PolicyBot(TrackingBot):
     """Plays a fixed table of player action codes (rules.py layout), e.g. a best response."""
 
@@ -171,3 +195,6 @@ class PolicyBot(TrackingBot):
 
     def choose_round2(self, hand: int, history: int, player_drew: int, server_drew: int, bets2: int) -> int:
         return int(self.policy[R.player_round2_row(history, player_drew, server_drew, bets2, hand)])
+
+    def current_policy(self) -> np.ndarray:
+        return self.policy

@@ -129,6 +129,62 @@ def judge(
         typer.echo(result.record.message, err=True)
 
 
+# ------------------------------------------------------------------------------------ evaluate
+@app.command()
+def evaluate(
+    strategy: Path = typer.Option(..., "--strategy", help="the true server strategy file"),
+    bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br, learner or learner_v1"),
+    set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
+    seeds: str = typer.Option("1", "--seeds", help="deal seeds, comma-separated (e.g. 1,2,3)"),
+    hands: int = typer.Option(10_000, "--hands", help="hands per test (the contest: 10,000)", callback=checks.count),
+    json_: bool = typer.Option(False, "--json", help="print one JSON object"),
+):
+    """Exact strength: at every hand, the expected profit of the policy the bot plays in that hand
+    against the true strategy (no card luck), averaged over the test; and the best response's value.
+    The bot still plays the dealt hands, so it learns what it would in the real test."""
+    from engine.twocarddraw.exact import NoPolicyTable
+    from engine.twocarddraw.exact import evaluate as run_exact
+
+    parsed = _read(strategy)
+    deal_seeds = _seed_list(seeds)
+    spec, config = _bot_and_config(bot, set_)
+    started = time.perf_counter()
+    try:
+        summary = run_exact(lambda: spec.make(config), parsed.strategy, seeds=deal_seeds, hands=hands)
+    except (NoPolicyTable, ValueError, OSError) as exc:
+        _fail(f"bot {bot!r}: {exc}")
+    out = {
+        "game": "twocarddraw", "strategy": str(strategy), "bot": bot, "config": dataclasses.asdict(config),
+        "bet1": parsed.strategy.bets.bet1, "bet2": parsed.strategy.bets.bet2, "seeds": deal_seeds, "hands": hands,
+        "expected_per_hand": summary.expected_per_hand, "br_value": summary.br_value, "ratio": summary.ratio,
+        "segments": summary.segments(), "segment_hands": 1_000,
+        "per_seed": [{"seed": s, "expected_per_hand": r.expected_per_hand,
+                      "realized_per_hand": float(r.profits.mean()) if len(r.profits) else None,
+                      "bot_cpu_seconds": round(r.bot_cpu_seconds, 3), "status": r.status, "message": r.message}
+                     for s, r in zip(deal_seeds, summary.runs, strict=True)],
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    if json_:
+        typer.echo(json.dumps(out))
+        return
+    typer.echo(f"{bot} vs {strategy.name}: {summary.expected_per_hand:+.4f} per hand exactly, best response "
+               f"{summary.br_value:+.4f}, ratio {summary.ratio:.3f}")
+    typer.echo("per 1,000 hands: " + " ".join(f"{v:+.3f}" for v in out["segments"]))
+    for row in out["per_seed"]:
+        if row["status"] != "ok":
+            typer.echo(f"seed {row['seed']}: {row['status']}: {row['message']}", err=True)
+
+
+def _seed_list(text: str) -> list[int]:
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        values = []
+    if not values or any(v < 0 or v > 2**63 - 1 for v in values):
+        _fail(f"--seeds expects non-negative integers separated by commas, such as 1,2,3; got {text!r}")
+    return values
+
+
 # ------------------------------------------------------------------------------------ export
 RUNNER = '''"""Play the frozen bot config against a TwoCardDraw strategy file through cardlab's judge.
 

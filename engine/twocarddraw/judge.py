@@ -255,11 +255,13 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options: Matc
     return play_bot(spec.make(config), strategy, seed=seed, first=first, count=count).chunk_log()
 
 
-def play_bot(bot, strategy: Strategy, *, seed: int, first: int = 0, count: int = R.HANDS_PER_TEST) -> MatchResult:
+def play_bot(bot, strategy: Strategy, *, seed: int, first: int = 0, count: int = R.HANDS_PER_TEST,
+             cpu_limit: float = R.CPU_LIMIT_SECONDS) -> MatchResult:
     if hasattr(bot, "reveal_strategy"):  # ceiling bots are told the truth by the judge
         bot.reveal_strategy(strategy)
     if hasattr(bot, "prepare_offline"):  # tables a submission would embed; not charged to the bot's clock
         bot.prepare_offline(strategy.bets.bet1, strategy.bets.bet2)
     if getattr(bot, "learns_across_hands", False):
-        return play_match(bot, strategy, seed=seed, first=0, hands=first + count, record_from=first)
-    return play_match(bot, strategy, seed=seed, first=first, hands=count)
+        return play_match(bot, strategy, seed=seed, first=0, hands=first + count, record_from=first,
+                          cpu_limit=cpu_limit)
+    return play_match(bot, strategy, seed=seed, first=first, hands=count, cpu_limit=cpu_limit)

@@ -51,3 +51,18 @@ def test_export_writes_a_frozen_bundle(tmp_path):
     frozen = json.loads((tmp_path / "b" / "config.json").read_text())
     assert frozen["bot"] == "learner" and frozen["config"]["prior_scale"] == 2.0
     compile((tmp_path / "b" / "run.py").read_text(), "run.py", "exec")
+
+
+def test_evaluate_prints_exact_expected_profit_and_the_ratio_to_br(tmp_path):
+    path = tmp_path / "s.txt"
+    runner.invoke(cli, ["twocarddraw", "generate", "--bet1", "1", "--bet2", "2", "--steps", "30000",
+                        "--seed", "3", "--out", str(path)])
+    result = runner.invoke(cli, ["twocarddraw", "evaluate", "--strategy", str(path), "--bot", "oracle",
+                                 "--seeds", "1,2", "--hands", "200", "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    br = best_response(read_strategy(path).strategy).value
+    assert out["br_value"] == br and abs(out["expected_per_hand"] - br) < 1e-12 and abs(out["ratio"] - 1) < 1e-12
+    assert out["seeds"] == [1, 2] and len(out["segments"]) == 1 and len(out["per_seed"]) == 2
+    result = runner.invoke(cli, ["twocarddraw", "evaluate", "--strategy", str(path), "--seeds", "1,-2"])
+    assert result.exit_code == 2 and "--seeds expects non-negative integers" in result.output
