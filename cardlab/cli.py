@@ -4,6 +4,7 @@ from flows.settings import apply_defaults
 
 apply_defaults()  # before prefect, mlflow or numba are imported anywhere
 
+import functools  # noqa: E402
 import importlib  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
@@ -16,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
+from cardlab import prefect_local  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
@@ -112,6 +114,7 @@ def _run_sweep(spec, runner: str, workers: int | None):
     from flows.sweep import validate, with_runner
 
     validate(spec)
+    prefect_local.ensure()  # a Prefect server that dies with this command (unless PREFECT_API_URL is set)
     total = spec.units * len(spec.configs())
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot}", total=total)
@@ -179,19 +182,23 @@ def pick(
 
 
 def _config_text(value) -> str:
-    """A config value as `--set` accepts it back (tuples are written a/b/c)."""
-    if isinstance(value, (list, tuple)):
-        return "/".join(str(v) for v in value)
-    return str(value)
+    from flows.submissions import config_text
+
+    return config_text(value)
 
 
 def export_picked(game: str, picked, out: Path) -> None:
+    """Write the picked config's bundle and record it as the game's submission (the nightly's candidate)."""
+    from flows import submissions
+
     module = importlib.import_module(COMMAND_MODULES[game])
     overrides = [f"{k}={_config_text(v)}" for k, v in (picked.config or {}).items()]
     module.export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
                     "config": picked.config}, indent=2))
+    submissions.record_bundle(game, bot=picked.bot, config=picked.config or {}, source="pick", bundle=out,
+                              sweep_id=picked.sweep_id, mlflow_run=picked.run_id)
 
 
 # ---------------------------------------------------------------------------------- sql
@@ -271,20 +278,37 @@ def report(sweep_id: str = typer.Argument("latest", help="Sweep id, or 'latest'.
 
 # ---------------------------------------------------------------------------------- serve
 @app.command()
-def serve(game: list[str] = typer.Option([], "--game", help="Games to schedule (default: all)."),
-          cron: str = typer.Option("0 3 * * *", help="Cron schedule of the regression sweeps."),
-          dry_run: bool = typer.Option(False, help="Print the schedules and exit.")):
-    """Serve the scheduled flows (a nightly regression sweep per game) against a local Prefect server.
+def serve(game: list[str] = typer.Option([], "--game", help="Games to check (default: all)."),
+          cron: str = typer.Option("0 3 * * *", help="Cron schedule of the first game's check."),
+          stagger: int = typer.Option(10, help="Minutes between one game's check and the next's."),
+          dry_run: bool = typer.Option(False, help="Print the schedules and exit."),
+          now: bool = typer.Option(False, "--now", help="Run the checks once, here and now, instead of serving "
+                                                        "them; exit 1 if any candidate played differently.")):
+    """Serve the nightly regression check of each game: its submitted candidate (the last bundle
+    exported or picked; the default bot if none) replayed on a fixed seed and compared unit by unit
+    with the previous nightly of the same candidate. A difference fails the flow run.
 
-    Start one first: `prefect server start --host 127.0.0.1 --port 4200` and
-    `export PREFECT_API_URL=http://127.0.0.1:4200/api`."""
+    Uses the Prefect server at PREFECT_API_URL if set, else runs a local one while it serves."""
     from flows.serve import schedules
     from flows.serve import serve as serve_flows
 
-    plan = schedules(list(game) or None, cron)
+    try:
+        plan = schedules(list(game) or None, cron, stagger)
+    except (ValueError, games.UnknownGame) as exc:
+        fail(str(exc))
+    if now:
+        from flows.nightly import run_check
+
+        results = [run_check(item.game, say=console.print) for item in plan]
+        for result in results:
+            console.print(result.describe())
+        if any(result.changed for result in results):
+            raise typer.Exit(1)
+        return
     for item in plan:
         console.print(f"{item.name}: game {item.game}, cron '{item.cron}'")
     if not dry_run:
+        prefect_local.ensure(scheduling=True)
         serve_flows(plan)
 
 
@@ -333,6 +357,19 @@ def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
 
 
 # ---------------------------------------------------------------------------------- games' own commands
+def _recording_export(game: str, export):
+    """The game's export command, recording each bundle it writes as the game's submission."""
+
+    @functools.wraps(export)
+    def command(**kwargs):
+        from flows.submissions import record_export
+
+        export(**kwargs)
+        record_export(game, kwargs)
+
+    return command
+
+
 def _wire_game_commands() -> None:
     for name, module_name in COMMAND_MODULES.items():
         try:
@@ -342,7 +379,7 @@ def _wire_game_commands() -> None:
         if hasattr(module, "judge"):
             judge_app.command(name=name)(module.judge)
         if hasattr(module, "export"):
-            export_app.command(name=name)(module.export)
+            export_app.command(name=name)(_recording_export(name, module.export))
         if hasattr(module, "app"):
             app.add_typer(module.app, name=name, help=f"{name} commands.")
         if hasattr(module, "bench_app"):
@@ -362,4 +399,6 @@ _wire_workspace_bench()
 
 def main() -> None:
     quiet_teardown()
+    prefect_local.exit_cleanly_on_sigterm()
+    prefect_local.reap_stale()  # servers left by a cardlab that was killed with SIGKILL
     run_guarded(app)

@@ -33,6 +33,7 @@ class Candidate:
     bot: str
     overrides: tuple[tuple[str, str], ...]
     submitted: bool
+    note: str = ""  # why the default bot stands in, when it does
 
 
 @dataclass(frozen=True)
@@ -60,12 +61,17 @@ class CheckResult:
 
 
 def candidate_for(store: HandLog, game: str) -> Candidate:
-    submitted = submissions.latest(store, game)
+    adapter = games.get(game)
+    submitted = submissions.latest(store, adapter.name)
+    if submitted is not None and submitted.bot in adapter.bots:
+        return Candidate(game=adapter.name, key=submitted.submission_id, bot=submitted.bot,
+                         overrides=submitted.overrides(), submitted=True)
     if submitted is None:
-        bot = games.get(game).default_bot
-        return Candidate(game=game, key=f"default:{bot}", bot=bot, overrides=(), submitted=False)
-    return Candidate(game=game, key=submitted.submission_id, bot=submitted.bot, overrides=submitted.overrides(),
-                     submitted=True)
+        note = "no submitted candidate (cardlab export / pick --out / demo record one)"
+    else:
+        note = f"submitted candidate {submitted.submission_id} is {submitted.bot!r}, which the nightly cannot replay"
+    bot = adapter.default_bot
+    return Candidate(game=adapter.name, key=f"default:{bot}", bot=bot, overrides=(), submitted=False, note=note)
 
 
 def _previous(store: HandLog, candidate: Candidate, seed: int, units: int) -> tuple[str, str] | None:
@@ -103,8 +109,7 @@ def run_check(game: str, *, seed: int = NIGHTLY_SEED, units: int | None = None, 
     with HandLog(db) as store:
         candidate = candidate_for(store, adapter.name)
         if not candidate.submitted:
-            say(f"{adapter.name}: no submitted candidate (cardlab export / pick --out / demo record one); "
-                f"checking the default bot {candidate.bot} with its default config")
+            say(f"{adapter.name}: {candidate.note}; checking the default bot {candidate.bot} with its default config")
         plan = MatchPlan(game=adapter.name, bot=candidate.bot, overrides=candidate.overrides, seed=seed, units=units)
         config = json.dumps(config_as_dict(plan.config()), sort_keys=True)
         previous = _previous(store, candidate, seed, units)

@@ -66,13 +66,13 @@ def latest(store: HandLog, game: str) -> Submission | None:
                       config=json.loads(row["config"]), source=row["source"], sweep_id=row["sweep_id"])
 
 
-def record_bundle(game: str, *, bot: str, overrides, source: str, bundle: Path | str | None,
+def record_bundle(game: str, *, bot: str, config: dict, source: str, bundle: Path | str | None,
                   sweep_id: str | None = None, mlflow_run: str | None = None) -> Submission:
-    """Record a bundle just written (its bot and `--set` overrides) in the hand log."""
+    """Record a bundle just written (its bot and full config) in the hand log."""
     try:
         with HandLog() as store:
-            return record(store, game=game, bot=bot, config=full_config(game, bot, list(overrides)), source=source,
-                          bundle=bundle, sweep_id=sweep_id, mlflow_run=mlflow_run)
+            return record(store, game=game, bot=bot, config=config, source=source, bundle=bundle,
+                          sweep_id=sweep_id, mlflow_run=mlflow_run)
     except Exception as exc:  # the bundle is written: say so, and what was not recorded
         raise RuntimeError(f"wrote the bundle {bundle} but could not record it as {game}'s submission in the hand "
                            f"log: {str(exc).splitlines()[0]}") from exc
@@ -80,7 +80,8 @@ def record_bundle(game: str, *, bot: str, overrides, source: str, bundle: Path |
 
 def record_export(game: str, arguments: dict) -> Submission | None:
     """Record the bundle a game's `export` command just wrote (its `bot`, `set_` and `out` arguments)."""
-    if arguments.get("bot") is None:
+    bot = arguments.get("bot")
+    if bot is None:
         return None
-    return record_bundle(game, bot=arguments["bot"], overrides=arguments.get("set_") or [], source="export",
-                         bundle=arguments.get("out"))
+    return record_bundle(game, bot=bot, config=full_config(game, bot, list(arguments.get("set_") or [])),
+                         source="export", bundle=arguments.get("out"))

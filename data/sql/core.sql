@@ -86,3 +86,38 @@ GROUP BY ALL;
 CREATE OR REPLACE VIEW mart_cumulative AS
 SELECT match_id, unit, sum(payoff) OVER (PARTITION BY match_id ORDER BY unit) AS cumulative
 FROM units;
+
+-- Submissions: every bundle written by `cardlab export <game>`, `cardlab pick --out` or
+-- `cardlab demo`, with the bot's full frozen config. The nightly check replays the latest.
+CREATE TABLE IF NOT EXISTS submissions (
+    submission_id VARCHAR PRIMARY KEY,
+    game          VARCHAR NOT NULL,
+    bot           VARCHAR NOT NULL,
+    config        VARCHAR NOT NULL,  -- JSON of the bot's full config
+    source        VARCHAR NOT NULL,  -- export or pick
+    sweep_id      VARCHAR,           -- the sweep a pick came from
+    mlflow_run    VARCHAR,
+    bundle        VARCHAR,           -- where the bundle was written
+    code_version  VARCHAR,
+    submitted_at  TIMESTAMP NOT NULL
+);
+
+-- Nightly regression checks: the candidate replayed on fixed seeds and compared unit by unit
+-- with the previous nightly of the same candidate (play is deterministic).
+CREATE TABLE IF NOT EXISTS nightly_checks (
+    check_id        VARCHAR PRIMARY KEY,
+    game            VARCHAR NOT NULL,
+    candidate       VARCHAR NOT NULL,  -- submission id, or 'default:<bot>' when nothing was submitted
+    bot             VARCHAR NOT NULL,
+    config          VARCHAR NOT NULL,  -- JSON of the config played
+    seed            BIGINT NOT NULL,
+    units           INTEGER NOT NULL,
+    match_id        VARCHAR NOT NULL,  -- tonight's play
+    previous_match  VARCHAR,           -- the nightly compared with; NULL for the candidate's first
+    verdict         VARCHAR NOT NULL,  -- baseline, same or changed
+    differing_units INTEGER,
+    first_diff_unit INTEGER,           -- the first unit whose payoff differs (or is missing)
+    detail          VARCHAR,
+    code_version    VARCHAR,
+    checked_at      TIMESTAMP NOT NULL
+);
