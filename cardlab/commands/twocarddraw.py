@@ -129,6 +129,15 @@ def judge(
         typer.echo(result.record.message, err=True)
 
 
+def _reading(text: str):
+    from engine.twocarddraw.best_response import Reading
+
+    try:
+        return Reading.parse(text)
+    except ValueError as exc:
+        _fail(str(exc))
+
+
 # ------------------------------------------------------------------------------------ evaluate
 @app.command()
 def evaluate(
@@ -263,6 +272,9 @@ def generate(
     steps: int = typer.Option(100_000, "--steps", min=0, help="improvement steps (the contest: 10,000..200,000)"),
     seed: int = typer.Option(1, "--seed", min=0),
     out: Path = typer.Option(..., "--out", help="strategy file to write"),
+    reading: str = typer.Option("default", "--reading",
+                                help="where the statement is ambiguous, e.g. order=random,proposal=perturb,"
+                                     "accept=ties,mistakes=betting (default: spec section 2.6)"),
     json_: bool = typer.Option(False, "--json"),
 ):
     """Generate a server strategy as the statement describes and write it in the contest's format."""
@@ -271,12 +283,14 @@ def generate(
     from engine.twocarddraw.protocol import write_strategy
 
     bets = _bets(bet1, bet2)
+    parsed_reading = _reading(reading)
     started = time.perf_counter()
-    gen = run_generator(bets, steps=steps, seed=seed)
+    gen = run_generator(bets, steps=steps, seed=seed, reading=parsed_reading)
     seconds = time.perf_counter() - started
     out.parent.mkdir(parents=True, exist_ok=True)
     write_strategy(gen.strategy, out)
     summary = {"out": str(out), "bet1": bet1, "bet2": bet2, "steps": steps, "seed": seed,
+               "reading": parsed_reading.label or "default",
                "eps_value": gen.eps_value, "value": best_response(gen.strategy).value, "seconds": seconds}
     typer.echo(json.dumps(summary) if json_ else
                f"wrote {out}: best response earns {summary['value']:+.4f} per hand ({seconds:.1f} s)")

@@ -92,8 +92,9 @@ def _choose_fold_call(qf, qc, eps, policy, row, follow):
 
 
 @kernel
-def round2_value(probs, sub, reach, pot, b, eps, out, policy, follow, scratch):
-    """Counterfactual value per player hand of round-2 subtree `sub` given server reach."""
+def round2_value(probs, sub, reach, pot, b, eps, eps_open, out, policy, follow, scratch):
+    """Counterfactual value per player hand of round-2 subtree `sub` given server reach. eps errs
+    at responses to bets, eps_open at the opening check/bet."""
     base = ROUND2_BASE + sub * 4 * NH
     pbase = P_ROUND2_BASE + sub * 4 * NH
     x, y, sd_a, sd_b, sd_c, sd_d = scratch[0], scratch[1], scratch[2], scratch[3], scratch[4], scratch[5]
@@ -145,7 +146,7 @@ def round2_value(probs, sub, reach, pot, b, eps, out, policy, follow, scratch):
         raise2 = (pot + 2 * b) * fold3 + sd_b[i]
         v2 = _choose3(-(pot + b) * xs, sd_c[i], raise2, eps, policy, pbase + 2 * NH + i, follow)
         bet = pot * fold1 + sd_a[i] + v2
-        out[i] = _choose2(check[i], bet, eps, policy, pbase + i, follow)
+        out[i] = _choose2(check[i], bet, eps_open, policy, pbase + i, follow)
 
 
 @kernel
@@ -213,7 +214,7 @@ def draw_choice(u, o, eps, vdraw, policy, follow):
 
 
 @kernel
-def round1_value(probs, deal, bet1, eps, vdraw, policy, follow):
+def round1_value(probs, deal, bet1, eps, eps_open, vdraw, policy, follow):
     """Expected profit per hand of the player given the draw-layer values vdraw."""
     b = bet1
     fold0 = 0.0
@@ -242,51 +243,54 @@ def round1_value(probs, deal, bet1, eps, vdraw, policy, follow):
         check = fold0 + vdraw[0, p] + v1
         v2 = _choose3(-(1 + b) * x2s, vdraw[5, p], (1 + 2 * b) * fold3 + vdraw[6, p], eps, policy, 2 * NH + p, follow)
         bet = fold1 + vdraw[4, p] + v2
-        total += deal[p] * _choose2(check, bet, eps, policy, p, follow)
+        total += deal[p] * _choose2(check, bet, eps_open, policy, p, follow)
     return total
 
 
 @kernel
-def subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, follow, scratch):
+def subtree_update(probs, trans, sub, bet1, bet2, eps, eps_open, rho2, v2, policy, follow, scratch):
     o = sub // 9
     pot = 1.0 + HIST_BETS[o] * bet1
-    round2_value(probs, sub, rho2[sub], pot, float(bet2), eps, v2[sub], policy, follow, scratch)
+    round2_value(probs, sub, rho2[sub], pot, float(bet2), eps, eps_open, v2[sub], policy, follow, scratch)
 
 
 @kernel
-def evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, follow, scratch):
+def evaluate(probs, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy, follow, scratch):
     """Full pass; fills every cache; returns the player's value per hand. The player best-responds
-    and writes its choices to policy, or (follow=True) plays the choices already in policy."""
+    and writes its choices to policy, or (follow=True) plays the choices already in policy.
+    The (eps-)best responder errs with eps at responses to bets and eps_open at openings and draws."""
     forward_round1(probs, deal, rho1)
     for o in range(7):
         for dp in range(3):
             forward_draw(probs, trans, rho1, o, dp, rho2)
             for ds in range(3):
-                subtree_update(probs, trans, (o * 3 + dp) * 3 + ds, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
+                subtree_update(probs, trans, (o * 3 + dp) * 3 + ds, bet1, bet2, eps, eps_open, rho2, v2, policy, follow,
+                               scratch)
             draw_layer(trans, v2, o, dp, u)
-        draw_choice(u, o, eps, vdraw, policy, follow)
-    return round1_value(probs, deal, float(bet1), eps, vdraw, policy, follow)
+        draw_choice(u, o, eps_open, vdraw, policy, follow)
+    return round1_value(probs, deal, float(bet1), eps, eps_open, vdraw, policy, follow)
 
 
 @kernel
-def reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch):
-    follow = False
+def reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy, scratch):
     """Value after only `row` changed: recompute just the caches that depend on it."""
+    follow = False
     if row < DRAW_BASE:
-        return evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, follow, scratch)
+        return evaluate(probs, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy, follow,
+                        scratch)
     if row < ROUND2_BASE:
         od = (row - DRAW_BASE) // NH
         o, dp = od // 3, od % 3
         forward_draw(probs, trans, rho1, o, dp, rho2)
         for ds in range(3):
-            subtree_update(probs, trans, od * 3 + ds, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
+            subtree_update(probs, trans, od * 3 + ds, bet1, bet2, eps, eps_open, rho2, v2, policy, follow, scratch)
     else:
         sub = (row - ROUND2_BASE) // (4 * NH)
         o, dp = sub // 9, (sub // 3) % 3
-        subtree_update(probs, trans, sub, bet1, bet2, eps, rho2, v2, policy, follow, scratch)
+        subtree_update(probs, trans, sub, bet1, bet2, eps, eps_open, rho2, v2, policy, follow, scratch)
     draw_layer(trans, v2, o, dp, u)
-    draw_choice(u, o, eps, vdraw, policy, follow)
-    return round1_value(probs, deal, float(bet1), eps, vdraw, policy, follow)
+    draw_choice(u, o, eps_open, vdraw, policy, follow)
+    return round1_value(probs, deal, float(bet1), eps, eps_open, vdraw, policy, follow)
 
 
 @kernel
@@ -305,10 +309,23 @@ def random_row(probs, row, mask, state):
 
 
 @kernel
-def generate(probs, mask, free_rows, steps, bet1, bet2, eps, state, deal, trans, trace_every, trace):
-    """Random allowed start, then `steps` single-row proposals in a cyclic sweep over the free
-    rows, each kept iff the eps-best-responder's value strictly drops. Returns that value;
-    trace[k] = value after (k + 1) * trace_every steps."""
+def propose_row(probs, row, mask, state, old, perturb):
+    """A fresh allowed distribution, or (perturb) a random step from the old one towards it."""
+    random_row(probs, row, mask, state)
+    if perturb:
+        t = _rng.uniform(state)
+        for a in range(3):
+            probs[row, a] = (1.0 - t) * old[a] + t * probs[row, a]
+
+
+@kernel
+def generate(probs, mask, free_rows, steps, bet1, bet2, eps, eps_open, state, deal, trans, trace_every, trace,
+             random_order, perturb, strict):
+    """Random allowed start, then `steps` single-row proposals, each kept iff the eps-best-responder's
+    value drops (strictly, or also on a tie when not strict). Rows come in a cyclic sweep over the
+    free rows (or uniformly at random); a proposal is a fresh uniform draw on the allowed simplex
+    (or a random step towards one). Returns that value; trace[k] = value after (k + 1) * trace_every
+    steps."""
     for row in range(probs.shape[0]):
         random_row(probs, row, mask, state)
     rho1 = np.zeros((7, NH))
@@ -318,21 +335,23 @@ def generate(probs, mask, free_rows, steps, bet1, bet2, eps, state, deal, trans,
     vdraw = np.zeros((7, NH))
     policy = np.zeros(P_ROUND2_BASE + 63 * 4 * NH, dtype=np.int64)
     scratch = np.zeros((SCRATCH_ROWS, NH))
-    value = evaluate(probs, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, False, scratch)
+    value = evaluate(probs, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy, False, scratch)
     old = np.zeros(3)
     n_free = free_rows.shape[0]
     for step in range(steps):
-        row = free_rows[step % n_free]
+        row = free_rows[_rng.below(state, n_free)] if random_order else free_rows[step % n_free]
         for a in range(3):
             old[a] = probs[row, a]
-        random_row(probs, row, mask, state)
-        new = reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch)
-        if new < value:
+        propose_row(probs, row, mask, state, old, perturb)
+        new = reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy,
+                             scratch)
+        if new < value or (not strict and new == value):
             value = new
         else:
             for a in range(3):
                 probs[row, a] = old[a]
-            reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, rho1, rho2, v2, u, vdraw, policy, scratch)
+            reevaluate_row(probs, row, deal, trans, bet1, bet2, eps, eps_open, rho1, rho2, v2, u, vdraw, policy,
+                           scratch)
         if trace_every > 0 and (step + 1) % trace_every == 0:
             trace[(step + 1) // trace_every - 1] = value
     return value

@@ -39,14 +39,14 @@ class Evaluator:
         if policy is None:
             policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
         return K.evaluate(
-            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, eps,
+            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, eps, eps,
             self.rho1, self.rho2, self.v2, self.u, self.vdraw, policy, False, self.scratch,
         )
 
     def follow(self, probs: np.ndarray, policy: np.ndarray) -> float:
         """Value per hand of a fixed player policy (rules.py layout) against probs."""
         return K.evaluate(
-            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, 0.0,
+            probs, R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, 0.0, 0.0,
             self.rho1, self.rho2, self.v2, self.u, self.vdraw, np.asarray(policy, dtype=np.int64), True, self.scratch,
         )
 
@@ -62,6 +62,59 @@ def policy_value(strategy: Strategy, policy: np.ndarray) -> float:
     return float(Evaluator(strategy.bets).follow(np.ascontiguousarray(strategy.probs), policy))
 
 
+ORDERS = ("sweep", "random")
+PROPOSALS = ("fresh", "perturb")
+ACCEPTS = ("strict", "ties")
+MISTAKES = ("all", "betting")
+
+
+@dataclass(frozen=True)
+class Reading:
+    """How the generator reads the statement where it is ambiguous; the default is spec section 2.6.
+
+    order: situations in a cyclic sweep, or one picked at random per step. proposal: a fresh
+    uniform draw on the allowed simplex, or a random step from the current row towards one.
+    accept: keep only strict improvements, or ties too. mistakes: the 1-in-1000 errors at every
+    decision of the opponent, or only at its responses to bets (not its openings or draws).
+    """
+
+    order: str = "sweep"
+    proposal: str = "fresh"
+    accept: str = "strict"
+    mistakes: str = "all"
+
+    def __post_init__(self):
+        for name, allowed in (("order", ORDERS), ("proposal", PROPOSALS), ("accept", ACCEPTS),
+                              ("mistakes", MISTAKES)):
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"generator {name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
+
+    @property
+    def label(self) -> str:
+        """'' for the default reading, else the options that differ, e.g. 'order=random'."""
+        default = Reading()
+        return ",".join(f"{k}={getattr(self, k)}" for k in ("order", "proposal", "accept", "mistakes")
+                        if getattr(self, k) != getattr(default, k))
+
+    @classmethod
+    def parse(cls, text: str) -> "Reading":
+        """'order=random,proposal=perturb' (any subset; '' or 'default' = the default reading)."""
+        fields = {}
+        for part in text.split(","):
+            if not part.strip() or part.strip() == "default":
+                continue
+            key, sep, value = part.partition("=")
+            if not sep or key.strip() not in ("order", "proposal", "accept", "mistakes"):
+                raise ValueError(f"generator reading expects key=value with keys order, proposal, accept, mistakes; "
+                                 f"got {part!r}")
+            fields[key.strip()] = value.strip()
+        return cls(**fields)
+
+
+READINGS = (Reading(), Reading(order="random"), Reading(proposal="perturb"), Reading(accept="ties"),
+            Reading(mistakes="betting"))
+
+
 @dataclass(frozen=True, eq=False)
 class Generated:
     strategy: Strategy
@@ -75,8 +128,9 @@ def free_rows() -> np.ndarray:
     return np.flatnonzero(R.allowed_actions().sum(axis=1) > 1).astype(np.int64)
 
 
-def generate(bets: R.BetSizes, *, steps: int, seed: int, eps: float = GENERATOR_EPS, trace_every: int = 0) -> Generated:
-    """A server strategy as the contest built them, reproducible from (bets, steps, seed)."""
+def generate(bets: R.BetSizes, *, steps: int, seed: int, eps: float = GENERATOR_EPS, trace_every: int = 0,
+             reading: Reading = Reading()) -> Generated:
+    """A server strategy as the contest built them, reproducible from (bets, steps, seed, reading)."""
     if steps < 0:
         raise ValueError(f"steps must be >= 0, got {steps}")
     probs = np.zeros((R.N_ROWS, 3))
@@ -84,6 +138,7 @@ def generate(bets: R.BetSizes, *, steps: int, seed: int, eps: float = GENERATOR_
     trace = np.zeros(steps // trace_every if trace_every > 0 else 0)
     value = K.generate(
         probs, R.allowed_actions(), free_rows(), steps, bets.bet1, bets.bet2, eps,
-        seeds.stream(key), R.DEAL_PROB, R.DRAW_TRANSITION, trace_every, trace,
+        eps if reading.mistakes == "all" else 0.0, seeds.stream(key), R.DEAL_PROB, R.DRAW_TRANSITION, trace_every,
+        trace, reading.order == "random", reading.proposal == "perturb", reading.accept == "strict",
     )
     return Generated(Strategy(bets, probs), float(value), trace)

@@ -96,16 +96,21 @@ def _random_row(mask_row, state) -> list[float]:
     return [d / sum(draws) for d in draws]
 
 
-def generate_twin(mask, free_rows, steps: int, bets: R.BetSizes, eps: float, state) -> tuple[np.ndarray, float]:
-    """Twin of _kernels.generate: same proposals from the same stream, full re-evaluation."""
+def generate_twin(mask, free_rows, steps: int, bets: R.BetSizes, eps: float, state, *, random_order=False,
+                  perturb=False, strict=True) -> tuple[np.ndarray, float]:
+    """Twin of _kernels.generate (betting-and-draw mistakes alike): same proposals from the same
+    stream, full re-evaluation."""
     probs = np.array([_random_row(m, state) for m in mask.tolist()])
     value = best_response_value(probs, bets, eps)
     for step in range(steps):
-        row = free_rows[step % len(free_rows)]
+        row = free_rows[_rng.below(state, len(free_rows))] if random_order else free_rows[step % len(free_rows)]
         old = probs[row].copy()
         probs[row] = _random_row(mask[row].tolist(), state)
+        if perturb:
+            t = _rng.uniform(state)
+            probs[row] = (1.0 - t) * old + t * probs[row]
         new = best_response_value(probs, bets, eps)
-        if new < value:
+        if new < value or (not strict and new == value):
             value = new
         else:
             probs[row] = old

@@ -57,21 +57,24 @@ def test_incremental_reevaluation_matches_full_pass():
     for row in (5, R.draw_row(3, 1, 7), R.round2_row(6, 2, 0, 1, 9)):
         probs[row] = probs[row][::-1]
         partial = K.reevaluate_row(
-            probs, row, R.DEAL_PROB, R.DRAW_TRANSITION, 2, 4, 1e-3,
+            probs, row, R.DEAL_PROB, R.DRAW_TRANSITION, 2, 4, 1e-3, 1e-3,
             ev.rho1, ev.rho2, ev.v2, ev.u, ev.vdraw, policy, ev.scratch,
         )
         assert partial == pytest.approx(B.Evaluator(strategy.bets).solve(probs, eps=1e-3), abs=1e-13)
 
 
-def test_generator_matches_twin():
+@pytest.mark.parametrize("random_order, perturb, strict", [(False, False, True), (True, True, False)])
+def test_generator_matches_twin(random_order, perturb, strict):
     bets = R.BetSizes(1, 3)
     rows = np.array([R.round1_row(1, 4), R.draw_row(2, 0, 3), R.round2_row(4, 1, 2, 0, 8), R.round2_row(0, 0, 0, 2, 0)])
     key = seeds.unit_key(seeds.match_key(5), 0, seeds.Purpose.OPPONENT)
     mask = R.allowed_actions()
     probs = np.zeros((R.N_ROWS, 3))
     stream = seeds.stream(key)
-    value = K.generate(probs, mask, rows, 4, 1, 3, 1e-3, stream, R.DEAL_PROB, R.DRAW_TRANSITION, 0, np.zeros(0))
-    twin_probs, twin_value = generate_twin(mask, rows, 4, bets, 1e-3, seeds.stream(key))
+    value = K.generate(probs, mask, rows, 4, 1, 3, 1e-3, 1e-3, stream, R.DEAL_PROB, R.DRAW_TRANSITION, 0, np.zeros(0),
+                       random_order, perturb, strict)
+    twin_probs, twin_value = generate_twin(mask, rows, 4, bets, 1e-3, seeds.stream(key), random_order=random_order,
+                                           perturb=perturb, strict=strict)
     np.testing.assert_allclose(probs, twin_probs, atol=1e-15)
     assert value == pytest.approx(twin_value, abs=1e-12)
 
@@ -106,3 +109,34 @@ def test_eps_value_is_what_the_generator_minimised():
     gen = B.generate(R.BetSizes(3, 6), steps=3_000, seed=4, trace_every=1_000)
     assert gen.eps_value == pytest.approx(B.best_response(gen.strategy, eps=B.GENERATOR_EPS).value, abs=1e-12)
     assert np.all(np.diff(gen.trace) <= 0) and gen.trace[-1] == gen.eps_value
+
+
+@pytest.mark.parametrize("reading", B.READINGS[1:], ids=lambda r: r.label)
+def test_every_generator_reading_keeps_the_constraints_and_changes_the_server(reading):
+    default = B.generate(R.BetSizes(2, 5), steps=8_000, seed=4)
+    other = B.generate(R.BetSizes(2, 5), steps=8_000, seed=4, reading=reading)
+    probs = other.strategy.probs
+    assert np.allclose(probs.sum(axis=1), 1.0) and np.all(probs[R.allowed_actions() == 0] == 0)
+    assert not np.array_equal(probs, default.strategy.probs)
+    assert other.eps_value < B.generate(R.BetSizes(2, 5), steps=0, seed=4, reading=reading).eps_value
+    again = B.generate(R.BetSizes(2, 5), steps=8_000, seed=4, reading=reading)
+    assert np.array_equal(probs, again.strategy.probs)
+
+
+def test_mistakes_only_at_betting_is_what_that_generator_minimised():
+    gen = B.generate(R.BetSizes(1, 2), steps=3_000, seed=2, reading=B.Reading(mistakes="betting"))
+    ev = B.Evaluator(gen.strategy.bets)
+    policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+    value = K.evaluate(gen.strategy.probs, R.DEAL_PROB, R.DRAW_TRANSITION, 1, 2, 1e-3, 0.0, ev.rho1, ev.rho2, ev.v2,
+                       ev.u, ev.vdraw, policy, False, ev.scratch)
+    assert value == pytest.approx(gen.eps_value, abs=1e-12)
+    assert value != pytest.approx(ev.solve(gen.strategy.probs, eps=1e-3), abs=1e-9)
+
+
+def test_a_reading_is_parsed_and_bad_ones_are_named():
+    assert B.Reading.parse("order=random, accept=ties") == B.Reading(order="random", accept="ties")
+    assert B.Reading.parse("default") == B.Reading() and B.Reading().label == ""
+    with pytest.raises(ValueError, match="generator order must be one of sweep, random; got 'shuffled'"):
+        B.Reading.parse("order=shuffled")
+    with pytest.raises(ValueError, match="keys order, proposal, accept, mistakes"):
+        B.Reading.parse("steps=5")
