@@ -147,6 +147,7 @@ class LineProcess:
         self._stderr_file = tempfile.TemporaryFile()
         control_read, self._control = os.pipe()
         self._info, info_write = os.pipe()
+        self._info_buffer = b""
         limits = sandbox.Limits(cpu_seconds=cpu_seconds, file_mb=file_mb)
         try:
             self.proc = subprocess.Popen(
@@ -166,7 +167,7 @@ class LineProcess:
         finally:
             os.close(control_read)
             os.close(info_write)
-        first = self._info_line(5.0).split()
+        first = (self._info_line(30.0) or "").split()  # written by the guard right after its fork
         self.pid = int(first[0]) if first else self.proc.pid
         self.isolation = first[1] if len(first) > 1 else ""
         self._in = self.proc.stdin.fileno()
@@ -190,18 +191,19 @@ class LineProcess:
         self._stderr_file.close()
         shutil.rmtree(self._home, ignore_errors=True)
 
-    def _info_line(self, timeout: float) -> str:
-        """The guard's next line ('' if none comes within `timeout`)."""
-        data, deadline = b"", time.monotonic() + timeout
-        while not data.endswith(b"\n"):
+    def _info_line(self, timeout: float) -> str | None:
+        """The guard's next line: '' if none comes within `timeout`, None if the guard is gone."""
+        deadline = time.monotonic() + timeout
+        while b"\n" not in self._info_buffer:
             left = deadline - time.monotonic()
             if left <= 0 or not select.select([self._info], [], [], left)[0]:
                 return ""
             chunk = os.read(self._info, 4096)
             if not chunk:
-                return ""
-            data += chunk
-        return data.decode()
+                return None
+            self._info_buffer += chunk
+        line, _, self._info_buffer = self._info_buffer.partition(b"\n")
+        return line.decode()
 
     # -- talking -----------------------------------------------------------------------
     def send(self, line: str) -> None:
@@ -375,11 +377,14 @@ class LineProcess:
         """Wait up to `timeout` s for the program to end; its exit code and CPU come from the
         guard, which has killed whatever the program left behind by then."""
         if self._returncode is not None or self.proc.returncode is not None:
-            return self._returncode
-        line = self._info_line(timeout).split()
+            return self._returncode if self._returncode is not None else self.proc.returncode
+        line = self._info_line(timeout)
+        if line is None:  # the guard died without a report (killed from outside)
+            return self.proc.wait()
         if not line:
             return None
-        self._returncode, self._reaped_cpu = int(line[0]), float(line[1])
+        code, cpu = line.split()
+        self._returncode, self._reaped_cpu = int(code), float(cpu)
         self.proc.wait()
         return self._returncode
 

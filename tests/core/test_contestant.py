@@ -118,3 +118,9 @@ def test_a_missing_program_is_a_clean_failure():
 def _namespaces_allowed() -> bool:
     with LineProcess([sys.executable, "-c", "pass"]) as proc:
         return proc.isolation == sandbox.NAMESPACES
+
+
+def test_an_instant_exit_reports_its_code(namespaces):
+    with LineProcess([sys.executable, "-c", "import sys; sys.exit(3)"], namespaces=namespaces) as proc:
+        assert proc.wait(10) == 3
+        assert proc.close().returncode == 3

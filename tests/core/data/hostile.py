@@ -56,9 +56,9 @@ elif mode == "bigline":
 elif mode == "close_stdout":
     os.close(1)
     time.sleep(1000)
-elif mode == "noread_nonewline":
+elif mode == "noread_nonewline":  # never a newline, in small writes
     while True:
-        sys.stdout.write("A")
+        sys.stdout.write("A" * 4096)
         sys.stdout.flush()
 elif mode in ("escape", "escape_exit", "snoop"):
     if mode != "snoop":
