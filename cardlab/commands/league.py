@@ -1,0 +1,169 @@
+"""`cardlab league`: programs in a league with persistent ratings, and `cardlab bench league`:
+the same league played one game at a time and in parallel, wall times side by side."""
+
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+from rich.table import Table
+
+from cardlab import checks, prefect_local
+from cardlab.errors import fail
+
+PROGRAM_HELP = "NAME=COMMAND (repeatable); TwoCardDraw: NAME=bot:BOT[:k=v...] (a project bot)"
+
+
+def _spec(target: str | None, file_arg: str | None, file: Path | None, *, programs: list[str], games: int | None,
+          seed: int, players: int, opt: list[str], name: str | None):
+    from flows.league_spec import build, load_toml, parse_program
+
+    extra = [parse_program(p) for p in programs]
+    if target == "run" or file is not None:
+        path = file or (Path(file_arg) if file_arg else None)
+        if path is None:
+            fail("`cardlab league run` needs the league file: cardlab league run league.toml")
+        return load_toml(path, games=games, extra=extra)
+    if target is None:
+        fail("name a game (holdem-training, twocarddraw, cg-holdem, splendor, tractor), or `run league.toml`")
+    if file_arg is not None:
+        fail(f"unexpected argument {file_arg!r}: programs go in --program NAME=COMMAND")
+    if not extra:
+        fail("a league needs programs: --program NAME=COMMAND (repeatable)")
+    options = {}
+    for item in opt:
+        key, sep, value = item.partition("=")
+        if not sep:
+            fail(f"--opt expects key=value, got {item!r}")
+        options[key.strip()] = value.strip()
+    return build(name=name or target, game=target, programs=extra, games=games or 10, seed=seed, players=players,
+                 options=options)
+
+
+def _play(spec, *, workers: int | None, quiet: bool, db: str | None = None):
+    from flows.league import run_league
+    from flows.league_play import plan_games
+
+    prefect_local.ensure()  # a Prefect server that dies with this command (unless PREFECT_API_URL is set)
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=console,
+                  transient=True, disable=quiet) as progress:
+        bar = progress.add_task(f"league {spec.name}", total=len(plan_games(spec)))
+        return run_league(spec, db=db, workers=workers, progress=lambda n: progress.advance(bar, n))
+
+
+def _board(league: str, db: str | None = None):
+    from flows.league_ratings import leaderboard
+    from flows.store import read_only
+
+    con = read_only(db)
+    try:
+        return leaderboard(lambda sql, params: _frame(con, sql, params), league)
+    finally:
+        con.close()
+
+
+def _frame(con, sql: str, params: list):
+    import polars as pl
+
+    return pl.from_arrow(con.sql(sql, params=params).to_arrow_table())
+
+
+def print_board(board, console: Console) -> None:
+    from reports.leaderboard import PAIR_HEADERS, STANDING_HEADERS, pair_rows, standing_rows
+
+    table = Table(*STANDING_HEADERS, title=f"league {board.league} ({board.game}): {board.score_label}")
+    for row in standing_rows(board):
+        table.add_row(*row)
+    console.print(table)
+    pairs = Table(*PAIR_HEADERS, title=board.pair_label)
+    for row in pair_rows(board):
+        pairs.add_row(*row)
+    console.print(pairs)
+
+
+def league(
+    target: str = typer.Argument(None, help="the game (holdem-training, twocarddraw, cg-holdem, splendor, "
+                                            "tractor), or `run` followed by a league file"),
+    file_arg: str = typer.Argument(None, help="with `run`: the league's TOML file"),
+    program: list[str] = typer.Option([], "--program", help=PROGRAM_HELP),
+    games: int = typer.Option(None, "--games", callback=checks.count,
+                              help="games each entrant plays at least (Tractor: tests of fresh cases); default 10 "
+                                   "or the file's"),
+    seed: int = typer.Option(1, "--seed", callback=checks.seed, help="league seed: round r deals from (seed, r)"),
+    players: int = typer.Option(2, "--players", help="seats per table for cg-holdem and splendor (2-4)"),
+    opt: list[str] = typer.Option([], "--opt", help="game option k=v: hands (holdem-training, twocarddraw), "
+                                                    "cases (tractor), cpu_seconds, strategy (twocarddraw)"),
+    name: str = typer.Option(None, "--name", help="league name (default: the game, or the file's name)"),
+    file: Path = typer.Option(None, "--file", help="the league's TOML file (same as `run FILE`)"),
+    workers: int = typer.Option(None, "--workers", callback=checks.count,
+                                help="games in parallel (default CARDLAB_WORKERS or 2)"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object (leaderboard best first)"),
+):
+    """Play a league: only the games not played yet (resumable, extendable), then the leaderboard.
+
+    Every game goes into the hand log; ratings per program version are stored; the page is
+    written to $CARDLAB_OUT/leagues/<league>/index.html."""
+    from reports.leaderboard import write_page
+
+    spec = _spec(target, file_arg, file, programs=program, games=games, seed=seed, players=players, opt=opt,
+                 name=name)
+    run = _play(spec, workers=workers, quiet=as_json)
+    board = _board(spec.name)
+    page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.")
+    if as_json:
+        doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
+                                 "workers": run.workers, "page": str(page)}
+        sys.stdout.write(json.dumps(doc) + "\n")
+        return
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    print_board(board, console)
+    console.print(f"{run.played} of {run.planned} games played now ({run.planned - run.played} stored before) "
+                  f"in {run.seconds:.1f} s on {run.workers} workers; page {page}")
+
+
+def bench_league(
+    target: str = typer.Argument(None, help="the game, or `run` followed by a league file"),
+    file_arg: str = typer.Argument(None),
+    program: list[str] = typer.Option([], "--program", help=PROGRAM_HELP),
+    games: int = typer.Option(None, "--games", callback=checks.count),
+    seed: int = typer.Option(1, "--seed", callback=checks.seed),
+    players: int = typer.Option(2, "--players"),
+    opt: list[str] = typer.Option([], "--opt"),
+    workers: int = typer.Option(2, "--workers", callback=checks.count, help="parallel games in the second run"),
+):
+    """The same league twice in fresh scratch hand logs: one game at a time, then `--workers` in
+    parallel; wall times, and whether every game's result was the same."""
+    spec = _spec(target, file_arg, None, programs=program, games=games, seed=seed, players=players, opt=opt,
+                 name=None)
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    runs, seats = {}, {}
+    with tempfile.TemporaryDirectory(prefix="cardlab-bench-league-") as scratch:
+        for n in (1, workers):
+            db = str(Path(scratch) / f"w{n}.duckdb")
+            started = time.perf_counter()
+            _play(spec, workers=n, quiet=True, db=db)
+            runs[n] = time.perf_counter() - started
+            board = _board(spec.name, db)
+            seats[n] = _seat_results(spec.name, db)
+    print_board(board, console)
+    same = seats[1] == seats[workers]
+    console.print(f"{len(seats[1])} seat results; {spec.game}: one at a time {runs[1]:.1f} s, {workers} in parallel "
+                  f"{runs[workers]:.1f} s (x{runs[1] / runs[workers]:.2f}); same results in both: "
+                  f"{'yes' if same else 'NO'}")
+
+
+def _seat_results(league: str, db: str) -> dict:
+    from flows.store import read_only
+
+    con = read_only(db)
+    try:
+        rows = con.execute("SELECT game_key, seat, entrant, payoff, rank, fault FROM league_seats WHERE league = ?",
+                           [league]).fetchall()
+    finally:
+        con.close()
+    return {(r[0], r[1]): r[2:] for r in rows}

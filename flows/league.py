@@ -1,0 +1,137 @@
+"""A league as a Prefect flow: the games not played yet, in parallel over the task runner; every
+game into the hand log as its own match, then a row per game and seat in the league tables,
+and ratings recomputed from all of them.
+
+Resumable and extendable by construction: a game's key (league, round, seating) is written only
+after the game and its hands are stored, and the plan (flows.league_play.plan_games) is a pure
+function of the league, so a re-run, an added entrant or a larger `games` plays exactly the
+keys that are missing. The flow process is the hand log's only writer; workers play.
+"""
+
+import hashlib
+import json
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.futures import as_completed
+
+from flows import games
+from flows.games.base import SQL_DIR
+from flows.league_play import GameOutcome, GamePlan, plan_games, play
+from flows.league_ratings import recompute_ratings
+from flows.league_spec import LeagueError, LeagueSpec
+from flows.runners import make_task_runner
+from flows.settings import worker_count
+from flows.store import HandLog
+
+LEAGUE_SQL = SQL_DIR / "league.sql"
+
+
+@dataclass(frozen=True)
+class LeagueRun:
+    league: str
+    planned: int  # games the league holds now
+    played: int  # games played by this run (the rest were stored already)
+    seconds: float
+    workers: int
+
+
+@task(name="league-game", persist_result=False, cache_policy=NO_CACHE, retries=0)
+def play_game_task(spec: LeagueSpec, plan: GamePlan) -> GameOutcome:
+    return play(spec, plan)
+
+
+def match_id_of(league: str, key: str) -> str:
+    """Deterministic, so a game replayed after a crash replaces its own rows, never adds a copy."""
+    return "L" + hashlib.sha256(f"{league}\0{key}".encode()).hexdigest()[:20]
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def prepare(store: HandLog, spec: LeagueSpec) -> set[str]:
+    """Create or check the league's record, register its entrants; the keys already played."""
+    store.apply_sql(LEAGUE_SQL)
+    store.ensure_game(games.get(spec.game))
+    con = store.con
+    options = json.dumps(dict(spec.options), sort_keys=True)
+    row = con.execute("SELECT game, seed, players, options FROM leagues WHERE league = ?", [spec.name]).fetchone()
+    if row is None:
+        con.execute("INSERT INTO leagues VALUES (?, ?, ?, ?, ?, ?)",
+                    [spec.name, spec.game, spec.seed, spec.players, options, _now()])
+    elif tuple(row) != (spec.game, spec.seed, spec.players, options):
+        raise LeagueError(f"league {spec.name!r} was created as game={row[0]} seed={row[1]} players={row[2]} "
+                          f"options={row[3]}; extend it with those, or name a new league (--name)")
+    for e in spec.entrants:
+        con.execute("INSERT INTO league_entrants VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    [spec.name, e.key, e.name, e.version, e.command, _now()])
+    return {r[0] for r in con.execute("SELECT game_key FROM league_games WHERE league = ?", [spec.name]).fetchall()}
+
+
+def record(store: HandLog, spec: LeagueSpec, outcome: GameOutcome) -> None:
+    """The game's hands as a hand-log match, then its league rows (one transaction)."""
+    plan = outcome.plan
+    match_id = match_id_of(spec.name, plan.key)
+    store.begin_match(match_id=match_id, game=spec.game, bot="league", seed=plan.seed, units=outcome.log.count,
+                      source="league", config={"league": spec.name, "game_key": plan.key},
+                      options={"seats": [e.key for e in plan.seats], "faults": list(outcome.faults)})
+    if outcome.log.count:
+        store.write_chunk(match_id, 0, outcome.log, seconds=outcome.seconds)
+    store.finish_match(match_id, outcome.seconds)
+    con = store.con
+    con.begin()
+    try:
+        con.execute("INSERT OR REPLACE INTO league_games VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    [spec.name, plan.key, plan.round, plan.seed, match_id, outcome.seconds, _now()])
+        for seat, e in enumerate(plan.seats):
+            con.execute("INSERT OR REPLACE INTO league_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        [spec.name, plan.key, seat, e.key, outcome.payoffs[seat], outcome.ranks[seat],
+                         outcome.faults[seat], outcome.cpu_seconds[seat]])
+        con.commit()
+    except Exception:
+        con.rollback()
+        raise
+
+
+@flow(name="cardlab-league", validate_parameters=False, log_prints=True)
+def league_flow(spec: LeagueSpec, db: str | None = None, progress: Callable[[int], None] | None = None,
+                workers: int | None = None) -> LeagueRun:
+    started = time.perf_counter()
+    workers = workers or worker_count()
+    with HandLog(db) as store:
+        done = prepare(store, spec)
+        plans = plan_games(spec)
+        todo = [p for p in plans if p.key not in done]
+        pending, running = iter(todo), {}
+        try:
+            while True:
+                while len(running) < 2 * workers and (plan := next(pending, None)) is not None:
+                    running[play_game_task.submit(spec, plan)] = plan
+                if not running:
+                    break
+                future = next(as_completed(list(running)))
+                running.pop(future)
+                record(store, spec, future.result())  # a failed game raises; it is played again next run
+                if progress is not None:
+                    progress(1)
+        finally:
+            for future in running:  # games under way end (their programs reaped) and are kept
+                future.wait()
+                if future.state.is_completed():
+                    record(store, spec, future.result())
+            recompute_ratings(store, spec)
+    return LeagueRun(spec.name, len(plans), len(todo), time.perf_counter() - started, workers)
+
+
+def run_league(spec: LeagueSpec, *, db: str | None = None, workers: int | None = None,
+               progress: Callable[[int], None] | None = None, runner: str | None = None) -> LeagueRun:
+    """The flow on a task runner of `workers` threads (CARDLAB_WORKERS by default)."""
+    workers = workers or worker_count()
+    bound = league_flow.with_options(task_runner=make_task_runner(runner, workers=workers))
+    return bound(spec, db=db, progress=progress, workers=workers)
+

@@ -1,0 +1,186 @@
+"""A league's ratings and leaderboard, from its rows in the hand log.
+
+Games between entrants (CodinGame Hold'em, Splendor) rank by the openskill (Plackett-Luce)
+ordinal, mu - 3 sigma, over every game in (round, key) order, so a league extended later
+rates exactly as one played in a single run. The fixed-opponent games (Hold'em Training,
+TwoCardDraw) rank by mean profit per hand over common seeds, and Tractor simulators by the
+share of fresh cases agreeing with the reference simulator. Intervals: Wilson for shares (never
+a normal interval on 12/12), mean +/- t * se for profits and paired differences.
+"""
+
+import math
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+
+import polars as pl
+
+from flows.league_spec import FIXED_OPPONENT, REFERENCE, LeagueSpec
+from flows.stats import Z95, summarize
+
+Query = Callable[[str, list], pl.DataFrame]
+
+
+@dataclass(frozen=True)
+class Standing:
+    entrant: str  # name@version
+    name: str
+    version: str
+    games: int
+    score: float  # what the leaderboard ranks: ordinal, profit per hand, or share of cases agreed
+    ci_low: float  # of `measure`
+    ci_high: float
+    measure: float  # win share (games between entrants), else = score
+    mu: float | None
+    sigma: float | None
+    faults: int
+    cpu_seconds: float | None  # mean per game
+
+
+@dataclass(frozen=True)
+class Pairing:
+    a: str
+    b: str
+    games: int  # games both played (at one table, or on common seeds)
+    value: float  # a's share of games finishing ahead of b (ties 1/2), or mean paired difference a - b
+    ci_low: float
+    ci_high: float
+
+
+@dataclass(frozen=True)
+class Leaderboard:
+    league: str
+    game: str
+    score_label: str
+    measure_label: str
+    pair_label: str
+    standings: tuple[Standing, ...]  # best first
+    pairs: tuple[Pairing, ...]
+
+    def to_json(self) -> dict:
+        rows = [asdict(s) for s in self.standings]
+        return {"league": self.league, "game": self.game, "score": self.score_label,
+                "leaderboard": [_finite(r) for r in rows], "pairs": [_finite(asdict(p)) for p in self.pairs]}
+
+
+def _finite(row: dict) -> dict:
+    return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a share (successes may hold halves for ties)."""
+    if n == 0:
+        return math.nan, math.nan
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def t_interval(values) -> tuple[float, float, float]:
+    """Mean and its 95% interval, mean +/- t(n-1) * se (nan bounds below 2 values)."""
+    from scipy.stats import t
+
+    s = summarize(values)
+    if s.n < 2 or not math.isfinite(s.se):
+        return s.mean, math.nan, math.nan
+    half = float(t.ppf(0.975, s.n - 1)) * s.se
+    return s.mean, s.mean - half, s.mean + half
+
+
+def seat_rows(query: Query, league: str) -> pl.DataFrame:
+    return query("SELECT g.round, s.game_key, s.seat, s.entrant, s.payoff, s.rank, s.fault, s.cpu_seconds "
+                 "FROM league_seats s JOIN league_games g USING (league, game_key) WHERE s.league = ? "
+                 "ORDER BY g.round, s.game_key, s.seat", [league])
+
+
+def openskill_ratings(rows: pl.DataFrame) -> dict[str, tuple[float, float, float]]:
+    """entrant -> (mu, sigma, ordinal) over the games in row order."""
+    from openskill.models import PlackettLuce
+
+    model = PlackettLuce()
+    ratings = {}
+    for _, game in rows.group_by("game_key", maintain_order=True):
+        teams = [[ratings.setdefault(e, model.rating(name=e))] for e in game["entrant"]]
+        updated = model.rate(teams, ranks=[float(r) for r in game["rank"]])
+        for e, team in zip(game["entrant"], updated, strict=True):
+            ratings[e] = team[0]
+    return {e: (r.mu, r.sigma, r.ordinal()) for e, r in ratings.items()}
+
+
+def recompute_ratings(store, spec: LeagueSpec) -> None:
+    rows = seat_rows(store.query, spec.name)
+    rated = openskill_ratings(rows) if spec.game not in FIXED_OPPONENT + REFERENCE else {}
+    counts = rows.group_by("entrant").len() if rows.height else pl.DataFrame({"entrant": [], "len": []})
+    con = store.con
+    con.begin()
+    try:
+        con.execute("DELETE FROM league_ratings WHERE league = ?", [spec.name])
+        now = datetime.now(UTC).replace(tzinfo=None)
+        for e, n in counts.iter_rows():
+            mu, sigma, ordinal = rated.get(e, (None, None, None))
+            con.execute("INSERT INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        [spec.name, e, mu, sigma, ordinal, n, now])
+        con.commit()
+    except Exception:
+        con.rollback()
+        raise
+
+
+def leaderboard(query: Query, league: str) -> Leaderboard:
+    found = query("SELECT game, options FROM leagues WHERE league = ?", [league])
+    if not found.height:
+        raise KeyError(f"no league {league!r} in the hand log")
+    game = found["game"][0]
+    rows = seat_rows(query, league)
+    ratings = {r["entrant"]: r for r in query("SELECT * FROM league_ratings WHERE league = ?", [league])
+               .iter_rows(named=True)}
+    between = game not in FIXED_OPPONENT + REFERENCE
+    standings = [_standing(e, part, ratings.get(e), between=between)
+                 for (e,), part in rows.group_by("entrant", maintain_order=True)]
+    standings.sort(key=lambda s: -s.score if math.isfinite(s.score) else math.inf)
+    order = [s.entrant for s in standings]
+    pairs = tuple(_pair(rows, a, b, between=between) for i, a in enumerate(order) for b in order[i + 1:])
+    if game in REFERENCE:
+        labels = ("share of cases agreeing with the reference simulator", "share of cases agreed",
+                  "paired difference in cases agreed, per test")
+    elif game in FIXED_OPPONENT:
+        labels = ("mean profit per hand (common seeds)", "mean profit per hand",
+                  "paired difference in profit per hand, same seeds")
+    else:
+        labels = ("openskill ordinal (mu - 3 sigma)", "mean win share", "share of shared games finishing ahead")
+    return Leaderboard(league, game, *labels, tuple(standings), pairs)
+
+
+def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between: bool) -> Standing:
+    payoffs = part["payoff"].to_list()
+    n = len(payoffs)
+    if between:
+        measure = sum(payoffs) / n
+        low, high = wilson(sum(payoffs), n)
+        score = rating["ordinal"] if rating and rating["ordinal"] is not None else math.nan
+    else:
+        measure, low, high = t_interval(payoffs)
+        score = measure
+    cpu = [c for c in part["cpu_seconds"].to_list() if c is not None]
+    name, _, version = entrant.rpartition("@")
+    return Standing(entrant=entrant, name=name, version=version, games=n, score=score, ci_low=low, ci_high=high,
+                    measure=measure, mu=rating["mu"] if rating else None, sigma=rating["sigma"] if rating else None,
+                    faults=sum(1 for f in part["fault"].to_list() if f),
+                    cpu_seconds=sum(cpu) / len(cpu) if cpu else None)
+
+
+def _pair(rows: pl.DataFrame, a: str, b: str, *, between: bool) -> Pairing:
+    if between:  # games where both sat: a ahead = 1, tie = 1/2
+        mine = rows.filter(pl.col("entrant") == a).select("game_key", ra="rank")
+        theirs = rows.filter(pl.col("entrant") == b).select("game_key", rb="rank")
+        both = mine.join(theirs, on="game_key")
+        ahead = float(sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in both.select("ra", "rb").iter_rows()))
+        n = both.height
+        low, high = wilson(ahead, n)
+        return Pairing(a, b, n, ahead / n if n else math.nan, low, high)
+    mine = rows.filter(pl.col("entrant") == a).select("round", pa="payoff")
+    theirs = rows.filter(pl.col("entrant") == b).select("round", pb="payoff")
+    both = mine.join(theirs, on="round")
+    mean, low, high = t_interval((both["pa"] - both["pb"]).to_numpy()) if both.height else (math.nan,) * 3
+    return Pairing(a, b, both.height, mean, low, high)

@@ -1,0 +1,183 @@
+"""What a league is: its game, its entrants (name, command, version) and how much to play.
+
+A league comes from the command line or a TOML file:
+
+    name = "weekly"          # optional: the file's stem
+    game = "cg-holdem"
+    games = 12               # games each entrant plays at least (rounds of cases, for Tractor)
+    seed = 1
+    players = 2              # seats per table (CodinGame Hold'em, Splendor: 2-4)
+    [options]                # per-game settings, e.g. hands = 200 (Hold'em Training, TwoCardDraw)
+    [programs]
+    alice = "python3 bots/alice.py"
+    bob = "/opt/bob/run --fast"
+
+An entrant's version is a hash of its program files (see `program_files`) and of the
+command's other arguments (not of where the files are), so an edited program, or the same one
+with other options, is a new version with its own rating and games; the old version's stay.
+"""
+
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
+FIXED_OPPONENT = ("holdem-training", "twocarddraw")  # ranked by mean profit against the contest's opponent
+REFERENCE = ("tractor",)  # a simulator contest: ranked by agreement with the reference simulator
+IN_PROCESS_PREFIX = "bot:"  # TwoCardDraw: a project bot by name (TopCoder ran a class, not a program)
+BUNDLE_FILES = ("config.json", "bot.json")  # an exported bundle's launcher reads these beside it
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
+_OPTION_KEYS = {"hands", "cases", "cpu_seconds", "strategy"}
+
+
+class LeagueError(ValueError):
+    """A league description that cannot be played; the message says what and what is accepted."""
+
+
+@dataclass(frozen=True)
+class Entrant:
+    name: str
+    command: str
+    version: str  # 12 hex digits of sha256 over the program files
+
+    @property
+    def key(self) -> str:
+        """The rated identity: a name and the exact program it ran."""
+        return f"{self.name}@{self.version}"
+
+    @property
+    def in_process(self) -> bool:
+        return self.command.startswith(IN_PROCESS_PREFIX)
+
+
+@dataclass(frozen=True)
+class LeagueSpec:
+    name: str
+    game: str
+    entrants: tuple[Entrant, ...]
+    games: int
+    seed: int = 1
+    players: int = 2
+    options: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    def option(self, key: str, default):
+        value = dict(self.options).get(key)
+        return default if value is None else type(default)(value)
+
+
+def program_files(command: str) -> list[Path]:
+    """The files whose bytes make an entrant's version.
+
+    Every argument after the first that names an existing file counts (the first word is then
+    an interpreter, e.g. `python3 bot.py`, and an interpreter upgrade is not a new version);
+    with no such argument, the first word, resolved on PATH, is the program. A launcher beside
+    a bundle's config (config.json, bot.json: what `cardlab export` writes) counts those too."""
+    argv = shlex.split(command)
+    if not argv:
+        raise LeagueError("an entrant's command is empty; accepted: NAME=COMMAND with a program")
+    files = [Path(a) for a in argv[1:] if os.path.isfile(a)]
+    if not files:
+        found = argv[0] if "/" in argv[0] and os.path.isfile(argv[0]) else shutil.which(argv[0])
+        if found is None:
+            raise LeagueError(f"program {argv[0]!r} not found (neither a file nor on PATH)")
+        files = [Path(found)]
+    bundle = [f.parent / name for f in files[:1] for name in BUNDLE_FILES if (f.parent / name).is_file()]
+    return files + bundle
+
+
+def version_of(command: str) -> str:
+    if command.startswith(IN_PROCESS_PREFIX):  # a project bot and its config: the text is the identity
+        return hashlib.sha256(command.encode()).hexdigest()[:12]
+    digest = hashlib.sha256()
+    files = program_files(command)
+    for word in shlex.split(command)[1:]:  # options are part of the program; file paths are not
+        if not os.path.isfile(word):
+            digest.update(b"arg\0" + word.encode() + b"\0")
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def entrant(name: str, command: str) -> Entrant:
+    if not _NAME.fullmatch(name):
+        raise LeagueError(f"entrant name {name!r}: accepted: 1-40 letters, digits, _ . - (not first _ . -)")
+    command = command.strip()
+    return Entrant(name, command, version_of(command))
+
+
+def parse_program(item: str) -> tuple[str, str]:
+    name, sep, command = item.partition("=")
+    if not sep or not name.strip() or not command.strip():
+        raise LeagueError(f"--program {item!r}: accepted: NAME=COMMAND, e.g. alice='python3 alice.py'")
+    return name.strip(), command.strip()
+
+
+def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, seed: int = 1,
+          players: int = 2, options: dict | None = None) -> LeagueSpec:
+    if game not in GAMES:
+        raise LeagueError(f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
+    if not _NAME.fullmatch(name):
+        raise LeagueError(f"league name {name!r}: accepted: 1-40 letters, digits, _ . -")
+    if games < 1:
+        raise LeagueError(f"games must be at least 1, got {games}")
+    names = [n for n, _ in programs]
+    if len(set(names)) != len(names):
+        raise LeagueError(f"entrant names must be distinct, got {', '.join(names)}")
+    multi_seat = game not in FIXED_OPPONENT + REFERENCE
+    if multi_seat and not 2 <= players <= 4:
+        raise LeagueError(f"players must be 2-4 for {game}, got {players}")
+    if len(programs) < (players if multi_seat else 1):
+        raise LeagueError(f"{game} with {players} seats needs at least {players} programs, got {len(programs)}")
+    unknown = set(options or {}) - _OPTION_KEYS
+    if unknown:
+        raise LeagueError(f"unknown league option(s) {', '.join(sorted(unknown))}; accepted: "
+                          f"{', '.join(sorted(_OPTION_KEYS))}")
+    entrants = tuple(entrant(n, c) for n, c in programs)
+    for e in entrants:
+        if e.in_process and game != "twocarddraw":
+            raise LeagueError(f"{e.name}: '{IN_PROCESS_PREFIX}NAME' entrants are for twocarddraw; "
+                              f"{game} entrants are program commands")
+        if game == "twocarddraw" and not e.in_process:
+            raise LeagueError(f"{e.name}: twocarddraw entrants are project bots ('{IN_PROCESS_PREFIX}NAME'): "
+                              "the contest ran a class in the tester, and user classes are not wired in yet")
+    return LeagueSpec(name=name, game=game, entrants=entrants, games=games, seed=seed,
+                      players=players if multi_seat else 1,
+                      options=tuple(sorted((k, str(v)) for k, v in (options or {}).items())))
+
+
+def load_toml(path: Path, *, games: int | None = None, extra: list[tuple[str, str]] = ()) -> LeagueSpec:
+    """A league file; `games` and `extra` programs from the command line extend it."""
+    try:
+        doc = tomllib.loads(path.read_text())
+    except FileNotFoundError:
+        raise LeagueError(f"no league file at {path}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise LeagueError(f"{path}: not valid TOML ({exc})") from None
+    allowed = {"name", "game", "games", "seed", "players", "options", "programs"}
+    unknown = set(doc) - allowed
+    if unknown:
+        raise LeagueError(f"{path}: unknown key(s) {', '.join(sorted(unknown))}; "
+                          f"accepted: {', '.join(sorted(allowed))}")
+    programs = doc.get("programs")
+    if not isinstance(programs, dict) or not all(isinstance(v, str) for v in programs.values()):
+        raise LeagueError(f"{path}: [programs] must map names to command strings")
+    base = path.parent
+
+    def local(command: str) -> str:  # a relative program file is relative to the league file
+        argv = shlex.split(command)
+        return shlex.join([str(base / a) if not os.path.isabs(a) and (base / a).is_file() else a for a in argv])
+
+    try:
+        return build(name=str(doc.get("name", path.stem)), game=str(doc.get("game", "")),
+                     programs=[(n, local(c)) for n, c in programs.items()] + list(extra),
+                     games=int(games or doc.get("games", 10)), seed=int(doc.get("seed", 1)),
+                     players=int(doc.get("players", 2)), options=dict(doc.get("options", {})))
+    except (TypeError, ValueError) as exc:
+        if isinstance(exc, LeagueError):
+            raise
+        raise LeagueError(f"{path}: {exc}") from None
