@@ -59,3 +59,43 @@ class RunningSummary:
             return Summary(self.n, self.mean if self.n else math.nan, math.nan, math.nan)
         sd = math.sqrt(self._m2 / (self.n - 1))
         return Summary(self.n, self.mean, sd, sd / math.sqrt(self.n))
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """k successes in n trials with a 95% interval."""
+
+    k: int
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else math.nan
+
+
+def wilson(k: int, n: int) -> Proportion:
+    """Wilson score interval: keeps inside [0, 1] and stays honest near 0 and 1."""
+    if n == 0:
+        return Proportion(k, n, math.nan, math.nan)
+    p = k / n
+    denom = 1 + Z95 * Z95 / n
+    centre = (p + Z95 * Z95 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denom
+    return Proportion(k, n, max(0.0, centre - half), min(1.0, centre + half))
+
+
+def exact_binomial(k: int, n: int) -> Proportion:
+    """Clopper-Pearson interval: never narrower than 95% coverage asks, for small counts."""
+    from scipy.stats import beta
+
+    if n == 0:
+        return Proportion(k, n, math.nan, math.nan)
+    low = 0.0 if k == 0 else float(beta.ppf(0.025, k, n - k + 1))
+    high = 1.0 if k == n else float(beta.ppf(0.975, k + 1, n - k))
+    return Proportion(k, n, low, high)
+
+
+def paired_interval(mean_diff: float, se_diff: float) -> tuple[float, float]:
+    return mean_diff - Z95 * se_diff, mean_diff + Z95 * se_diff

@@ -1,24 +1,24 @@
-"""A sweep as an HTML page with PNG plots: profit per config with CIs, cumulative profit.
+"""A sweep as an HTML page a user decides from: the recommendation first, the paired
+differences to the baseline and to the runner-up with CIs, honest plots, the game's own
+panels, and replays of the biggest wins and losses.
 
-Reads the hand log's marts through a read-only connection, and MLflow for the run link.
-"""
+Reads the hand log through a read-only connection; "latest" and "best" are flows.sweep_record's."""
 
-import html
-import json
+import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
-import matplotlib
+from flows.settings import Paths
+from flows.store import read_only
+from reports import plots
+from reports.html import esc, images, page, table
+from reports.panels import panels_for
+from reports.recommend import recommend
+from reports.replay import MODULES as REPLAY_GAMES
+from reports.replay import NoReplay, write_replay
+from reports.sweep_data import SweepData, load
 
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
-import polars as pl  # noqa: E402
-
-from flows import sweep_record  # noqa: E402
-from flows.settings import Paths  # noqa: E402
-from flows.store import read_only  # noqa: E402
-
-CURVE_POINTS = 400  # points per cumulative curve: enough to see the shape, small PNGs
+EXTREMES = 3  # replays of the biggest wins and of the biggest losses
 
 
 @dataclass(frozen=True)
@@ -26,108 +26,95 @@ class Report:
     sweep_id: str
     page: Path
     plots: tuple[Path, ...]
-
-
-def _frame(con, sql: str, params=()) -> pl.DataFrame:
-    return pl.from_arrow(con.sql(sql, params=list(params)).to_arrow_table())
-
-
-def resolve_sweep(con, sweep_id: str | None) -> dict:
-    """The sweep's row; 'latest' means what it means everywhere (flows.sweep_record)."""
-    found = sweep_record.find(con, sweep_id)
-    return _frame(con, "SELECT * FROM sweeps WHERE sweep_id = ?", [found.sweep_id]).row(0, named=True)
-
-
-def _label(config_json: str, grid: dict) -> str:
-    config = json.loads(config_json)
-    return ", ".join(f"{k}={config.get(k)}" for k in grid) or "defaults"
+    replays: tuple[Path, ...] = ()
 
 
 def build_report(sweep_id: str | None = None, *, out_dir: Path | None = None, db: Path | None = None) -> Report:
     con = read_only(db)
     try:
-        sweep = resolve_sweep(con, sweep_id)
-        sid = sweep["sweep_id"]
-        grid = json.loads(sweep["grid"])
-        results = _frame(con, "SELECT * FROM mart_match_results WHERE sweep_id = ? ORDER BY match_id", [sid])
-        stride = max(1, int(sweep["units"]) // CURVE_POINTS)
-        curves = _frame(
-            con,
-            "SELECT c.match_id, c.unit, c.cumulative FROM mart_cumulative c JOIN matches m USING (match_id) "
-            "WHERE m.sweep_id = ? AND (c.unit % ? = 0 OR c.unit = m.units - 1) ORDER BY c.match_id, c.unit",
-            [sid, stride],
-        )
+        data = load(con, sweep_id)
+        out = Path(out_dir) if out_dir else Paths.from_env().out / "reports" / data.sweep_id
+        out.mkdir(parents=True, exist_ok=True)
+        main = _main_plots(data, out)
+        panels = panels_for(con, data, out)
+        replays = _replays(con, data, out / "replays")
     finally:
         con.close()
-    out = Path(out_dir) if out_dir else Paths.from_env().out / "reports" / sid
-    out.mkdir(parents=True, exist_ok=True)
-    labels = {r["match_id"]: _label(r["config"], grid) for r in results.iter_rows(named=True)}
-    from flows import games
-
-    try:
-        axis = games.get(sweep["game"]).payoff_label
-    except KeyError:  # a game no longer registered still gets its report
-        axis = "payoff per unit"
-    plots = (_plot_means(results, labels, out / "profit_per_config.png", axis),
-             _plot_curves(curves, labels, out / "cumulative_profit.png"))
-    page = out / "index.html"
-    page.write_text(_html(sweep, results, labels, plots))
-    return Report(sid, page, plots)
+    page_path = out / "index.html"
+    page_path.write_text(_html(data, main, panels, replays))
+    return Report(data.sweep_id, page_path, main + tuple(p for panel in panels for p in panel.plots),
+                  tuple(path for _, _, path in replays))
 
 
-def _plot_means(results: pl.DataFrame, labels: dict, path: Path, axis: str) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 0.5 + 0.45 * max(3, results.height)))
-    rows = list(results.sort("mean").iter_rows(named=True))
-    y = range(len(rows))
-    ax.errorbar([r["mean"] for r in rows], list(y),
-                xerr=[[r["mean"] - r["ci_low"] for r in rows], [r["ci_high"] - r["mean"] for r in rows]],
-                fmt="o", capsize=4)
-    ax.set_yticks(list(y), [labels[r["match_id"]] for r in rows])
-    ax.axvline(0, color="grey", lw=0.8)
-    ax.set_xlabel(f"mean {axis} (95% CI)")
-    ax.set_title("Profit per config")
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+def _main_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
+    ranked = list(reversed(data.ranked))  # best at the top of the plot
+    names = [data.labels[c.match_id] for c in ranked]
+    means = plots.intervals(out / "profit_per_config.png", names=names, means=[c.mean for c in ranked],
+                            lows=[c.ci_low for c in ranked], highs=[c.ci_high for c in ranked],
+                            xlabel=f"mean {data.payoff_label} (95% CI)", title="Each config on its own",
+                            marks=[i for i, c in enumerate(ranked) if c.match_id == data.baseline])
+    ref = data.reference
+    others = [c for c in ranked if c.match_id != ref and data.pair(c.match_id, ref)]
+    pairs = [data.pair(c.match_id, ref) for c in others]
+    diffs = plots.intervals(out / "paired_differences.png", names=[data.labels[c.match_id] for c in others],
+                            means=[p.mean for p in pairs], lows=[p.low for p in pairs],
+                            highs=[p.high for p in pairs], zero=True,
+                            xlabel=f"minus {data.labels[ref]}, per {data.unit}, same deals (95% CI)",
+                            title=f"Paired difference to the {'baseline' if data.baseline else 'best config'}")
+    series = [(data.labels[c.match], c.units, c.cumulative, [-b for b in c.band], c.band) for c in data.curves]
+    curves = plots.bands(out / "cumulative_difference.png", series=series, xlabel=f"{data.unit}s played (same deals)",
+                         ylabel=f"cumulative payoff minus {data.labels[ref]}",
+                         title="Cumulative difference (band: where a zero-mean difference would stay, 95%)")
+    return means, diffs, curves
 
 
-def _plot_curves(curves: pl.DataFrame, labels: dict, path: Path) -> Path:
-    fig, ax = plt.subplots(figsize=(8, 4.5))
-    for (match_id,), part in curves.group_by(["match_id"], maintain_order=True):
-        ax.plot(part["unit"].to_list(), part["cumulative"].to_list(), label=labels.get(match_id, match_id))
-    ax.set_xlabel("unit (same deals for every config)")
-    ax.set_ylabel("cumulative payoff")
-    ax.set_title("Cumulative profit")
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return path
+def _replays(con, data: SweepData, out: Path) -> list[tuple[str, float, Path]]:
+    if data.game not in REPLAY_GAMES:
+        return []
+    best = data.best.match_id
+    found = con.execute(f"(SELECT unit, payoff FROM units WHERE match_id = ? ORDER BY payoff DESC, unit "
+                        f"LIMIT {EXTREMES})"
+                        f" UNION ALL (SELECT unit, payoff FROM units WHERE match_id = ? ORDER BY payoff, unit "
+                        f"LIMIT {EXTREMES})", [best, best]).fetchall()
+    made = []
+    for k, (unit, payoff) in enumerate(found):
+        with contextlib.suppress(NoReplay):
+            made.append(("win" if k < EXTREMES else "loss", payoff, write_replay(con, best, unit, out)))
+    return made
 
 
-def _html(sweep: dict, results: pl.DataFrame, labels: dict, plots) -> str:
-    best = sweep.get("best_match")
-    rows = []
-    for r in results.sort("ci_low", descending=True).iter_rows(named=True):
-        mark = " (best)" if r["match_id"] == best else ""
-        rows.append(
-            f"<tr><td>{html.escape(labels[r['match_id']])}{mark}</td><td>{r['units']:,}</td>"
-            f"<td>{r['mean']:+.4f}</td><td>{r['se']:.4f}</td><td>{r['ci_low']:+.4f} .. {r['ci_high']:+.4f}</td>"
-            f"<td>{(r['units_per_s'] or 0):,.0f}</td><td><code>{html.escape(r['match_id'])}</code></td></tr>"
-        )
-    images = "".join(f'<img src="{p.name}" alt="{p.stem}">' for p in plots)
-    title = f"cardlab sweep {sweep['sweep_id']}"
-    return f"""<!doctype html>
-<html><head><meta charset="utf-8"><title>{html.escape(title)}</title>
-<style>body{{font-family:sans-serif;margin:2em;max-width:60em}}td,th{{padding:.2em .8em;text-align:right}}
-td:first-child{{text-align:left}}img{{max-width:100%;display:block;margin:1em 0}}</style></head><body>
-<h1>{html.escape(title)}</h1>
-<p>Game <b>{html.escape(sweep['game'])}</b>, bot <b>{html.escape(sweep['bot'])}</b>, {sweep['units']:,} units per
-config, seed {sweep['seed']} (every config faced the same deals). MLflow parent run:
-<code>{html.escape(str(sweep.get('mlflow_run') or '-'))}</code>.</p>
-<table><tr><th>config</th><th>units</th><th>mean</th><th>se</th><th>95% CI</th><th>units/s</th><th>match</th></tr>
-{''.join(rows)}</table>
-{images}
-</body></html>
-"""
+def _config_rows(data: SweepData) -> list[list[str]]:
+    ref, best, second = data.reference, data.best.match_id, data.runner_up.match_id if data.runner_up else None
+    out = []
+    for c in data.ranked:
+        vs = []
+        for other in (ref, best if c.match_id == ref else second if c.match_id == best else best):
+            p = data.pair(c.match_id, other) if other and other != c.match_id else None
+            vs.append("" if p is None else f"{p.mean:+.4f} ({p.low:+.4f} .. {p.high:+.4f})")
+        tag = " <b>best</b>" if c.match_id == best else ""
+        out.append([esc(data.labels[c.match_id]) + tag, f"{c.units:,}", f"{c.mean:+.4f}",
+                    f"{c.ci_low:+.4f} .. {c.ci_high:+.4f}", vs[0], vs[1], f"<code>{esc(c.match_id)}</code>"])
+    return out
+
+
+def _html(data: SweepData, main, panels, replays) -> str:
+    rec = recommend(data)
+    row = data.row
+    ref_name = "baseline" if data.baseline else "best"
+    verdict = (f'<div class="verdict{"" if rec.sure else " unsure"}" id="recommendation">{esc(rec.headline)}</div>'
+               + "<ul>" + "".join(f"<li>{esc(d)}</li>" for d in rec.details) + "</ul>")
+    header = ["config", f"{data.unit}s", "mean", "95% CI", f"vs {ref_name} (paired, 95% CI)",
+              "vs best / runner-up (paired)", "match"]
+    body = [verdict,
+            f"<p>Game <b>{esc(data.game)}</b>, bot <b>{esc(row['bot'])}</b>, {row['units']:,} {data.unit}s per "
+            f"config, seed {row['seed']}: every config met the same deals, so differences are paired unit by unit. "
+            f"Ranked by the lower 95% bound. MLflow parent run: <code>{esc(row.get('mlflow_run') or '-')}</code>.</p>",
+            table(header, _config_rows(data)),
+            images(main)]
+    for panel in panels:
+        body.append(f"<h2>{esc(panel.title)}</h2>{panel.html}{images(panel.plots)}")
+    if replays:
+        links = "".join(f'<li><a href="replays/{esc(p.name)}">{kind} {payoff:+g}: {esc(p.stem)}</a></li>'
+                        for kind, payoff, p in replays)
+        body.append(f"<h2>Biggest wins and losses of the best config</h2><ul>{links}</ul>")
+    return page(f"cardlab sweep {data.sweep_id}", "\n".join(body))

@@ -103,11 +103,9 @@ def judge(
 
 
 def _write_phh(path: Path, result, names: list[str]) -> None:
-    from engine.cg_holdem.phh import hand_history
+    from engine.cg_holdem.phh import hand_histories
 
-    texts = [hand_history(h, names=names, game=f"cg-holdem seed {result.seed}")
-             for h in result.hands if not h.cancelled]
-    Path(path).write_text("\n".join(texts))
+    Path(path).write_text(hand_histories(result.hands, names=names, game=f"cg-holdem seed {result.seed}"))
 
 
 def _log(result, names, seed, seconds, commands) -> str | None:

@@ -14,6 +14,7 @@ written; replaying them may fail.
 from engine.cg_holdem.rules import BIG_BLIND
 from engine.cg_holdem.state import HandRecord
 from engine.core.cards import card_name
+from engine.core.phh import join_hands, toml_list, toml_text
 
 _BOARD_SLICES = {1: (0, 3), 2: (3, 4), 3: (4, 5)}
 
@@ -136,27 +137,29 @@ def _board_deal(record: HandRecord, street: int) -> str:
     return "d db " + "".join(card_name(c) for c in record.board[lo:hi])
 
 
-def _toml_list(values) -> str:
-    return "[" + ", ".join(f'"{v}"' if isinstance(v, str) else str(v) for v in values) + "]"
-
-
 def hand_history(record: HandRecord, *, names: list[str] | None = None, game: str = "") -> str:
     """One hand as PHH text."""
     order = seat_order(record)
     lines = [
         'variant = "NT"',
         "ante_trimming_status = true",
-        f"antes = {_toml_list([0] * len(order))}",
-        f"blinds_or_straddles = {_toml_list(blinds_by_position(record, order))}",
+        f"antes = {toml_list([0] * len(order))}",
+        f"blinds_or_straddles = {toml_list(blinds_by_position(record, order))}",
         f"min_bet = {min_bet(record)}",
-        f"starting_stacks = {_toml_list([record.start_stacks[s] for s in order])}",
-        f"actions = {_toml_list(actions(record, order))}",
+        f"starting_stacks = {toml_list([record.start_stacks[s] for s in order])}",
+        f"actions = {toml_list(actions(record, order))}",
         f"hand = {record.hand}",
-        f"seats = {_toml_list([s + 1 for s in order])}",
-        f"finishing_stacks = {_toml_list([record.end_stacks[s] for s in order])}",
+        f"seats = {toml_list([s + 1 for s in order])}",
+        f"finishing_stacks = {toml_list([record.end_stacks[s] for s in order])}",
     ]
     if names is not None:
-        lines.append(f"players = {_toml_list([names[s] for s in order])}")
+        lines.append(f"players = {toml_list([names[s] for s in order])}")
     if game:
-        lines.append(f'event = "{game}"')
+        lines.append(f"event = {toml_text(game)}")
     return "\n".join(lines) + "\n"
+
+
+def hand_histories(records, *, names: list[str] | None = None, game: str = "") -> str:
+    """Several hands as one PHH file PokerKit's ``HandHistory.load_all`` reads (cancelled
+    hands, refunded at the round cap, are left out: they have no poker outcome)."""
+    return join_hands(hand_history(r, names=names, game=game) for r in records if not r.cancelled)

@@ -1,0 +1,50 @@
+"""The sweep's decision in words: what to play, and how sure the paired differences make it."""
+
+from dataclasses import dataclass
+
+from reports.sweep_data import SweepData
+
+
+@dataclass(frozen=True)
+class Recommendation:
+    headline: str
+    sure: bool  # the paired interval against the alternative leaves out 0
+    details: tuple[str, ...]
+
+
+def _diff(data: SweepData, a: str, b: str) -> str:
+    p = data.pair(a, b)
+    if p is None:
+        return "no paired units"
+    return f"{p.mean:+.4f} per {data.unit} (95% CI {p.low:+.4f} .. {p.high:+.4f}, {p.units:,} paired {data.unit}s)"
+
+
+def recommend(data: SweepData) -> Recommendation:
+    best, second, base = data.best, data.runner_up, data.baseline
+    name = data.labels[best.match_id]
+    details = []
+    if data.short():
+        details.append(f"incomplete: {len(data.short())} configs have fewer {data.unit}s than planned; "
+                       "finish the sweep before deciding")
+    if second is not None:
+        details.append(f"{name} vs the runner-up {data.labels[second.match_id]}: "
+                       f"{_diff(data, best.match_id, second.match_id)}")
+    if base is None:
+        details.append("this sweep has no baseline config (the bot's defaults or the submitted bundle), so it "
+                       "cannot say whether anything beats what you have")
+        pair = data.pair(best.match_id, second.match_id) if second else None
+        sure = bool(pair and pair.low > 0)
+        return Recommendation(f"Best config: {name}" + ("" if sure else " (not clearly ahead of the runner-up)"),
+                              sure, tuple(details))
+    if best.match_id == base:
+        pair = data.pair(base, second.match_id) if second else None
+        sure = bool(pair and pair.low > 0)
+        head = "Keep the baseline: no config beats it" + ("" if sure else " (the runner-up is within noise)")
+        return Recommendation(head, sure, tuple(details))
+    pair = data.pair(best.match_id, base)
+    details.insert(0, f"{name} vs the baseline {data.labels[base]}: {_diff(data, best.match_id, base)}")
+    if pair is not None and pair.low > 0:
+        return Recommendation(f"Switch to {name}: it beats the baseline by {pair.mean:+.4f} per {data.unit} "
+                              f"(95% CI {pair.low:+.4f} .. {pair.high:+.4f})", True, tuple(details))
+    return Recommendation(f"Keep the baseline for now: {name} ranks first but its paired difference to the "
+                          "baseline includes 0; play more units to tell them apart", False, tuple(details))

@@ -1,0 +1,49 @@
+"""Replay pages: one unit of a match (a hand, a game or a round) as a static HTML page that
+steps through it, generated from the hand log. `write_replay` is the one entry point."""
+
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from reports.html import page, stepper
+
+MODULES = {"holdem-training": "holdem_training", "cg-holdem": "cg_holdem", "splendor": "splendor",
+           "tractor": "tractor"}
+
+
+class NoReplay(LookupError):
+    """No such unit, or a game without a replay page."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    title: str
+    intro: str  # HTML above the steps
+    steps: tuple[str, ...]  # HTML of each step
+
+
+def replay_games() -> tuple[str, ...]:
+    return tuple(MODULES)
+
+
+def build(con, match_id: str, unit: int) -> Replay:
+    found = con.execute("SELECT game FROM matches WHERE match_id = ?", [match_id]).fetchall()
+    if not found:
+        raise NoReplay(f"no match {match_id!r} in the hand log")
+    game = found[0][0]
+    if game not in MODULES:
+        raise NoReplay(f"match {match_id} is a {game} match; replays exist for {', '.join(MODULES)}")
+    return importlib.import_module(f"reports.replay.{MODULES[game]}").replay(con, match_id, unit)
+
+
+def file_name(match_id: str, unit: int) -> str:
+    return f"{match_id}-{unit}.html"
+
+
+def write_replay(con, match_id: str, unit: int, out_dir: Path) -> Path:
+    replay = build(con, match_id, unit)
+    nav, script = stepper(list(replay.steps))
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / file_name(match_id, unit)
+    path.write_text(page(replay.title, replay.intro + nav, script=script))
+    return path

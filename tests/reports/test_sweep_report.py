@@ -1,0 +1,50 @@
+"""The sweep report renders from real sweeps: the recommendation first, paired differences to
+the baseline and the runner-up, the game's panels, replays of the extremes."""
+
+import re
+
+from flows.stats import exact_binomial, wilson
+from reports.baseline import baseline_match
+from reports.sweep_report import build_report
+from tests.reports.conftest import connect
+
+
+def test_holdem_training_report_leads_with_the_recommendation_and_paired_differences(ht_sweep, tmp_path):
+    con = connect()
+    base = baseline_match(con, ht_sweep)
+    pairs = con.execute("SELECT match_a, match_b, mean_diff FROM mart_sweep_pairs WHERE sweep_id = ?",
+                        [ht_sweep]).fetchall()
+    con.close()
+    assert base == f"{ht_sweep}-c0"  # the defaults config
+    report = build_report(ht_sweep, out_dir=tmp_path)
+    text = report.page.read_text()
+    first_section = text.index('id="recommendation"')
+    assert first_section < text.index("<table")  # the decision comes before the tables
+    assert re.search(r"(Switch to|Keep the baseline)", text)
+    assert "(baseline)" in text and "vs baseline (paired, 95% CI)" in text
+    for _a, b, diff in pairs:  # the table shows each config's paired difference to the baseline
+        if b == base:
+            assert f"{diff:+.4f}" in text
+    names = {p.name for p in report.plots}
+    assert {"profit_per_config.png", "paired_differences.png", "cumulative_difference.png",
+            "ht_starting_hands.png", "ht_bob_calls.png"} <= names
+    assert all(p.stat().st_size > 5000 for p in report.plots)
+    assert "predicted call probability is not in the hand log" in text
+    assert len(report.replays) == 6 and all(p.exists() for p in report.replays)
+    assert all(f"replays/{p.name}" in text for p in report.replays)
+
+
+def test_codingame_report_has_positions_and_style_and_says_it_has_no_baseline(cg_sweep, tmp_path):
+    report = build_report(cg_sweep, out_dir=tmp_path)
+    text = report.page.read_text()
+    assert "Finishing positions" in text and "VPIP" in text and "PFR" in text
+    assert "no baseline config" in text
+    replay = report.replays[0].read_text()
+    assert "own cards" in replay and "Board:" in replay
+
+
+def test_binomial_intervals_cover_the_rate_and_widen_at_the_edges():
+    w, e = wilson(3, 10), exact_binomial(3, 10)
+    assert w.low < 0.3 < w.high and e.low < 0.3 < e.high
+    assert e.high - e.low > w.high - w.low  # Clopper-Pearson is the conservative one
+    assert exact_binomial(0, 20).low == 0.0 and 0.13 < exact_binomial(0, 20).high < 0.18  # rule of three ~3/20
