@@ -28,6 +28,7 @@ case "${1:-}" in
   demo) shift; exec cardlab demo "$@" ;;
   test)
     shift
+    command -v chromium >/dev/null 2>&1 || .ci/install-browser.sh  # the browser test of the report pages
     ruff check .
     set +e; python -m pytest -q "$@"; rc=$?; set -e
     [ "$rc" -eq 5 ] && { echo "no tests were collected" >&2; exit 1; }

@@ -3,6 +3,7 @@
 import json
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 import mlflow
 from mlflow.tracking import MlflowClient
@@ -46,13 +47,22 @@ def experiment_id(game: str) -> str:
 def log_sweep(
     *, game: str, sweep_id: str, bot: str, grid: dict, seed: int, runs: list[ConfigRun],
     best: ConfigRun, runner_up: ConfigRun | None, paired_diff: float | None, paired_se: float | None,
+    spec: dict | None = None, report_dir: Path | None = None,
 ) -> str:
-    """Record a finished sweep; returns the parent run id."""
+    """Record a finished sweep; returns the parent run id. The parent run carries the sweep's
+    spec (`spec`, else what the other arguments say of it) and the git commit as a tag, and
+    the report's page and plots when `report_dir` is given (attach_report adds them later)."""
+    from flows.store import code_version
+
     exp = experiment_id(game)
     _drop_earlier_runs(exp, sweep_id)
     with mlflow.start_run(experiment_id=exp, run_name=f"sweep {sweep_id}") as parent:
+        commit = code_version()
         mlflow.set_tags({"cardlab.kind": "sweep", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
-                         "cardlab.bot": bot})
+                         "cardlab.bot": bot, "cardlab.git_commit": commit,
+                         "mlflow.source.git.commit": commit.removesuffix("+dirty")})
+        mlflow.log_dict(spec if spec is not None else {"game": game, "bot": bot, "grid": grid, "seed": seed},
+                        "sweep_spec.json")
         mlflow.log_params({"bot": bot, "seed": seed, "configs": len(runs), "units_per_config": best.units,
                            "grid": json.dumps(grid)[:500]})
         for run in runs:
@@ -74,7 +84,20 @@ def log_sweep(
         mlflow.set_tags({"cardlab.best_match": best.match_id,
                          "cardlab.best_overrides": json.dumps(best.overrides, sort_keys=True),
                          "cardlab.runner_up_match": runner_up.match_id if runner_up else ""})
+        if report_dir is not None:
+            _log_report(report_dir)
         return parent.info.run_id
+
+
+def attach_report(run_id: str, report_dir: Path) -> None:
+    """Add a sweep report (page, plots, replay pages) to the sweep's parent run, under report/."""
+    _client()
+    with mlflow.start_run(run_id=run_id):
+        _log_report(report_dir)
+
+
+def _log_report(report_dir: Path) -> None:
+    mlflow.log_artifacts(str(report_dir), artifact_path="report")
 
 
 def _label(overrides: dict) -> str:

@@ -27,6 +27,7 @@ class Report:
     page: Path
     plots: tuple[Path, ...]
     replays: tuple[Path, ...] = ()
+    mlflow_run: str | None = None  # the sweep's MLflow parent run
 
 
 def build_report(sweep_id: str | None = None, *, out_dir: Path | None = None, db: Path | None = None) -> Report:
@@ -43,7 +44,7 @@ def build_report(sweep_id: str | None = None, *, out_dir: Path | None = None, db
     page_path = out / "index.html"
     page_path.write_text(_html(data, main, panels, replays))
     return Report(data.sweep_id, page_path, main + tuple(p for panel in panels for p in panel.plots),
-                  tuple(path for _, _, path in replays))
+                  tuple(path for _, _, path in replays), data.row.get("mlflow_run"))
 
 
 def _main_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
