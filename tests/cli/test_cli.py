@@ -65,7 +65,8 @@ def test_sweep_then_pick_report_and_sql(capsys, monkeypatch, tmp_path):
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "600",
                              "--chunk", "200")
     assert code == 0, err
-    assert "best by lower confidence bound: edge=0.6" in out and "paired difference" in out
+    assert "best by lower confidence bound: edge=0.6" in out and "paired difference to the runner-up" in out
+    assert "paired difference to the baseline" in out  # the defaults (edge=0.5) were swept too
     code, out, _ = cardlab(capsys, monkeypatch, "pick", "toy")
     assert code == 0 and '{"edge": 0.6}' in out
     code, out, _ = cardlab(capsys, monkeypatch, "report", "latest", "--out", str(tmp_path))
@@ -75,7 +76,7 @@ def test_sweep_then_pick_report_and_sql(capsys, monkeypatch, tmp_path):
     for png in ("profit_per_config.png", "cumulative_profit.png"):
         assert (tmp_path / png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     code, out, _ = cardlab(capsys, monkeypatch, "sql", "SELECT count(*) AS pairs FROM mart_sweep_pairs")
-    assert code == 0 and " 2 " in out
+    assert code == 0 and " 6 " in out  # ordered pairs of three configs
 
 
 def test_serve_lists_a_nightly_schedule_per_game(capsys, monkeypatch):
@@ -83,10 +84,15 @@ def test_serve_lists_a_nightly_schedule_per_game(capsys, monkeypatch):
     assert code == 0 and "nightly-toy: game toy, cron '0 4 * * *'" in out
 
 
-def test_serve_without_a_server_says_how_to_start_one(capsys, monkeypatch):
+def test_serve_without_a_server_serves_against_a_local_scheduling_one(capsys, monkeypatch):
+    from cardlab import prefect_local
+
     monkeypatch.delenv("PREFECT_API_URL", raising=False)
-    code, _, err = cardlab(capsys, monkeypatch, "serve", "--game", "toy")
-    assert code == 2 and "prefect server start --host 127.0.0.1" in err
+    calls = []
+    monkeypatch.setattr(prefect_local, "ensure", lambda **kw: calls.append(("server", kw)))
+    monkeypatch.setattr("flows.serve.serve", lambda plan: calls.append(("serve", [s.game for s in plan])))
+    code, _, _ = cardlab(capsys, monkeypatch, "serve", "--game", "toy")
+    assert code == 0 and calls == [("server", {"scheduling": True}), ("serve", ["toy"])]
 
 
 def test_every_contest_has_judge_and_export_commands(capsys, monkeypatch):
@@ -148,6 +154,6 @@ def test_a_failed_sweep_ends_with_one_line_and_resume_refuses_contradicting_flag
     con.close()
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", sweep_id)
     assert code == 0, err
-    assert f"sweep {sweep_id}: {800 - kept:,} flips logged" in out
+    assert f"sweep {sweep_id}: {3 * 400 - kept:,} flips logged" in out  # two grid configs and the baseline
     code, out, _ = cardlab(capsys, monkeypatch, "pick", "toy")
     assert code == 0 and f"sweep {sweep_id}: best" in out
