@@ -27,6 +27,8 @@ def _spec(target: str | None, file_arg: str | None, file: Path | None, *, progra
         path = file or (Path(file_arg) if file_arg else None)
         if path is None:
             fail("`cardlab league run` needs the league file: cardlab league run league.toml")
+        if opt or name:
+            fail("a league file sets its own name and options; on the command line it takes --program and --games")
         return load_toml(path, games=games, extra=extra)
     if target is None:
         fail("name a game (holdem-training, twocarddraw, cg-holdem, splendor, tractor), or `run league.toml`")
