@@ -94,8 +94,24 @@ def _descendants(root: int) -> list[int]:
     return found
 
 
+def _has_children() -> bool:
+    """Whether the guard has a child left, reaping the dead ones. Once the program is reaped,
+    every live descendant of its is a child of ours (we are its subreaper), so no child left
+    means nothing to kill, without walking /proc (the common case, and always so in a PID
+    namespace, which the kernel empties when its PID 1 dies)."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return False
+        if not pid:
+            return True
+
+
 def _kill_tree(me: int) -> None:
     """SIGKILL every descendant until none is left; orphans come back to us as subreaper."""
+    if not _has_children():
+        return
     for _ in range(100):
         pids = _descendants(me)
         for pid in pids:

@@ -124,3 +124,15 @@ def test_an_instant_exit_reports_its_code(namespaces):
     with LineProcess([sys.executable, "-c", "import sys; sys.exit(3)"], namespaces=namespaces) as proc:
         assert proc.wait(10) == 3
         assert proc.close().returncode == 3
+
+
+@pytest.mark.parametrize("mode", ["bigfile", "stderr_flood"])
+def test_files_stop_at_the_file_size_limit(namespaces, mode):
+    proc, marker = hostile(mode, namespaces=namespaces, file_mb=2)
+    folder = Path(proc._home)
+    with pytest.raises(ProgramEnded):  # it ends (SIGXFSZ, or EFBIG as PID 1) without answering
+        proc.read_line(timeout=20)
+    size = (folder / "big.bin").stat().st_size if (folder / "big.bin").exists() else 0
+    report = finish(proc, marker)
+    assert report.returncode != 0 and size <= 2 << 20
+    assert len(report.stderr_tail) <= 2000

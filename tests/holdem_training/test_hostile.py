@@ -35,6 +35,13 @@ def test_programs_that_never_read_get_a_verdict_within_the_wall_limit(mode, stat
     assert survivors(marker) == []
 
 
+def test_a_rate_flood_that_never_reads_stops_at_the_wall_limit():
+    marker = uuid.uuid4().hex
+    result = judged([sys.executable, HOSTILE, marker, "flood"], hands=10000, env={"HOSTILE_ANSWER": "RATE 1"})
+    assert result.status == "limit" and result.limit == "wall" and result.rate_used > 0
+    assert survivors(marker) == []
+
+
 @pytest.mark.parametrize("mode, limit", [("burn", "cpu"), ("hog", "memory")])
 def test_a_limit_after_good_hands_keeps_those_hands(mode, limit):
     marker = uuid.uuid4().hex

@@ -56,6 +56,14 @@ elif mode == "bigline":
 elif mode == "close_stdout":
     os.close(1)
     time.sleep(1000)
+elif mode == "bigfile":  # a file past the file-size limit, in its own folder
+    with open("big.bin", "wb") as f:
+        for _ in range(64):
+            f.write(b"x" * (1 << 20))
+            f.flush()
+elif mode == "stderr_flood":
+    while True:
+        sys.stderr.write("noise " * 1000 + "\n")
 elif mode == "noread_nonewline":  # never a newline, in small writes
     while True:
         sys.stdout.write("A" * 4096)
