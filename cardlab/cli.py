@@ -395,6 +395,8 @@ def _wire_workspace_bench() -> None:
 
 _wire_game_commands()
 _wire_workspace_bench()
+app.command("league")(importlib.import_module("cardlab.commands.league").league)
+bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 
 
 def main() -> None:
