@@ -41,10 +41,11 @@ def dump_dom(page: Path) -> str:
     return _run(["--dump-dom", Path(page).resolve().as_uri()])
 
 
-def screenshot(page: Path, png: Path, *, width: int = 1100, height: int = 1400) -> Path:
+def screenshot(page: Path, png: Path, *, width: int = 1100, height: int = 1400, fragment: str = "") -> Path:
     png = Path(png).resolve()
     png.parent.mkdir(parents=True, exist_ok=True)
-    _run([f"--screenshot={png}", f"--window-size={width},{height}", Path(page).resolve().as_uri()])
+    url = Path(page).resolve().as_uri() + (f"#{fragment}" if fragment else "")
+    _run([f"--screenshot={png}", f"--window-size={width},{height}", url])
     if not png.exists():
         raise RuntimeError(f"chromium wrote no screenshot to {png}")
     return png

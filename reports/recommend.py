@@ -36,6 +36,10 @@ def recommend(data: SweepData) -> Recommendation:
         sure = bool(pair and pair.low > 0)
         return Recommendation(f"Best config: {name}" + ("" if sure else " (not clearly ahead of the runner-up)"),
                               sure, tuple(details))
+    worse = [c for c in data.ranked if c.match_id != base and (p := data.pair(c.match_id, base)) and p.high < 0]
+    if worse:
+        details.append("clearly worse than the baseline: " + "; ".join(
+            f"{data.labels[c.match_id]} {_diff(data, c.match_id, base)}" for c in worse))
     if best.match_id == base:
         pair = data.pair(base, second.match_id) if second else None
         sure = bool(pair and pair.low > 0)

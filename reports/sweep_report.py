@@ -89,7 +89,7 @@ def _config_rows(data: SweepData) -> list[list[str]]:
     out = []
     for c in data.ranked:
         vs = []
-        for other in (ref, best if c.match_id == ref else second if c.match_id == best else best):
+        for other in (ref, second if c.match_id == best else best):
             p = data.pair(c.match_id, other) if other and other != c.match_id else None
             vs.append("" if p is None else f"{p.mean:+.4f} ({p.low:+.4f} .. {p.high:+.4f})")
         tag = " <b>best</b>" if c.match_id == best else ""

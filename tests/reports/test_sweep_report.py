@@ -3,10 +3,12 @@ the baseline and the runner-up, the game's panels, replays of the extremes."""
 
 import re
 
+import pytest
+
 from flows.stats import exact_binomial, wilson
 from reports.baseline import baseline_match
 from reports.sweep_report import build_report
-from tests.reports.conftest import connect
+from tests.reports.conftest import connect, make_sweep
 
 
 def test_holdem_training_report_leads_with_the_recommendation_and_paired_differences(ht_sweep, tmp_path):
@@ -48,3 +50,20 @@ def test_binomial_intervals_cover_the_rate_and_widen_at_the_edges():
     assert w.low < 0.3 < w.high and e.low < 0.3 < e.high
     assert e.high - e.low > w.high - w.low  # Clopper-Pearson is the conservative one
     assert exact_binomial(0, 20).low == 0.0 and 0.13 < exact_binomial(0, 20).high < 0.18  # rule of three ~3/20
+
+
+@pytest.mark.parametrize(("game", "bot", "configs", "units", "expect"), [
+    ("splendor", "greedy", [(), (("target", "6"),)], 6, ("Win share", "exact 95% CI", "spl_points_by_round.png")),
+    ("tractor", "rule", [(), (("dump_points", "false"),)], 4, ("level change", "defenders' points", "tr_levels.png")),
+    ("twocarddraw", "learner", [(), (("prior_scale", "2"),)], 2000, ("Learning curve", "tcd_learning_curve.png")),
+])
+def test_other_games_get_their_panels(game, bot, configs, units, expect, tmp_path):
+    sweep_id = make_sweep(game, bot, configs, units=units)
+    report = build_report(sweep_id, out_dir=tmp_path)
+    text = report.page.read_text()
+    assert 'id="recommendation"' in text and "(baseline)" in text
+    for needle in expect:
+        assert needle in text
+    assert all(p.exists() and p.stat().st_size > 5000 for p in report.plots)
+    if game != "twocarddraw":  # no replay page for TwoCardDraw
+        assert len(report.replays) == 6
