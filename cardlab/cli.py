@@ -17,6 +17,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
+from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
 from cardlab import prefect_local  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
@@ -115,30 +116,39 @@ def _run_sweep(spec, runner: str, workers: int | None):
 
     validate(spec)
     prefect_local.ensure()  # a Prefect server that dies with this command (unless PREFECT_API_URL is set)
-    total = spec.units * len(spec.configs())
+    total = spec.units * len(spec.plans())
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot}", total=total)
         return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n))
 
 
+def _config_label(run, baseline) -> str:
+    if baseline is not None and run.match_id == baseline.match_id:
+        return "baseline" if not run.overrides else "baseline (submitted)"
+    return ", ".join(f"{k}={v}" for k, v in run.overrides.items()) or "defaults"
+
+
 def _print_sweep(outcome, unit: str) -> None:
     table = Table("config", "mean", "95% CI", f"{unit}s/s", "match")
     for run in sorted(outcome.runs, key=lambda r: r.ci_low, reverse=True):
-        label = ", ".join(f"{k}={v}" for k, v in run.overrides.items()) or "defaults"
-        table.add_row(label, f"{run.mean:+.4f}", f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}",
-                      f"{run.units_per_s:,.0f}", run.match_id)
+        table.add_row(_config_label(run, outcome.baseline), f"{run.mean:+.4f}",
+                      f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}", f"{run.units_per_s:,.0f}", run.match_id)
     console.print(table)
-    best = ", ".join(f"{k}={v}" for k, v in outcome.best.overrides.items()) or "defaults"
+    best = _config_label(outcome.best, outcome.baseline)
     console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
     if outcome.paired_diff is not None:
         console.print(f"paired difference to the runner-up on the same deals: {outcome.paired_diff:+.4f} "
                       f"+/- {1.96 * outcome.paired_se:.4f} (95%)")
+    if outcome.baseline is not None and outcome.baseline is not outcome.best:
+        console.print(f"paired difference to the baseline on the same deals: {outcome.baseline_diff:+.4f} "
+                      f"+/- {1.96 * outcome.baseline_se:.4f} (95%)")
     console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
                   f"MLflow parent run {outcome.mlflow_run_id}")
 
 
 @app.command()
 def sweep(
+    ctx: typer.Context,
     game: str = typer.Argument(..., help="Contest name.", callback=checks.logged),
     bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
     grid: list[str] = typer.Option([], "--grid", help="key=v1,v2,... (repeatable); the configs are the product."),
@@ -149,36 +159,84 @@ def sweep(
     chunk: int = typer.Option(5000, help="Units per task (and per logged chunk).", callback=checks.count),
     runner: str = typer.Option("threads", help="Task runner: threads or dask (CARDLAB_DASK_ADDRESS for a cluster)."),
     workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
-    resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish."),
+    resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish: its stored spec is reloaded, "
+                                          "and any flag that contradicts it is refused."),
+    program: str = typer.Option(None, help="Sweep your own program instead of a bot: its command line, with "
+                                           "{name} placeholders for the --grid/--set parameters (quote it).",
+                                callback=checks.program_commands),
+    pass_as: str = typer.Option("args", help="How a program gets its parameters: args ({name} in its command) "
+                                             "or env (environment variables)."),
 ):
-    """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config."""
-    from flows.sweep import SweepSpec, parse_grid
+    """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config.
+
+    The baseline (the bot's defaults, or the config of the game's submitted bundle when it is this bot)
+    is always one of the configs, so the sweep says whether anything beats what you have."""
+    from flows.sweep import SweepSpec, baseline_for, parse_grid
 
     adapter = _adapter(game)
-    spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot,
-                     grid=parse_grid(grid) if grid else tuple((k, tuple(v)) for k, v in adapter.default_grid.items()),
+    if program and bot:
+        fail("--program and --bot exclude each other: a sweep plays either your program or one of cardlab's bots")
+    if program and not (grid or set_) and not resume:
+        fail("--program needs parameters to sweep: --grid name=v1,v2 (and {name} in the command, or --pass-as env)")
+    default_grid = () if program else tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
+    bot = PROGRAM_BOT if program else bot or adapter.default_bot
+    spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
                      units=hands, seed=seed, chunk_size=chunk, options=_pairs(opt, "--opt"),
-                     fixed=_pairs(set_, "--set"), sweep_id=resume)
+                     fixed=_pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
+                     baseline=None if program or resume else baseline_for(adapter.name, bot))
+    if resume:
+        spec = _resumed(spec, ctx)
     _print_sweep(_run_sweep(spec, runner, workers), adapter.unit)
+
+
+def _resumed(given, ctx: typer.Context):
+    """The stored spec of the sweep to resume; flags given on the command line must agree with it."""
+    from typer._click.core import ParameterSource
+
+    from flows.store import read_only
+    from flows.sweep import resume_spec
+
+    explicit = {param: field for param, field in (("bot", "bot"), ("grid", "grid"), ("hands", "units"),
+                                                  ("seed", "seed"), ("chunk", "chunk_size"), ("opt", "options"),
+                                                  ("set_", "fixed"), ("program", "program"),
+                                                  ("pass_as", "pass_as"))
+                if ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE}
+    con = read_only()
+    try:
+        return resume_spec(con, given.sweep_id, {"game": given.game} | {field: getattr(given, field)
+                                                                        for field in explicit.values()})
+    finally:
+        con.close()
 
 
 # ---------------------------------------------------------------------------------- pick
 @app.command()
 def pick(
     game: str = typer.Argument(..., help="Contest name."),
-    sweep_id: str = typer.Option(None, "--sweep", help="Sweep id; the latest sweep of the game if omitted."),
+    sweep_id: str = typer.Option(None, "--sweep", help="Sweep id; the game's latest sweep if omitted (refused "
+                                                       "if that sweep is incomplete)."),
     out: Path = typer.Option(None, help="Also export the picked config as a submission bundle here."),
 ):
-    """Pick the best config of a sweep from MLflow (highest lower confidence bound)."""
-    from flows import tracking
-
+    """Pick the best config (highest lower confidence bound) of a complete sweep in the hand log."""
     adapter = _adapter(game)
-    picked = tracking.pick_best(adapter.name, sweep_id)
+    picked = _pick(adapter.name, sweep_id)
     console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
                   f"{json.dumps(picked.overrides)} mean {picked.mean:+.4f}, lower bound {picked.lower_bound:+.4f} "
-                  f"(MLflow run {picked.run_id})")
+                  f"(match {picked.match_id}; MLflow parent run {picked.run_id})")
     if out is not None:
         export_picked(adapter.name, picked, out)
+
+
+def _pick(game: str, sweep_id: str | None):
+    """The sweep's best, by the one rule every command uses (flows.sweep_record)."""
+    from flows import sweep_record
+    from flows.store import read_only
+
+    con = read_only()
+    try:
+        return sweep_record.pick(con, game, sweep_id)
+    finally:
+        con.close()
 
 
 def _config_text(value) -> str:
@@ -191,9 +249,13 @@ def export_picked(game: str, picked, out: Path) -> None:
     """Write the picked config's bundle and record it as the game's submission (the nightly's candidate)."""
     from flows import submissions
 
-    module = importlib.import_module(COMMAND_MODULES[game])
     overrides = [f"{k}={_config_text(v)}" for k, v in (picked.config or {}).items()]
-    module.export(out=out, bot=picked.bot, set_=overrides)
+    if picked.bot == PROGRAM_BOT:  # a user's program: the command with the chosen parameters
+        config = picked.config
+        write_bundle(ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"]),
+                     Path(out), note=f"picked by cardlab from sweep {picked.sweep_id}")
+    else:
+        importlib.import_module(COMMAND_MODULES[game]).export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
                     "config": picked.config}, indent=2))
@@ -315,30 +377,32 @@ def serve(game: list[str] = typer.Option([], "--game", help="Games to check (def
 # ---------------------------------------------------------------------------------- demo
 # The main job's sweep per game: the strongest bot over a knob worth tuning (others: the
 # game's nightly defaults).
-DEMO_SWEEPS = {"holdem-training": ("exploit", ("future_flop=0.2,0.4,0.6",))}
+DEMO_SWEEPS = {"holdem-training": ("exploit", ("future_flop=0.4,0.6,1.0",))}
 
 
 @app.command()
 def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
          bot: str = typer.Option(None, help="Bot (default: exploit for holdem-training, else the game's default)."),
-         grid: list[str] = typer.Option([], "--grid", help="key=v1,v2 (default: a knob of the bot, 3 configs)."),
-         hands: int = typer.Option(20_000, help="Units per config."),
-         seed: int = typer.Option(1)):
-    """The main job: a real sweep on the embedded defaults, then pick, export and report."""
-    from flows.sweep import SweepSpec, parse_grid
+         grid: list[str] = typer.Option([], "--grid", help="key=v1,v2 (default: a knob of the bot, 3 values "
+                                                           "besides the baseline)."),
+         hands: int = typer.Option(20_000, help="Units per config.", callback=checks.count),
+         seed: int = typer.Option(1, callback=checks.seed)):
+    """The main job: a real sweep on the embedded defaults (the baseline - the bot's defaults or the
+    submitted config - against a knob's values), then pick, export and report."""
+    from flows.sweep import SweepSpec, baseline_for, parse_grid
     from reports.sweep_report import build_report
 
     adapter = _adapter(game)
     default_bot, default_grid = DEMO_SWEEPS.get(adapter.name, (adapter.default_bot, ()))
     chosen_grid = parse_grid(list(grid or default_grid)) if (grid or default_grid) else tuple(
         (k, tuple(v)) for k, v in adapter.default_grid.items())
-    spec = SweepSpec(game=adapter.name, bot=bot or default_bot, units=hands, seed=seed, grid=chosen_grid)
+    chosen_bot = bot or default_bot
+    spec = SweepSpec(game=adapter.name, bot=chosen_bot, units=hands, seed=seed, grid=chosen_grid,
+                     baseline=baseline_for(adapter.name, chosen_bot))
     started = time.perf_counter()
     outcome = _run_sweep(spec, "threads", None)
     _print_sweep(outcome, adapter.unit)
-    from flows import tracking
-
-    picked = tracking.pick_best(adapter.name, outcome.sweep_id)
+    picked = _pick(adapter.name, outcome.sweep_id)
     paths = Paths.from_env()
     bundle = paths.out / "bundles" / adapter.name
     export_picked(adapter.name, picked, bundle)
@@ -395,8 +459,6 @@ def _wire_workspace_bench() -> None:
 
 _wire_game_commands()
 _wire_workspace_bench()
-app.command("league")(importlib.import_module("cardlab.commands.league").league)
-bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 
 
 def main() -> None:

@@ -464,17 +464,27 @@ class HandLog:
         return set(self.con.execute(f"SELECT match_id, chunk FROM chunks WHERE {keys}").fetchall())
 
     # -- sweeps ------------------------------------------------------------------------
-    def begin_sweep(self, *, sweep_id: str, game: str, bot: str, grid: dict, units: int, seed: int) -> None:
+    def begin_sweep(self, *, sweep_id: str, game: str, bot: str, grid: dict, units: int, seed: int,
+                    spec: str) -> None:
+        """Record a sweep with its spec once. Resuming brings the same id and must bring the very
+        same spec: chunks played under another chunk size or seed would mix into this sweep."""
+        found = self.con.execute("SELECT spec FROM sweeps WHERE sweep_id = ?", [sweep_id]).fetchall()
+        if found:
+            if found[0][0] != spec:
+                raise ValueError(f"sweep {sweep_id} was started with another spec ({found[0][0]}); "
+                                 f"it can only be resumed with its own")
+            return
         self.con.execute(
-            "INSERT INTO sweeps (sweep_id, game, bot, grid, units, seed, started_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT DO NOTHING",
-            [sweep_id, game, bot, json.dumps(grid), units, seed, _now()],
+            "INSERT INTO sweeps (sweep_id, game, bot, grid, units, seed, started_at, spec)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [sweep_id, game, bot, json.dumps(grid), units, seed, _now(), spec],
         )
 
-    def finish_sweep(self, sweep_id: str, *, best_match: str | None, mlflow_run: str | None) -> None:
+    def finish_sweep(self, sweep_id: str, *, best_match: str | None, mlflow_run: str | None,
+                     baseline_match: str | None = None) -> None:
         self.con.execute(
-            "UPDATE sweeps SET finished_at = ?, best_match = ?, mlflow_run = ? WHERE sweep_id = ?",
-            [_now(), best_match, mlflow_run, sweep_id],
+            "UPDATE sweeps SET finished_at = ?, best_match = ?, mlflow_run = ?, baseline_match = ? WHERE sweep_id = ?",
+            [_now(), best_match, mlflow_run, baseline_match, sweep_id],
         )
 
     # -- reading (the writer may read its own data) ----------------------------------------

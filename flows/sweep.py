@@ -32,22 +32,44 @@ class SweepSpec:
     options: tuple[tuple[str, str], ...] = ()
     fixed: tuple[tuple[str, str], ...] = ()  # overrides shared by every config
     sweep_id: str | None = None  # give the id of a crashed sweep to resume it
+    program: str = ""  # a user's command line; grid and fixed keys are then its parameters
+    pass_as: str = "args"  # how a program gets them: {key} in its command line, or environment variables
+    # What the user has now (the bot's defaults, or the submitted bundle's config, as overrides):
+    # always one of the sweep's configs, so every sweep says whether anything beats it.
+    baseline: tuple[tuple[str, str], ...] | None = None
 
     def configs(self) -> list[tuple[tuple[str, str], ...]]:
+        """The grid's configs (the product of its values, each with the fixed overrides)."""
         keys = [k for k, _ in self.grid]
         combos = itertools.product(*(values for _, values in self.grid)) if self.grid else [()]
         return [tuple(self.fixed) + tuple(zip(keys, combo, strict=True)) for combo in combos]
 
     def plans(self) -> list[MatchPlan]:
-        return [MatchPlan(game=self.game, bot=self.bot, overrides=overrides, options=self.options,
-                          seed=self.seed, units=self.units, chunk_size=self.chunk_size)
-                for overrides in self.configs()]
+        """One plan per config: the baseline first, unless the grid already holds its config."""
+        plans = [self._plan(overrides) for overrides in self.configs()]
+        if self.baseline is not None and not self.program:
+            base = self._plan(self.baseline)
+            if all(plan.config() != base.config() for plan in plans):
+                plans.insert(0, base)
+        return plans
+
+    def baseline_index(self, plans: list[MatchPlan]) -> int | None:
+        if self.baseline is None or self.program:
+            return None
+        target = self._plan(self.baseline).config()
+        return next(i for i, plan in enumerate(plans) if plan.config() == target)
+
+    def _plan(self, overrides: tuple[tuple[str, str], ...]) -> MatchPlan:
+        return MatchPlan(game=self.game, bot=self.bot, overrides=overrides, options=self.options, seed=self.seed,
+                         units=self.units, chunk_size=self.chunk_size, program=self.program, pass_as=self.pass_as)
 
     def to_json(self) -> str:
         """Everything that decides which units a sweep plays (the id aside), as stored with it."""
         return json.dumps({"game": self.game, "bot": self.bot, "grid": [[k, list(v)] for k, v in self.grid],
                            "units": self.units, "seed": self.seed, "chunk_size": self.chunk_size,
-                           "options": [list(p) for p in self.options], "fixed": [list(p) for p in self.fixed]},
+                           "options": [list(p) for p in self.options], "fixed": [list(p) for p in self.fixed],
+                           "program": self.program, "pass_as": self.pass_as,
+                           "baseline": None if self.baseline is None else [list(p) for p in self.baseline]},
                           sort_keys=True)
 
     @classmethod
@@ -55,12 +77,14 @@ class SweepSpec:
         return cls(game=doc["game"], bot=doc["bot"], grid=tuple((k, tuple(v)) for k, v in doc["grid"]),
                    units=int(doc["units"]), seed=int(doc["seed"]), chunk_size=int(doc["chunk_size"]),
                    options=tuple(tuple(p) for p in doc["options"]), fixed=tuple(tuple(p) for p in doc["fixed"]),
-                   sweep_id=sweep_id)
+                   sweep_id=sweep_id, program=doc.get("program", ""), pass_as=doc.get("pass_as", "args"),
+                   baseline=None if doc.get("baseline") is None else tuple(tuple(p) for p in doc["baseline"]))
 
 
 # The CLI flag behind each spec field, for refusals a user can act on.
 RESUME_FLAGS = {"game": "GAME", "bot": "--bot", "grid": "--grid", "units": "--hands", "seed": "--seed",
-                "chunk_size": "--chunk", "options": "--opt", "fixed": "--set"}
+                "chunk_size": "--chunk", "options": "--opt", "fixed": "--set", "program": "--program",
+                "pass_as": "--pass-as"}
 
 
 class ResumeRefused(ValueError):
@@ -102,14 +126,19 @@ class SweepOutcome:
     mlflow_run_id: str | None
     seconds: float
     units_written: int
+    baseline: tracking.ConfigRun | None = None
+    baseline_diff: float | None = None  # best minus baseline, paired on the same units
+    baseline_se: float | None = None
 
 
 def validate(spec: SweepSpec) -> None:
     """Fail before any work if a game, bot, key or value is wrong (clear one-line errors)."""
     adapter = games.get(spec.game)
-    bot = adapter.spec(spec.bot)
+    if spec.program and adapter.play_program is None:
+        raise ValueError(f"{adapter.name} cannot sweep a program yet; it can sweep its bots: "
+                         f"{', '.join(sorted(adapter.bots))}")
     for plan in spec.plans():
-        bot.config_from(dict(plan.overrides))
+        plan.config()  # a bot's config, or a program's parameters against its command line
     adapter.options(dict(spec.options))
     if spec.units < 2:
         raise ValueError("a sweep needs at least 2 units per config")
@@ -162,16 +191,44 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         runs = _config_runs(store, sweep_id, plans)
         best, runner_up = _ranked(runs)
         diff, se = _paired(store, best, runner_up)
+        base_index = spec.baseline_index(plans)
+        baseline = None if base_index is None else runs[base_index]
+        base_diff, base_se = _paired(store, best, baseline) if baseline is not best else (0.0, 0.0)
         run_id = None
         if track:
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=best, runner_up=runner_up, paired_diff=diff, paired_se=se)
         # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
-        store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id)
+        store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
+                           baseline_match=None if baseline is None else baseline.match_id)
     logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
     return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
-                        time.perf_counter() - started, written)
+                        time.perf_counter() - started, written, baseline, base_diff, base_se)
+
+
+def baseline_for(game: str, bot: str, db: str | None = None) -> tuple[tuple[str, str], ...]:
+    """What a sweep of `bot` is measured against: the config of the game's last submitted bundle
+    when that bundle is this bot, else the bot's defaults (no overrides)."""
+    import duckdb
+
+    from flows.store import read_only
+    from flows.submissions import config_text
+
+    try:
+        con = read_only(db)
+    except FileNotFoundError:
+        return ()
+    try:
+        found = con.execute("SELECT bot, config FROM submissions WHERE game = ? "
+                            "ORDER BY submitted_at DESC, submission_id DESC LIMIT 1", [game]).fetchall()
+    except duckdb.CatalogException:  # a hand log from before submissions were recorded
+        found = []
+    finally:
+        con.close()
+    if not found or found[0][0] != bot:
+        return ()
+    return tuple((key, config_text(value)) for key, value in sorted(json.loads(found[0][1]).items()))
 
 
 def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress, window: int) -> int:

@@ -48,6 +48,11 @@ CREATE TABLE IF NOT EXISTS sweeps (
     best_match  VARCHAR,
     mlflow_run  VARCHAR
 );
+-- The sweep's whole spec (game, bot, grid, fixed overrides, options, units, chunk size, seed)
+-- as JSON: `--resume` reloads it instead of trusting the flags it is given.
+ALTER TABLE sweeps ADD COLUMN IF NOT EXISTS spec VARCHAR;
+-- The match of the sweep's baseline config (the bot's defaults or the submitted bundle's config).
+ALTER TABLE sweeps ADD COLUMN IF NOT EXISTS baseline_match VARCHAR;
 
 -- Staging: the units with their match's labels.
 CREATE OR REPLACE VIEW stg_units AS
