@@ -3,10 +3,10 @@
 A contestant is untrusted. It is started through a *guard*: a fork of the judge made inside
 Popen's child (so it costs a fork, not an interpreter start) that
 
-- puts itself in new PID and network namespaces when the kernel allows it (root, or
+- puts itself in new PID, network and mount namespaces when the kernel allows it (root, or
   unprivileged user namespaces): the program is then PID 1 of its own namespace, so killing
-  it kills every process it started, however it detached (setsid, double fork), and it has no
-  network (only a loopback that is down);
+  it kills every process it started, however it detached (setsid, double fork); it has no
+  network (only a loopback that is down) and its own /proc (no view of the judge's processes);
 - is in any case a child subreaper (PR_SET_CHILD_SUBREAPER): descendants orphaned by the
   program are re-parented to the guard rather than to init, so the guard can find and kill
   them by walking /proc;
@@ -30,6 +30,7 @@ from dataclasses import dataclass
 _libc = ctypes.CDLL(None, use_errno=True)  # loaded here: the forked guard only calls into it
 _PR_SET_PDEATHSIG = 1
 _PR_SET_CHILD_SUBREAPER = 36
+_CLONE_NEWNS = 0x00020000
 _CLONE_NEWNET = 0x40000000
 _CLONE_NEWPID = 0x20000000
 _CLONE_NEWUSER = 0x10000000
@@ -51,7 +52,7 @@ def _prctl(option: int, value: int) -> bool:
 def _enter_namespaces() -> bool:
     """New PID and network namespaces for the guard's next child; False if not allowed."""
     uid, gid = os.geteuid(), os.getegid()
-    flags = _CLONE_NEWPID | _CLONE_NEWNET | (0 if uid == 0 else _CLONE_NEWUSER)
+    flags = _CLONE_NEWPID | _CLONE_NEWNET | _CLONE_NEWNS | (0 if uid == 0 else _CLONE_NEWUSER)
     if _libc.unshare(flags) != 0:
         return False
     if uid != 0:  # keep the same ids inside the new user namespace
@@ -62,6 +63,18 @@ def _enter_namespaces() -> bool:
         except OSError:
             os._exit(126)  # half-entered: the program could not run as itself
     return True
+
+
+_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+
+
+def _private_proc() -> None:
+    """A /proc of the program's own PID namespace, so it cannot read the judge's processes
+    (their command lines, their environment) through it. In the program's process (PID 1)."""
+    mount = _libc.mount
+    if (mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0  # nothing propagates back out
+            or mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) != 0):
+        os._exit(126)  # it would see the judge's /proc: do not run it
 
 
 def _set_limits(limits: Limits, *, pid_one: bool) -> None:
@@ -167,6 +180,8 @@ def preexec(limits: Limits, control: int, info: int, *, namespaces: bool):
         child = os.fork()
         if child == 0:
             os.setpgid(0, 0)  # a kill(0, ...) by the program cannot reach the guard
+            if pid_one:
+                _private_proc()
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
             _set_limits(limits, pid_one=pid_one)
             os.close(control)

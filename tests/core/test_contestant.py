@@ -98,6 +98,10 @@ def test_detached_grandchildren_die_with_the_program_and_it_sees_only_what_it_is
     assert seen["cwd"] == seen["home"] and Path(seen["cwd"]).name.startswith("cardlab-contestant-")
     assert seen["cwd"] != os.getcwd() and not Path(seen["cwd"]).exists()  # private, and removed
     assert report.isolation == (sandbox.NAMESPACES if namespaces and _namespaces_allowed() else sandbox.SUBREAPER)
+    # With namespaces its /proc is its own; without, a program of the same user could read the
+    # environment the judge was started with there (the README says so).
+    if report.isolation == sandbox.NAMESPACES:
+        assert seen["proc_secret"] == "no"
 
 
 def test_a_dropped_runner_still_takes_its_program_down():

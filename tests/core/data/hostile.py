@@ -21,6 +21,19 @@ def note(text):
             f.write(text + "\n")
 
 
+def snoop_proc() -> bool:
+    """Whether the judge's environment can be read through /proc (same user, same /proc)."""
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/environ", "rb") as f:
+                    if b"FOO_TOKEN=" in f.read():
+                        return True
+            except OSError:
+                pass
+    return False
+
+
 def escape():
     """A grandchild in its own session that outlives its parent: the classic daemon."""
     if os.fork() == 0:
@@ -74,6 +87,7 @@ elif mode in ("escape", "escape_exit", "snoop"):
     note(f"FOO_TOKEN={os.environ.get('FOO_TOKEN', 'unset')}")
     note(f"HOSTILE_EXTRA={os.environ.get('HOSTILE_EXTRA', 'unset')}")
     note(f"cwd={os.getcwd()}")
+    note(f"proc_secret={'yes' if snoop_proc() else 'no'}")
     note(f"home={os.environ.get('HOME', 'unset')}")
     try:
         with open("left_behind.txt", "w") as f:
