@@ -9,8 +9,9 @@ not pointed PREFECT_API_URL at a server of their own, cardlab starts that same c
   stops it after the flow has reported its final state;
 * SIGTERM to cardlab becomes SystemExit, so the normal exit path (atexit) stops it;
 * a pidfile under $PREFECT_HOME/cardlab-servers/ names the server and its owner; every
-  start first stops servers whose owner is gone (a safety net where the death signal
-  cannot be used).
+  cardlab command first stops servers whose owner is gone (a safety net where the death
+  signal cannot be used), and also Prefect's own temporary servers of this PREFECT_HOME that
+  were orphaned (reparented to init) by a killed process that did not start its server here.
 
 Every Prefect client of the command (flows, tasks, Dask workers it spawns) then talks to
 this one server through PREFECT_API_URL, which also spares Dask workers a temporary server
@@ -118,9 +119,30 @@ def _stop_pid(pid: int, grace_s: float = STOP_GRACE_S) -> None:
         os.waitpid(pid, 0)
 
 
+def _orphaned_ephemeral_servers() -> list[int]:
+    """Prefect's own temporary servers (started by a command that did not go through `ensure`,
+    e.g. a test or a plain flow script) whose owner died: reparented to init, same PREFECT_HOME."""
+    home = f"PREFECT_HOME={os.environ.get('PREFECT_HOME', '')}".encode()
+    found = []
+    for entry in Path("/proc").glob("[0-9]*"):
+        try:
+            if b"prefect.server.api.server:create_app" not in (entry / "cmdline").read_bytes():
+                continue
+            stat = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            environ = (entry / "environ").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if stat[1] == "1" and stat[0] != "Z" and b"PREFECT__SERVER_EPHEMERAL=1" in environ and home in environ:
+            found.append(int(entry.name))
+    return found
+
+
 def reap_stale() -> list[int]:
     """Stop the servers whose owning command is gone; returns their pids."""
     reaped = []
+    for orphan in _orphaned_ephemeral_servers():
+        _stop_pid(orphan)
+        reaped.append(orphan)
     folder = pid_dir()
     if not folder.is_dir():
         return reaped

@@ -4,6 +4,7 @@ Each case runs a real `cardlab sweep` of the toy game as a subprocess, marked by
 environment variable that its server inherits, and then looks for any process still
 carrying the mark and running Prefect's server app."""
 
+import contextlib
 import json
 import os
 import signal
@@ -141,3 +142,28 @@ def test_reap_stops_a_server_whose_owner_is_gone_and_spares_a_live_owners(tmp_pa
         for process in (orphan, kept):
             process.kill()
             process.wait()
+
+
+def test_reap_stops_prefects_own_temporary_server_orphaned_by_a_kill(tmp_path, monkeypatch):
+    """A flow run outside `cardlab` (a script, a test) starts Prefect's own server; killed with
+    -9, its server is reparented to init, and the next cardlab command stops it."""
+    monkeypatch.setenv("PREFECT_HOME", str(tmp_path))
+    env = {**os.environ, "PREFECT__SERVER_EPHEMERAL": "1"}
+    fake_server = f"{sys.executable} -c 'import time; time.sleep(120)' {SERVER_APP.decode()}"
+    spawned = subprocess.run(["sh", "-c", f"{fake_server} >/dev/null 2>&1 & echo $!"], env=env, capture_output=True,
+                             text=True, check=True)
+    orphan = int(spawned.stdout)
+    other_home = subprocess.run(["sh", "-c", f"{fake_server} >/dev/null 2>&1 & echo $!"], capture_output=True,
+                                text=True, check=True, env={**env, "PREFECT_HOME": str(tmp_path / "elsewhere")})
+    try:
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{orphan}/stat").read_text().rsplit(")", 1)[1].split()[1] != "1":
+            assert time.monotonic() < deadline, "the fake server was not reparented to init"
+            time.sleep(0.05)
+        assert orphan in prefect_local.reap_stale()
+        assert not prefect_local._alive(orphan)
+        assert prefect_local._alive(int(other_home.stdout))  # another PREFECT_HOME's server is left alone
+    finally:
+        for pid in (orphan, int(other_home.stdout)):
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
