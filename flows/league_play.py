@@ -21,6 +21,7 @@ from flows.league_spec import FIXED_OPPONENT, REFERENCE, Entrant, LeagueSpec
 HOLDEM_HANDS = 1000  # per game; the contest's match is 10,000 hands (set `hands` in the options)
 TCD_HANDS = 1000  # per game; a TopCoder test was 10,000 hands
 TRACTOR_CASES = 10  # rounds per simulator run (one contest input file)
+_UNITS = {"holdem-training": HOLDEM_HANDS, "twocarddraw": TCD_HANDS, "tractor": TRACTOR_CASES}
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,7 @@ class GameOutcome:
     cpu_seconds: tuple[float | None, ...]
     log: ChunkLog  # the hand log's rows for this game (payoffs of seat 0)
     seconds: float
+    units: int = 1  # hands or cases a payoff is over (what a share's interval counts)
 
 
 def round_seed(seed: int, round_: int) -> int:
@@ -79,8 +81,10 @@ def play(spec: LeagueSpec, plan: GamePlan) -> GameOutcome:
     player = {"holdem-training": _holdem_training, "twocarddraw": _twocarddraw, "cg-holdem": _cg_holdem,
               "splendor": _splendor, "tractor": _tractor}[spec.game]
     payoffs, ranks, faults, cpu, log = player(spec, plan)
+    key = "cases" if spec.game in REFERENCE else "hands"
+    units = 1 if table_size(spec) > 1 else spec.option(key, _UNITS[spec.game])
     return GameOutcome(plan, tuple(payoffs), tuple(ranks), tuple(faults), tuple(cpu), log,
-                       time.perf_counter() - started)
+                       time.perf_counter() - started, units)
 
 
 def _argv(e: Entrant) -> list[str]:

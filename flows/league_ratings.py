@@ -89,7 +89,7 @@ def t_interval(values) -> tuple[float, float, float]:
 
 
 def seat_rows(query: Query, league: str) -> pl.DataFrame:
-    return query("SELECT g.round, s.game_key, s.seat, s.entrant, s.payoff, s.rank, s.fault, s.cpu_seconds "
+    return query("SELECT g.round, s.game_key, s.seat, s.entrant, s.payoff, s.units, s.rank, s.fault, s.cpu_seconds "
                  "FROM league_seats s JOIN league_games g USING (league, game_key) WHERE s.league = ? "
                  "ORDER BY g.round, s.game_key, s.seat", [league])
 
@@ -136,14 +136,14 @@ def leaderboard(query: Query, league: str) -> Leaderboard:
     ratings = {r["entrant"]: r for r in query("SELECT * FROM league_ratings WHERE league = ?", [league])
                .iter_rows(named=True)}
     between = game not in FIXED_OPPONENT + REFERENCE
-    standings = [_standing(e, part, ratings.get(e), between=between)
+    standings = [_standing(e, part, ratings.get(e), between=between, reference=game in REFERENCE)
                  for (e,), part in rows.group_by("entrant", maintain_order=True)]
     standings.sort(key=lambda s: -s.score if math.isfinite(s.score) else math.inf)
     order = [s.entrant for s in standings]
-    pairs = tuple(_pair(rows, a, b, between=between) for i, a in enumerate(order) for b in order[i + 1:])
+    pairs = tuple(_pair(rows, a, b, game=game) for i, a in enumerate(order) for b in order[i + 1:])
     if game in REFERENCE:
         labels = ("share of cases agreeing with the reference simulator", "share of cases agreed",
-                  "paired difference in cases agreed, per test")
+                  "share of tests agreeing on more cases than b (ties 1/2)")
     elif game in FIXED_OPPONENT:
         labels = ("mean profit per hand (common seeds)", "mean profit per hand",
                   "paired difference in profit per hand, same seeds")
@@ -152,13 +152,19 @@ def leaderboard(query: Query, league: str) -> Leaderboard:
     return Leaderboard(league, game, *labels, tuple(standings), pairs)
 
 
-def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between: bool) -> Standing:
+def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between: bool,
+              reference: bool) -> Standing:
     payoffs = part["payoff"].to_list()
     n = len(payoffs)
     if between:
         measure = sum(payoffs) / n
         low, high = wilson(sum(payoffs), n)
         score = rating["ordinal"] if rating and rating["ordinal"] is not None else math.nan
+    elif reference:  # cases, not tests, are the trials
+        units = part["units"].to_list()
+        agreed = sum(p * u for p, u in zip(payoffs, units, strict=True))
+        measure = score = agreed / sum(units)
+        low, high = wilson(agreed, sum(units))
     else:
         measure, low, high = t_interval(payoffs)
         score = measure
@@ -170,11 +176,12 @@ def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between:
                     cpu_seconds=sum(cpu) / len(cpu) if cpu else None)
 
 
-def _pair(rows: pl.DataFrame, a: str, b: str, *, between: bool) -> Pairing:
-    if between:  # games where both sat: a ahead = 1, tie = 1/2
-        mine = rows.filter(pl.col("entrant") == a).select("game_key", ra="rank")
-        theirs = rows.filter(pl.col("entrant") == b).select("game_key", rb="rank")
-        both = mine.join(theirs, on="game_key")
+def _pair(rows: pl.DataFrame, a: str, b: str, *, game: str) -> Pairing:
+    if game not in FIXED_OPPONENT:  # games both played: a ahead = 1, tie = 1/2
+        on, rank = ("round", -pl.col("payoff")) if game in REFERENCE else ("game_key", pl.col("rank"))
+        mine = rows.filter(pl.col("entrant") == a).select(on, ra=rank)
+        theirs = rows.filter(pl.col("entrant") == b).select(on, rb=rank)
+        both = mine.join(theirs, on=on)
         ahead = float(sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in both.select("ra", "rb").iter_rows()))
         n = both.height
         low, high = wilson(ahead, n)

@@ -143,6 +143,7 @@ def bench_league(
     spec = _spec(target, file_arg, None, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=None)
     console = Console() if sys.stdout.isatty() else Console(width=150)
+    prefect_local.ensure()  # started before the clocks: both runs then pay only their own flow
     runs, seats = {}, {}
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-league-") as scratch:
         for n in (1, workers):

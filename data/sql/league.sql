@@ -39,6 +39,7 @@ CREATE TABLE IF NOT EXISTS league_seats (
     seat        INTEGER NOT NULL,
     entrant     VARCHAR NOT NULL,
     payoff      DOUBLE NOT NULL,     -- profit per hand, win share, or share of cases agreed
+    units       INTEGER NOT NULL,    -- hands or cases the payoff is over (1 for a game between entrants)
     rank        INTEGER NOT NULL,    -- 1 = best in the game
     fault       VARCHAR NOT NULL,    -- '' or the contest's verdict on the program's fault
     cpu_seconds DOUBLE,

@@ -41,6 +41,7 @@ def test_tractor_league_json_ranks_simulators_by_agreement(tmp_path, monkeypatch
     doc = json.loads(out)
     board = doc["leaderboard"]
     assert [row["name"] for row in board][0] == "ref" and board[0]["score"] == 1.0
+    assert 0.5 < board[0]["ci_low"] < 1.0  # Wilson over 6 cases: agreement on all is not certainty
     assert {row["name"]: (row["games"], row["score"]) for row in board[1:]} == {"echo": (2, 0.0), "silent": (2, 0.0)}
     assert doc["played"] == 6 and Path(doc["page"]).is_file()
     code, out, _ = cardlab(monkeypatch, *args[:-4], "3", "--opt", "cases=3", "--json")  # one more test each
