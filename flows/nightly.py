@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from prefect import flow
 
 from bots.base import config_as_dict
+from bots.program import PROGRAM_BOT
 from flows import games, submissions
 from flows.match import MatchPlan, run_match
 from flows.store import HandLog, code_version, new_match_id
@@ -34,6 +35,8 @@ class Candidate:
     overrides: tuple[tuple[str, str], ...]
     submitted: bool
     note: str = ""  # why the default bot stands in, when it does
+    program: str = ""  # a submitted program's command template (its parameters are the overrides)
+    pass_as: str = "args"
 
 
 @dataclass(frozen=True)
@@ -66,6 +69,11 @@ def candidate_for(store: HandLog, game: str) -> Candidate:
     if submitted is not None and submitted.bot in adapter.bots:
         return Candidate(game=adapter.name, key=submitted.submission_id, bot=submitted.bot,
                          overrides=submitted.overrides(), submitted=True)
+    if submitted is not None and submitted.bot == PROGRAM_BOT and adapter.play_program is not None:
+        config = submitted.config  # a user's program: replayed as its sweep played it
+        return Candidate(game=adapter.name, key=submitted.submission_id, bot=PROGRAM_BOT,
+                         overrides=tuple(map(tuple, config["params"])), submitted=True,
+                         program=config["template"], pass_as=config["pass_as"])
     if submitted is None:
         note = "no submitted candidate (cardlab export / pick --out / demo record one)"
     else:
@@ -110,7 +118,8 @@ def run_check(game: str, *, seed: int = NIGHTLY_SEED, units: int | None = None, 
         candidate = candidate_for(store, adapter.name)
         if not candidate.submitted:
             say(f"{adapter.name}: {candidate.note}; checking the default bot {candidate.bot} with its default config")
-        plan = MatchPlan(game=adapter.name, bot=candidate.bot, overrides=candidate.overrides, seed=seed, units=units)
+        plan = MatchPlan(game=adapter.name, bot=candidate.bot, overrides=candidate.overrides, seed=seed, units=units,
+                         program=candidate.program, pass_as=candidate.pass_as)
         config = json.dumps(config_as_dict(plan.config()), sort_keys=True)
         previous = _previous(store, candidate, seed, units)
         played = run_match(plan, store, source="nightly")

@@ -29,11 +29,12 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None)
 
 def play_program(config, *, seed: int, first: int, count: int, options=None):
     """A user's program as Alice on hands first..first+count-1, through the contest's own judge.
-    Its CPU limit is the contest's share for the hands it plays (10 s per 10,000; 1 s at least)."""
+    CPU limit: the contest's 10 s for a whole 10,000-hand match; a shorter chunk gets its share of
+    that plus 1 s for the program's start-up (a new process per chunk), never more than 10 s."""
     options = options or MatchOptions()
     result = judge.play_external(config.argv(), env=config.env(), seed=seed, first=first, hands=count,
                                  rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts,
-                                 cpu_seconds=max(1.0, CPU_SECONDS * count / MAX_HANDS))
+                                 cpu_seconds=min(CPU_SECONDS, CPU_SECONDS * count / MAX_HANDS + 1.0))
     if result.status != "ok":  # the contest ends the match here; a chunk is all or nothing
         raise judge.MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
     return result.log

@@ -150,3 +150,24 @@ def test_the_cli_sweeps_a_program_picks_and_exports_it(tmp_path):
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "ht_raiser.py" in (out / "run").read_text()
+
+
+def test_the_nightly_replays_a_submitted_program(tmp_path):
+    from flows import games, nightly, submissions
+    from flows.store import HandLog
+
+    db = tmp_path / "h.duckdb"
+    config = {"template": RAISER + " {size}", "params": [["size", "3"]], "pass_as": "args"}
+    with HandLog(db) as store:
+        store.ensure_game(games.get("holdem-training"))
+        submissions.record(store, game="holdem-training", bot="program", config=config, source="pick")
+    first = nightly.run_check("holdem-training", units=60, db=str(db), say=lambda _: None)
+    again = nightly.run_check("holdem-training", units=60, db=str(db), say=lambda _: None)
+    assert (first.bot, first.verdict) == ("program", "baseline")
+    assert (again.verdict, again.differing_units) == ("same", 0)
+    expected = ht_judge.play_chunk(_Raiser(3), seed=nightly.NIGHTLY_SEED, first=0, count=60, rate_budget=300 * 60)
+    con = duckdb.connect(str(db), read_only=True)
+    got = [p for (p,) in con.execute("SELECT payoff FROM units WHERE match_id = ? ORDER BY unit",
+                                     [again.match_id]).fetchall()]
+    con.close()
+    assert got == expected.payoffs.tolist()
