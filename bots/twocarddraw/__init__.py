@@ -2,8 +2,9 @@
 
 from dataclasses import dataclass
 
-from bots.base import BotSpec, Ranged, empty_or_file, ranged, seed_field, validated
+from bots.base import BotSpec, Ranged, empty_or_file, one_of, ranged, seed_field, validated
 from bots.twocarddraw.learner import LearnerBot
+from bots.twocarddraw.mixture import MixtureLearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
 from bots.twocarddraw.simple import OracleBot, PriorBestResponseBot, SampleBot
 
@@ -40,6 +41,27 @@ class LearnerConfig(PriorConfig):
             raise ValueError(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
+@dataclass(frozen=True)
+class MixtureConfig(Ranged):
+    prior_seed: int = seed_field(DEFAULT_BANK_SEED)
+    buckets: int = ranged(4, 1, 16)  # step-count buckets, log-spaced over 10,000..200,000
+    bucket_count: int = ranged(12, 2, 256)  # strategies generated per bucket (offline, cached)
+    step_prior: str = one_of("uniform", ("uniform", "log"))  # prior over the step count
+    prior_scale: float = ranged(1.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength
+    strength_min: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # per row
+    strength_max: float = ranged(200.0, 0.0, 1e6, lo_open=True)
+    explore: str = one_of("none", ("none", "thompson"))  # best response to the mean, or to a posterior draw
+    thompson_scale: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # concentration multiplier of a posterior draw
+    explore_seed: int = seed_field(0)
+    resolve_every: int = ranged(1, 1, 1_000_000)  # hands between best-response re-solves
+    reweigh_every: int = ranged(25, 1, 1_000_000)  # hands between step-bucket reweighings
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.strength_max < self.strength_min:
+            raise ValueError(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
+
+
 BOTS: dict[str, BotSpec] = {
     "sample": BotSpec("sample", NoConfig, lambda c: SampleBot(), "the statement's sample: bet/raise only with 4-4"),
     "oracle": BotSpec("oracle", OracleConfig, OracleBot, "best response to the true strategy file (ceiling)"),
@@ -48,5 +70,9 @@ BOTS: dict[str, BotSpec] = {
     ),
     "learner": BotSpec(
         "learner", LearnerConfig, LearnerBot, "online-EM Dirichlet model of the server, re-solved best response"
+    ),
+    "mixture": BotSpec(
+        "mixture", MixtureConfig, MixtureLearnerBot,
+        "online EM with a prior mixed over the generator's step count; optional posterior sampling",
     ),
 }

@@ -44,14 +44,18 @@ def cache_dir() -> Path:
     return Path(home) / ".cache" / "twocarddraw"
 
 
-def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, build: bool = True) -> Bank:
-    path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}.npz"
+def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, build: bool = True,
+              steps: list[int] | None = None, tag: str = "") -> Bank:
+    """`count` strategies with seeds seed.., steps spread over the statement's range (or `steps`,
+    then `tag` names the set in the cache file)."""
+    suffix = f"_{tag}" if tag else ""
+    path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}{suffix}.npz"
+    member_steps = steps if steps is not None else bank_steps(count)
     if not build and not path.exists():
         raise FileNotFoundError(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
 
     def generate() -> dict[str, np.ndarray]:
-        members = [B.generate(bets, steps=steps, seed=seed + j).strategy.probs
-                   for j, steps in enumerate(bank_steps(count))]
+        members = [B.generate(bets, steps=n, seed=seed + j).strategy.probs for j, n in enumerate(member_steps)]
         stack = np.stack(members)
         return {"mean": stack.mean(axis=0),
                 "var": stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0])}
@@ -64,6 +68,26 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
         return Bank(bets, arrays["mean"], arrays["var"], count)
 
     return cache_file.load_or_build(path, load=read, build=generate, convert=as_bank)
+
+
+def bucket_edges(buckets: int) -> np.ndarray:
+    """Step-count bucket edges, evenly spaced in log steps over 10,000..200,000."""
+    return np.geomspace(B.MIN_STEPS, B.MAX_STEPS, buckets + 1)
+
+
+def load_step_banks(bets: R.BetSizes, *, buckets: int = 4, count: int = 12,
+                    seed: int = DEFAULT_BANK_SEED) -> list[Bank]:
+    """One bank per step-count bucket: the generator's step count is one number shared by every
+    row of a server, and it moves all rows together (few steps leave rows near their random
+    start), so a learner can infer it and sharpen its prior on rows it never saw."""
+    edges = bucket_edges(buckets)
+    banks = []
+    for b in range(buckets):
+        lo, hi = edges[b], edges[b + 1]
+        steps = [round(lo * (hi / lo) ** ((j + 0.5) / count)) for j in range(count)]
+        banks.append(load_bank(bets, count=count, seed=seed + 100_000 * (b + 1), steps=steps,
+                               tag=f"b{b}of{buckets}"))
+    return banks
 
 
 def bank_pseudo_counts(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, low: float = 1.0,

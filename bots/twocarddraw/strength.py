@@ -1,12 +1,17 @@
-"""Bot strength over generated servers: the issue's benchmark (a command, not a test).
+"""Bot strength over generated servers, measured exactly: the issue's benchmark (a command, not a test).
 
-Servers: bet pairs spread evenly over the 35 legal pairs, step counts drawn from the
-statement's 10,000..200,000, strategy seeds 1.. (the prior banks use seeds from 1,000,000).
-Every bot faces the same servers and the same deals, so differences are paired.
+Server i: bet pair (11 i mod 35) so any 35 consecutive servers cover every pair; step count
+drawn uniformly over 10,000..200,000 for even i and log-uniformly for odd i (the statement does
+not say which); generator reading READINGS[i mod 5] (the default reading, then each alternative
+in turn); strategy seed i + 1 (the prior banks use seeds from 1,000,000). A bot's strength on a
+server is the exact expected profit per hand of the policies it played over the test (engine
+exact.py), averaged over the deal seeds, as a ratio to the best response's value. Every bot
+faces the same servers and deals, so differences are paired by server.
 """
 
 import math
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -14,49 +19,107 @@ from bots.twocarddraw import BOTS
 from engine.core import seeds
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
-from engine.twocarddraw.judge import play_bot
+from engine.twocarddraw.exact import exact_run
 
 
-def benchmark_server(index: int) -> tuple[R.BetSizes, int, int]:
-    """(bets, steps, strategy seed) of benchmark server `index` (0..34)."""
-    bets = R.ALL_BET_SIZES[round(index * 34 / 15) % 35] if index < 16 else R.ALL_BET_SIZES[(index * 7) % 35]
+@dataclass(frozen=True)
+class BenchServer:
+    index: int
+    bets: R.BetSizes
+    steps: int
+    seed: int
+    reading: B.Reading
+    step_law: str  # "uniform" or "log-uniform"
+
+    def strategy(self):
+        return B.generate(self.bets, steps=self.steps, seed=self.seed, reading=self.reading).strategy
+
+
+def benchmark_server(index: int) -> BenchServer:
+    bets = R.ALL_BET_SIZES[(index * 11) % len(R.ALL_BET_SIZES)]
     rng = seeds.generator(seeds.unit_key(seeds.match_key(index + 1), index, seeds.Purpose.OPPONENT))
-    steps = int(rng.integers(B.MIN_STEPS, B.MAX_STEPS + 1))
-    return bets, steps, index + 1
+    if index % 2 == 0:
+        steps, law = int(rng.integers(B.MIN_STEPS, B.MAX_STEPS + 1)), "uniform"
+    else:
+        steps, law = int(round(math.exp(rng.uniform(math.log(B.MIN_STEPS), math.log(B.MAX_STEPS))))), "log-uniform"
+    return BenchServer(index, bets, steps, index + 1, B.READINGS[index % len(B.READINGS)], law)
 
 
-def strength_rows(names: list[str], *, configs: dict | None = None, tests: int, hands: int, seeds: Iterable[int],
-                  first_test: int = 0, progress: Callable[[str], None] | None = None) -> list[dict]:
+@dataclass(frozen=True)
+class Entry:
+    """A bot to measure: its name in BOTS and config overrides; label = how tables name it."""
+
+    label: str
+    name: str
+    settings: tuple[str, ...]
+
+    @classmethod
+    def parse(cls, text: str) -> "Entry":
+        """'mixture' or 'mixture explore=thompson prior_scale=2'."""
+        parts = text.split()
+        if not parts:
+            raise ValueError("empty bot entry")
+        return cls(" ".join(parts), parts[0], tuple(parts[1:]))
+
+    def make(self):
+        spec = BOTS[self.name]
+        config = spec.config_from(list(self.settings))
+        return lambda: spec.make(config)
+
+
+def strength_rows(entries: list[Entry], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
+                  progress: Callable[[str], None] | None = None) -> list[dict]:
     rows = []
-    for index in range(first_test, first_test + tests):
-        bets, steps, strategy_seed = benchmark_server(index)
-        server = B.generate(bets, steps=steps, seed=strategy_seed).strategy
-        value = B.best_response(server).value
-        for deal_seed in seeds:
-            row = {"server": index, "bet1": bets.bet1, "bet2": bets.bet2, "steps": steps, "seed": deal_seed,
-                   "br_value": value}
-            for name in names:
-                result = play_bot(BOTS[name].make((configs or {}).get(name)), server, seed=deal_seed, count=hands)
-                row[name] = result.score
-                row[f"{name}_cpu"] = result.cpu_seconds
-            rows.append(row)
-            if progress:
-                scores = "  ".join(f"{n} {row[n]:.0f}" for n in names)
-                progress(f"server {index} ({bets.bet1},{bets.bet2}) {steps} steps, seed {deal_seed}: {scores}")
+    makers = {e.label: e.make() for e in entries}
+    for index in servers:
+        server = benchmark_server(index)
+        strategy = server.strategy()
+        row = {"server": index, "bet1": server.bets.bet1, "bet2": server.bets.bet2, "steps": server.steps,
+               "step_law": server.step_law, "reading": server.reading.label or "default",
+               "br_value": B.best_response(strategy).value}
+        for e in entries:
+            runs = [exact_run(makers[e.label](), strategy, seed=s, hands=hands) for s in deal_seeds]
+            row[e.label] = float(np.mean([r.expected_per_hand for r in runs]))
+            row[f"{e.label}|last1000"] = float(np.mean([r.values[-1000:].mean() for r in runs]))
+            row[f"{e.label}|cpu"] = max(r.bot_cpu_seconds for r in runs)
+            row[f"{e.label}|status"] = ",".join(sorted({r.status for r in runs}))
+        rows.append(row)
+        if progress:
+            ratios = "  ".join(f"{e.label} {row[e.label] / row['br_value']:.3f}" for e in entries)
+            progress(f"server {index} ({server.bets.bet1},{server.bets.bet2}) {server.steps} steps, "
+                     f"{row['reading']}: BR {row['br_value']:+.4f}; {ratios}")
     return rows
 
 
-def summarise(rows: list[dict], names: list[str]) -> dict:
-    first = np.array([r[names[0]] for r in rows])
+def _paired(diff: np.ndarray) -> dict:
+    half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
+    return {"mean": float(diff.mean()), "ci_low": float(diff.mean() - half), "ci_high": float(diff.mean() + half)}
+
+
+def summarise(rows: list[dict], labels: list[str]) -> dict:
+    """Per bot: mean of per-server ratios, ratio of sums, by reading; the first bot's paired
+    differences (per-server ratio and expected profit per hand) to each other bot."""
+    br = np.array([r["br_value"] for r in rows])
+    first = labels[0]
     out = {}
-    for name in names:
-        scores = np.array([r[name] for r in rows])
-        diff = first - scores
-        half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
-        out[name] = {
-            "mean_score": float(scores.mean()), "diff": float(diff.mean()),
-            "ci_low": float(diff.mean() - half), "ci_high": float(diff.mean() + half),
-            "ratio": float(first.mean() / scores.mean()) if scores.mean() else math.inf,
-            "max_cpu": float(max(r[f"{name}_cpu"] for r in rows)),
+    for label in labels:
+        ev = np.array([r[label] for r in rows])
+        ratios = ev / br
+        by_reading = {}
+        for reading in sorted({r["reading"] for r in rows}):
+            pick = np.array([r["reading"] == reading for r in rows])
+            by_reading[reading] = {"servers": int(pick.sum()), "mean_ratio": float(ratios[pick].mean()),
+                                   "ratio_of_sums": float(ev[pick].sum() / br[pick].sum())}
+        last = np.array([r[f"{label}|last1000"] for r in rows])
+        out[label] = {
+            "mean_ratio": float(ratios.mean()), "ratio_of_sums": float(ev.sum() / br.sum()),
+            "last1000_ratio_of_sums": float(last.sum() / br.sum()),
+            "expected_per_hand": float(ev.mean()), "by_reading": by_reading,
+            "max_cpu": float(max(r[f"{label}|cpu"] for r in rows)),
+            "faults": sum(r[f"{label}|status"] != "ok" for r in rows),
         }
+        if label != first:
+            mine = np.array([r[first] for r in rows])
+            out[label]["first_minus_ratio"] = _paired(mine / br - ratios)
+            out[label]["first_minus_per_hand"] = _paired(mine - ev)
     return out

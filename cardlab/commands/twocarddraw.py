@@ -398,33 +398,52 @@ def _per_call(fn, n: int) -> float:
 
 @bench_app.command()
 def strength(
-    tests: int = typer.Option(16, min=1, max=35, help="generated servers, bet pairs spread over the 35"),
+    tests: int = typer.Option(40, min=1, max=1000, help="generated servers (35 consecutive cover every bet pair; "
+                                                           "readings cycle over the default and 4 alternatives)"),
     hands: int = typer.Option(10_000, min=100),
-    seeds: int = typer.Option(1, min=1, help="deal seeds per server"),
-    first_seed: int = typer.Option(1, min=0, help="first deal seed"),
+    seeds: str = typer.Option("1", "--seeds", help="deal seeds per server, comma-separated"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
-    bots: str = typer.Option("learner,oracle,prior_br,sample", help="comma-separated; the first is compared"),
-    set_: list[str] = typer.Option([], "--set", help="config key=value for the first bot (repeatable)"),
+    bot: list[str] = typer.Option(["mixture", "learner", "prior_br"], "--bot",
+                                  help="'name [k=v ...]' (repeatable); the first is compared with the others"),
     json_: bool = typer.Option(False, "--json"),
 ):
-    """Mean TopCoder score per test of each bot over generated servers, with paired 95% CIs of the
-    first bot's score minus each other's (same servers, same deals)."""
-    from bots.twocarddraw.strength import strength_rows, summarise
+    """Exact expected profit per hand of each bot over generated servers as a ratio to the best
+    response (mean of per-server ratios and ratio of sums), with paired 95% CIs over servers of the
+    first bot minus each other (same servers, same deals)."""
+    from bots.twocarddraw.strength import Entry, strength_rows, summarise
 
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    for name in names[1:]:
-        _bot_and_config(name, [])
-    _, config = _bot_and_config(names[0], set_)
-    rows = strength_rows(names, configs={names[0]: config}, tests=tests, hands=hands,
-                         seeds=range(first_seed, first_seed + seeds), first_test=first_test,
-                         progress=lambda text: console.print(text) if not json_ else None)
-    summary = summarise(rows, names)
+    entries = []
+    for text in bot:
+        try:
+            entry = Entry.parse(text)
+        except ValueError as exc:
+            _fail(f"--bot: {exc}")
+        _bot_and_config(entry.name, list(entry.settings))
+        entries.append(entry)
+    labels = [e.label for e in entries]
+    if len(set(labels)) != len(labels):
+        _fail(f"--bot entries must differ; got {labels}")
+    rows = strength_rows(entries, servers=range(first_test, first_test + tests), hands=hands,
+                         deal_seeds=_seed_list(seeds),
+                         progress=lambda text: console.print(text, highlight=False) if not json_ else None)
+    summary = summarise(rows, labels)
     if json_:
         typer.echo(json.dumps({"rows": rows, "summary": summary}))
         return
-    table = Table("bot", "mean score", f"{names[0]} minus (paired 95% CI)", f"{names[0]} / bot")
-    for name in names:
-        s = summary[name]
-        table.add_row(name, f"{s['mean_score']:.1f}", f"{s['diff']:+.1f} [{s['ci_low']:+.1f}, {s['ci_high']:+.1f}]",
-                      f"{s['ratio']:.3f}")
-    console.print(table)
+    table = Table("bot", "mean ratio", "ratio of sums", "last 1,000", f"{labels[0]} minus: ratio (95% CI)",
+                  "per hand (95% CI)", "max CPU s")
+    for label in labels:
+        s = summary[label]
+        r, d = s.get("first_minus_ratio"), s.get("first_minus_per_hand")
+        table.add_row(label, f"{s['mean_ratio']:.3f}", f"{s['ratio_of_sums']:.3f}",
+                      f"{s['last1000_ratio_of_sums']:.3f}",
+                      f"{r['mean']:+.3f} [{r['ci_low']:+.3f}, {r['ci_high']:+.3f}]" if r else "",
+                      f"{d['mean']:+.4f} [{d['ci_low']:+.4f}, {d['ci_high']:+.4f}]" if d else "", f"{s['max_cpu']:.2f}")
+    wide = Console(width=max(console.width, 160))
+    wide.print(table)
+    readings = Table("bot", *(f"{k} ({v['servers']})" for k, v in summary[labels[0]]["by_reading"].items()),
+                     title="mean ratio / ratio of sums by generator reading")
+    for label in labels:
+        readings.add_row(label, *(f"{v['mean_ratio']:.3f} / {v['ratio_of_sums']:.3f}"
+                                  for v in summary[label]["by_reading"].values()))
+    wide.print(readings)

@@ -1,0 +1,112 @@
+"""A learner whose prior is a mixture over the generator's step count, with optional posterior
+sampling.
+
+The server's step count (10,000..200,000) is one hidden number shared by all 3,881 free rows:
+few steps leave rows near their random start, many steps sharpen the rows the best response
+exploits. So the prior is a mixture of Dirichlet priors, one per step bucket (banks generated
+offline per bet pair and bucket), and the hands seen so far weigh the buckets by their marginal
+likelihood (Dirichlet-multinomial on the expected counts). Rows never observed then move with
+the rows that were: this is the structure shared across rows.
+
+Counts are expected counts from online EM (the server's hidden hands under the current
+beliefs), kept apart from the prior so each bucket can be weighed. Play: a best response to the
+posterior mean (Bayes-optimal for one hand, each situation being met at most once per hand),
+or to one posterior draw per re-solve (explore="thompson": it values information; thompson_scale
+multiplies the draw's concentration, so 1 is the posterior and large values approach the mean).
+"""
+
+import math
+
+import numpy as np
+
+from bots.twocarddraw.learner import expected_counts
+from bots.twocarddraw.prior import BankUser, bucket_edges, load_step_banks
+from bots.twocarddraw.tracker import Observation, PolicyBot
+from engine.core import seeds
+from engine.core.jit import kernel
+from engine.twocarddraw import best_response as B
+from engine.twocarddraw import rules as R
+
+
+@kernel
+def bucket_log_likelihood(alpha, alpha_sum, counts, counts_sum, out):
+    """out[b] = log Dirichlet-multinomial likelihood of counts under bucket b's pseudo-counts
+    (rows never observed contribute nothing)."""
+    for b in range(alpha.shape[0]):
+        total = 0.0
+        for row in range(counts.shape[0]):
+            n = counts_sum[row]
+            if n <= 0.0:
+                continue
+            s = alpha_sum[b, row]
+            total += math.lgamma(s) - math.lgamma(s + n)
+            for a in range(3):
+                if counts[row, a] > 0.0:
+                    total += math.lgamma(alpha[b, row, a] + counts[row, a]) - math.lgamma(alpha[b, row, a])
+        out[b] = total
+
+
+class MixtureLearnerBot(BankUser, PolicyBot):
+    learns_across_hands = True
+
+    def __init__(self, config):
+        super().__init__()
+        self.config = config
+        self.hands_seen = 0
+
+    def prepare_offline(self, bet1: int, bet2: int) -> None:
+        self._banks(R.BetSizes(bet1, bet2))
+
+    def _banks(self, bets: R.BetSizes):
+        c = self.config
+        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed)
+
+    def on_init(self) -> None:
+        c = self.config
+        banks = self._banks(self.bets)
+        self.alpha = np.stack([b.mean * (b.concentration(low=c.strength_min, high=c.strength_max) * c.prior_scale)
+                               [:, None] for b in banks])
+        self.alpha_sum = self.alpha.sum(axis=2)
+        edges = bucket_edges(c.buckets)
+        widths = np.diff(edges) if c.step_prior == "uniform" else np.ones(c.buckets)
+        self.log_prior = np.log(widths / widths.sum())
+        self.weights = np.exp(self.log_prior)
+        self.counts = np.zeros((R.N_ROWS, 3))
+        self.counts_sum = np.zeros(R.N_ROWS)
+        self.loglik = np.zeros(c.buckets)
+        self.ones = np.ones(R.N_ROWS)
+        self.evaluator = B.Evaluator(self.bets)
+        self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+        self.rng = seeds.generator(seeds.unit_key(seeds.match_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
+                                                  seeds.Purpose.BOT))
+        self.means = self._posterior_means()
+        self.resolve()
+
+    def _posterior_means(self) -> np.ndarray:
+        post = (self.alpha + self.counts) / (self.alpha_sum + self.counts_sum)[:, :, None]
+        return np.tensordot(self.weights, post, axes=1)
+
+    def _reweigh(self) -> None:
+        bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
+        log_w = self.log_prior + self.loglik
+        w = np.exp(log_w - log_w.max())
+        self.weights = w / w.sum()
+
+    def resolve(self) -> None:
+        if self.config.explore == "thompson":
+            b = self.rng.choice(len(self.weights), p=self.weights)
+            draw = self.rng.gamma(self.config.thompson_scale * (self.alpha[b] + self.counts))
+            probs = draw / np.maximum(draw.sum(axis=1, keepdims=True), 1e-300)
+        else:
+            probs = self.means
+        self.evaluator.solve(np.ascontiguousarray(probs), policy=self.policy)
+
+    def on_hand_over(self, observation: Observation) -> None:
+        expected_counts(self.means, self.ones, observation, self.counts, self.counts_sum)
+        self.hands_seen += 1
+        c = self.config
+        if self.hands_seen % c.reweigh_every == 0:
+            self._reweigh()
+        if self.hands_seen % c.resolve_every == 0:
+            self.means = self._posterior_means()
+            self.resolve()
