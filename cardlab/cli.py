@@ -459,6 +459,7 @@ def _wire_workspace_bench() -> None:
 
 _wire_game_commands()
 _wire_workspace_bench()
+app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
 
 
 def main() -> None:

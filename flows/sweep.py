@@ -16,7 +16,7 @@ from prefect.states import Failed
 from bots.base import config_as_dict
 from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
-from flows.runners import make_task_runner
+from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
 from flows.store import BackgroundWriter, HandLog, new_match_id
 
@@ -144,12 +144,17 @@ def validate(spec: SweepSpec) -> None:
         raise ValueError("a sweep needs at least 2 units per config")
 
 
-@task(name="play-chunk", persist_result=False, cache_policy=NO_CACHE, retries=0)
-def play_chunk_task(plan: MatchPlan, first: int, count: int):
+def play_chunk_or_failed(plan: MatchPlan, first: int, count: int):
     try:
         return play_chunk(plan, first, count)
     except ChunkFailed as exc:  # a Failed state with the one-line reason, not a logged traceback
         return Failed(message=str(exc))
+
+
+# Not a decorator: the plain function keeps its own module name, so Dask pickles the task
+# by reference (a worker imports flows.sweep) instead of failing on the decorated name.
+play_chunk_task = task(play_chunk_or_failed, name="play-chunk", persist_result=False, cache_policy=NO_CACHE,
+                       retries=0)
 
 
 def _match_id(sweep_id: str, index: int) -> str:
@@ -316,6 +321,12 @@ def parse_grid(items: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
 
 
 def with_runner(kind: str | None = None, **kwargs):
-    """The sweep flow bound to a task runner chosen by setting (threads or dask)."""
-    return sweep_flow.with_options(task_runner=make_task_runner(kind, **kwargs))
+    """The sweep flow bound to a task runner chosen by setting (threads or dask). Prefect ships
+    the flow's parameters to every task, so `progress` is wrapped to stay in this process."""
+    bound = sweep_flow.with_options(task_runner=make_task_runner(kind, **kwargs))
+
+    def run(spec: SweepSpec, *, progress: Callable[[int], None] | None = None, **flow_kwargs) -> SweepOutcome:
+        return bound(spec, progress=LocalOnly(progress) if progress else None, **flow_kwargs)
+
+    return run
 

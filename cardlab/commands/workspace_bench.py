@@ -1,5 +1,6 @@
 """Benchmarks of the workspace itself: hand-log ingest, logging's share of a match, sweep scale."""
 
+import os
 import resource
 import tempfile
 import time
@@ -119,24 +120,118 @@ def sweep_scale(
     total: int = typer.Option(1_000_000, help="Units over all configs of the game's default grid."),
     chunk: int = typer.Option(10_000),
     workers: int = typer.Option(2),
+    runner: str = typer.Option("threads", help="threads, or dask: the same sweep on threads, then on 1 and 2 "
+                                               "Dask worker processes (a cluster started here, or the one at "
+                                               "CARDLAB_DASK_ADDRESS), hands/s per worker for each."),
 ):
     """A large sweep (default 1,000,000 hands over the default grid): wall time, hands/s per core, peak memory."""
     from flows import games
-    from flows.sweep import SweepSpec, with_runner
+    from flows.sweep import SweepSpec
 
     adapter = games.get(game)
     grid = tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
     spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot, grid=grid, units=1, chunk_size=chunk)
     per_config = -(-total // len(spec.configs()))
     spec = SweepSpec(game=spec.game, bot=spec.bot, grid=grid, units=per_config, chunk_size=chunk)
+    if runner not in ("threads", "dask"):
+        raise typer.BadParameter(f"unknown runner {runner!r}; accepted: threads, dask", param_hint="--runner")
+    console.print(f"{adapter.name} / {spec.bot}: {len(spec.configs())} configs x {per_config:,} "
+                  f"{adapter.unit}s, chunks of {chunk:,}")
+    _warm_up(spec.plans()[0])  # this process's numba cache and tables, outside the timing
+    runs = [("threads", workers)]
+    if runner == "dask":
+        from cardlab import prefect_local
+
+        prefect_local.ensure()  # workers report to one server, not a temporary one each
+        runs += [("dask", 1), ("dask", 2)] if not os.environ.get("CARDLAB_DASK_ADDRESS") else [("dask", 0)]
+    with _dask_workers() as scale:
+        for kind, count in runs:
+            address = None
+            if kind == "dask":
+                address, count = scale(count, spec.plans()[0])
+            outcome, wall, peak_mb = _timed_sweep(spec, kind=kind, workers=count, address=address)
+            written = outcome.units_written
+            console.print(f"  {kind:7} x{count}: {written:,} {adapter.unit}s in {wall:7.1f} s  "
+                          f"{written / wall:9,.0f} {adapter.unit}s/s  {written / wall / count:9,.0f} per worker  "
+                          f"flow process peak RSS {peak_mb:,.0f} MB")
+    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    console.print(f"  peak memory (max RSS of this process over all runs): {peak_mb:,.0f} MB "
+                  f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)")
+
+
+def _warm_up(plan) -> None:
+    """One small chunk: loads the numba cache and the bot's tables in the calling process."""
+    from dataclasses import replace
+
+    from flows.match import play_chunk
+
+    play_chunk(replace(plan, chunk_size=10), 0, 10)
+
+
+def _timed_sweep(spec, *, kind: str, workers: int, address: str | None):
+    """(outcome, wall seconds, peak RSS of this process in MB sampled during the sweep)."""
+    import threading
+
+    from flows.sweep import with_runner
+
+    peak = [0]
+    done = threading.Event()
+
+    def sample() -> None:
+        page = resource.getpagesize()
+        while not done.wait(0.1):
+            peak[0] = max(peak[0], int(Path("/proc/self/statm").read_text().split()[1]) * page)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
     with tempfile.TemporaryDirectory() as tmp:
         started = time.perf_counter()
-        outcome = with_runner("threads", workers=workers)(spec, db=str(Path(tmp) / "scale.duckdb"), track=False)
+        try:
+            outcome = with_runner(kind, workers=workers, address=address)(
+                spec, db=str(Path(tmp) / "scale.duckdb"), track=False)
+        finally:
+            done.set()
+            sampler.join()
         wall = time.perf_counter() - started
-    peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    written = outcome.units_written
-    console.print(f"{adapter.name} / {spec.bot}: {len(spec.configs())} configs x {per_config:,} = {written:,} "
-                  f"{adapter.unit}s in {wall:.1f} s wall with {workers} workers")
-    console.print(f"  {written / wall:,.0f} {adapter.unit}s/s overall, {written / wall / workers:,.0f} per core")
-    console.print(f"  peak memory (max RSS of this process): {peak_mb:,.0f} MB "
-                  f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)")
+    return outcome, wall, peak[0] / 2**20
+
+
+class _dask_workers:  # noqa: N801 - used as a context manager, reads as one
+    """Dask workers on demand: `scale(n)` returns a scheduler address with n warm workers
+    (started here as separate processes, or the cluster at CARDLAB_DASK_ADDRESS as it is)."""
+
+    def __init__(self):
+        self.scheduler = None
+        self.workers: list = []
+
+    def __enter__(self):
+        return self.scale
+
+    def scale(self, count: int, plan) -> tuple[str, int]:
+        """(scheduler address, workers on it); 0 asks for the given cluster as it is."""
+        from distributed import Client
+
+        from cardlab import cluster
+
+        given = os.environ.get("CARDLAB_DASK_ADDRESS")
+        if given:
+            with Client(given, timeout=60) as client:
+                client.run(_warm_up, plan)
+                return given, len(client.scheduler_info()["workers"])
+        if self.scheduler is None:
+            self.scheduler = cluster.start_scheduler(port=cluster.free_port(),
+                                                     prefect_api=os.environ.get("PREFECT_API_URL"))
+        while len(self.workers) < count:
+            self.workers.append(cluster.start_worker(self.scheduler.address, name=f"bench-{len(self.workers)}",
+                                                     prefect_api=os.environ.get("PREFECT_API_URL")))
+        cluster.wait_for_workers(self.scheduler.address, count)
+        with Client(self.scheduler.address, timeout=60) as client:
+            client.run(_warm_up, plan)  # each worker's numba cache and tables, outside the timing
+        return self.scheduler.address, count
+
+    def __exit__(self, *exc):
+        from cardlab import cluster
+
+        for service in [*self.workers, *([self.scheduler] if self.scheduler else [])]:
+            cluster.stop(service.pid)
+
