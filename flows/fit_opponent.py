@@ -119,10 +119,12 @@ def fit_observed(obs: list[Observation], bets: R.BetSizes, prior: np.ndarray, *,
     return Strategy(bets, fit_em(obs, prior, iterations=iterations))
 
 
-def fit_full_information(hands: dict, count: int, bets: R.BetSizes, prior: np.ndarray) -> Strategy:
-    """Counts of the server's actual choices (true cards from the log): the reference fit."""
+def fit_full_information(hands: dict, count: int, bets: R.BetSizes, prior: np.ndarray, *,
+                         start: int = 0) -> Strategy:
+    """Counts of the server's actual choices (true cards from the log) in hands start..start+count-1:
+    the reference fit."""
     counts = prior.copy()
-    for n in range(count):
+    for n in range(start, start + count):
         for row, action in server_choices(hands, n):
             counts[row, action] += 1.0
     return Strategy(bets, counts / counts.sum(axis=1, keepdims=True))
@@ -148,45 +150,72 @@ def server_choices(hands: dict, n: int) -> list[tuple[int, int]]:
 class CurvePoint:
     hands: int
     method: str  # observed (EM on what the player saw) or full_info (true server cards)
-    weighted_error: float
+    weighted_error: float  # means over `windows` disjoint runs of `hands` hands
     max_error_reached: float
     value_lost: float
+    windows: int = 1
+    weighted_error_se: float = 0.0  # standard error over the windows (0 with one window)
+    value_lost_se: float = 0.0
 
 
 def quality_curve(hands: dict, truth: Strategy, checkpoints=DEFAULT_CHECKPOINTS, *, prior: str = "bank",
-                  prior_strength: float = 1.0, iterations: int = 5) -> tuple[list[CurvePoint], Strategy]:
+                  prior_strength: float = 1.0, iterations: int = 5,
+                  repeats: int = 1) -> tuple[list[CurvePoint], Strategy]:
     """Fit quality against the truth after each checkpoint's number of hands (0 = the prior
-    alone); returns the last fit."""
+    alone), averaged over up to `repeats` disjoint runs of that many hands (as many as the log
+    holds) so each point has an error bar; returns the fit on the first run of the last count."""
     obs = observations(hands)
     bets = bets_of(hands)
     pseudo = prior_counts(bets, prior, strength=prior_strength)
     points, fit = [], None
     for count in sorted({min(c, len(obs)) for c in checkpoints}):
-        fit = fit_observed(obs[:count], bets, pseudo, iterations=iterations)
-        full = fit_full_information(hands, count, bets, pseudo)
-        for method, strategy in (("observed", fit), ("full_info", full)):
-            q = fit_quality(strategy, truth)
-            points.append(CurvePoint(count, method, q.weighted_error, q.max_error_reached, q.value_lost))
+        windows = 1 if count == 0 else max(1, min(repeats, len(obs) // count))
+        found = {"observed": [], "full_info": []}
+        for w in range(windows):
+            em = fit_observed(obs[w * count:(w + 1) * count], bets, pseudo, iterations=iterations)
+            if w == 0:
+                fit = em
+            full = fit_full_information(hands, count, bets, pseudo, start=w * count)
+            found["observed"].append(fit_quality(em, truth))
+            found["full_info"].append(fit_quality(full, truth))
+        for method, qs in found.items():
+            points.append(CurvePoint(count, method, *(float(np.mean([getattr(q, k) for q in qs])) for k in
+                                                      ("weighted_error", "max_error_reached", "value_lost")),
+                                     windows, _se([q.weighted_error for q in qs]), _se([q.value_lost for q in qs])))
     return points, fit
 
 
+def _se(values: list[float]) -> float:
+    return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
+
+
 def plot_curve(points: list[CurvePoint], path: Path, *, title: str = "") -> Path:
+    """Fit quality against hands observed, the prior alone at 0 hands (a symlog axis keeps it),
+    a dashed line at the prior's level (a fit above it is worse than no data), 95% error bars
+    over the disjoint windows."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for method in ("observed", "full_info"):
-        pts = [p for p in points if p.method == method]
-        axes[0].plot([p.hands for p in pts], [p.weighted_error for p in pts], marker="o", label=method)
-        axes[1].plot([p.hands for p in pts], [p.value_lost for p in pts], marker="o", label=method)
-    axes[0].set(xscale="log", xlabel="hands observed", ylabel="reach-weighted TV error per situation")
-    axes[1].set(xscale="log", xlabel="hands observed", ylabel="value lost per hand (BR to fit vs truth)")
-    for ax in axes:
+    positive = [p.hands for p in points if p.hands > 0]
+    for ax, key, label in ((axes[0], "weighted_error", "reach-weighted TV error per situation"),
+                           (axes[1], "value_lost", "value lost per hand (BR to fit vs truth)")):
+        for method in ("observed", "full_info"):
+            pts = [p for p in points if p.method == method]
+            ax.errorbar([p.hands for p in pts], [getattr(p, key) for p in pts],
+                        yerr=[1.96 * getattr(p, f"{key}_se") for p in pts], marker="o", capsize=3, label=method)
+        prior = [getattr(p, key) for p in points if p.hands == 0]
+        if prior:
+            ax.axhline(prior[0], color="grey", ls="--", lw=1, label="prior alone (0 hands)")
+        linthresh = min(positive) if positive else 1
+        ax.set_xscale("symlog", linthresh=linthresh)
+        ax.set_xlim(-0.3 * linthresh, 1.5 * max(positive or [1]))
+        ax.set(xlabel="hands observed (0 = prior alone)", ylabel=label)
         ax.grid(alpha=0.3)
-        ax.legend()
-    fig.suptitle(title)
+        ax.legend(fontsize=8)
+    fig.suptitle(title + " (error bars: 95% over disjoint windows of hands)")
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
@@ -234,10 +263,11 @@ def _flow():
     @flow(name="twocarddraw-fit-opponent", validate_parameters=False, log_prints=True)
     def fit_opponent_flow(db: str, truth: Strategy, out: str, match_id: str | None = None,
                           checkpoints: tuple[int, ...] = DEFAULT_CHECKPOINTS, prior: str = "bank",
-                          prior_strength: float = 1.0, iterations: int = 5, track: bool = True) -> FitResult:
+                          prior_strength: float = 1.0, iterations: int = 5, track: bool = True,
+                          repeats: int = 4) -> FitResult:
         match_id, hands = read_task(db, match_id)
         points, fit = curve_task(hands, truth, checkpoints, prior=prior, prior_strength=prior_strength,
-                                 iterations=iterations)
+                                 iterations=iterations, repeats=repeats)
         out_path = Path(out)
         out_path.parent.mkdir(parents=True, exist_ok=True)
         write_strategy(fit, out_path)
