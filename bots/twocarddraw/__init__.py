@@ -55,6 +55,7 @@ class MixtureConfig(Ranged):
     explore_seed: int = seed_field(0)
     resolve_every: int = ranged(1, 1, 1_000_000)  # hands between best-response re-solves
     reweigh_every: int = ranged(25, 1, 1_000_000)  # hands between step-bucket reweighings
+    refit_every: int = ranged(0, 0, 1_000_000)  # hands between batch EM passes over all hands (0: never)
 
     def __post_init__(self):
         super().__post_init__()

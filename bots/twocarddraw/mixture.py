@@ -75,6 +75,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.counts_sum = np.zeros(R.N_ROWS)
         self.loglik = np.zeros(c.buckets)
         self.ones = np.ones(R.N_ROWS)
+        self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
         self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
         self.rng = seeds.generator(seeds.unit_key(seeds.match_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
@@ -85,6 +86,16 @@ class MixtureLearnerBot(BankUser, PolicyBot):
     def _posterior_means(self) -> np.ndarray:
         post = (self.alpha + self.counts) / (self.alpha_sum + self.counts_sum)[:, :, None]
         return np.tensordot(self.weights, post, axes=1)
+
+    def _refit(self) -> None:
+        """One batch EM pass: the early hands' hidden server cards were guessed under the prior;
+        guess them again under today's beliefs."""
+        self._reweigh()
+        self.means = self._posterior_means()
+        self.counts[:] = 0.0
+        self.counts_sum[:] = 0.0
+        for obs in self.observations:
+            expected_counts(self.means, self.ones, obs, self.counts, self.counts_sum)
 
     def _reweigh(self) -> None:
         bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
@@ -105,6 +116,10 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         expected_counts(self.means, self.ones, observation, self.counts, self.counts_sum)
         self.hands_seen += 1
         c = self.config
+        if c.refit_every:
+            self.observations.append(observation)
+            if self.hands_seen % c.refit_every == 0:
+                self._refit()
         if self.hands_seen % c.reweigh_every == 0:
             self._reweigh()
         if self.hands_seen % c.resolve_every == 0:
