@@ -168,6 +168,7 @@ def _free_port() -> int:
 
 
 def _die_with(parent: int):
+    # PR_SET_PDEATHSIG fires when the forking *thread* ends: `ensure` runs on the main thread.
     def setup() -> None:
         """Runs in the child between fork and exec: its own process group, SIGTERM when we die."""
         os.setpgid(0, 0)
@@ -252,10 +253,11 @@ def ensure(*, scheduling: bool = False) -> str | None:
     """Point this process (and its children) at a server that dies with it; None when the user
     set PREFECT_API_URL. Idempotent within a process."""
     global _current
-    if _current is not None:
-        return _current.api_url
-    if os.environ.get("PREFECT_API_URL"):
-        return None
+    url = os.environ.get("PREFECT_API_URL")
+    if url:  # ours from an earlier call, or the user's
+        return url if _current is not None and url == _current.api_url else None
+    if _current is not None:  # ours, but someone cleared the variable: stop it and start afresh
+        _stop_current()
     server = start(scheduling=scheduling)
     _current = server
     atexit.register(_stop_current)  # before Prefect registers its own handlers: they drain first
@@ -279,14 +281,3 @@ def _stop_current() -> None:
         if "prefect.context" in sys.modules:
             sys.modules["prefect.context"].refresh_global_settings_context()
 
-
-@contextlib.contextmanager
-def serving(*, scheduling: bool = False):
-    """`ensure` for a block: the server stops when the block ends (or at exit, whichever first)."""
-    started = _current is None and not os.environ.get("PREFECT_API_URL")
-    url = ensure(scheduling=scheduling)
-    try:
-        yield url
-    finally:
-        if started:
-            _stop_current()
