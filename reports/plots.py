@@ -70,8 +70,11 @@ def points(path: Path, *, series, xlabel: str, ylabel: str, title: str, diagonal
         ax.errorbar(shift, y, yerr=[[a - b for a, b in zip(y, low, strict=True)],
                                     [b - a for a, b in zip(y, high, strict=True)]],
                     fmt="o-" if not xticks else "o", capsize=3, label=name, ms=4)
-    if diagonal:
-        ax.plot([0, 1], [0, 1], color="grey", ls="--", lw=1, label="perfect calibration")
+    if diagonal:  # over the data's range, so the points are not squashed into a corner
+        values = [v for _, x, y, low, high in series for v in (*x, *low, *high)]
+        lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
+        pad = 0.05 * (hi - lo or 1.0)
+        ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", ls="--", lw=1, label="perfect calibration")
     if xticks:
         ax.set_xticks(range(len(xticks)), xticks)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)

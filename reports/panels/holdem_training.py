@@ -1,15 +1,59 @@
 """Hold'em Training: profit by starting hand, and how Bob answers raises."""
 
+import numpy as np
+
 from flows.stats import Z95, wilson
 from reports import plots
 from reports.html import esc, table
-from reports.panels import Panel, rows, shown
+from reports.panels import Panel, ht_calibration, rows, shown
 
 HIGH = "23456789TJQKA"
+CAL_BINS = 8
 
 
 def panels(con, data, out) -> list[Panel]:
-    return [_starting_hands(con, data, out), _calibration(con, data, out)]
+    return [_starting_hands(con, data, out), _predicted_vs_observed(con, data, out), _calibration(con, data, out)]
+
+
+def _predicted_vs_observed(con, data, out) -> Panel:
+    best = data.best.match_id
+    title = "Bob's observed call rate against the exploit model's predicted call probability"
+    try:
+        found = ht_calibration.replay(con, best)
+    except Exception as exc:  # noqa: BLE001 - the report still renders, saying why this panel is empty
+        return Panel(title, f"<p class=note>The replay that recovers the predictions failed: "
+                            f"{esc(type(exc).__name__)}: {esc(exc)}.</p>")
+    if found is None:
+        return Panel(title, "<p class=note>The hand log does not keep the bot's predicted call probability, and "
+                            "the best config's bot is not the exploit model whose prediction a replay can recover; "
+                            "the observed call rates by raise size follow.</p>")
+    if len(found.predicted) == 0:
+        return Panel(title, f"<p class=note>No raise in the first {found.hands:,} hands matched its replay "
+                            f"({found.mismatched:,} differed).</p>")
+    edges = np.quantile(found.predicted, np.linspace(0, 1, CAL_BINS + 1))
+    bins = np.clip(np.searchsorted(edges, found.predicted, side="right") - 1, 0, CAL_BINS - 1)
+    xs, props, table_rows = [], [], []
+    for b in range(CAL_BINS):
+        mask = bins == b
+        if not mask.any():
+            continue
+        p = wilson(int(found.called[mask].sum()), int(mask.sum()))
+        xs.append(float(found.predicted[mask].mean()))
+        props.append(p)
+        table_rows.append([f"{edges[b]:.3f} .. {edges[b + 1]:.3f}", f"{p.n:,}", f"{xs[-1]:.3f}", f"{p.rate:.3f}",
+                           f"{p.low:.3f} .. {p.high:.3f}"])
+    path = plots.points(out / "ht_calibration.png",
+                        series=[(data.labels[best], xs, [p.rate for p in props], [p.low for p in props],
+                                 [p.high for p in props])],
+                        xlabel="the exploit model's predicted call probability (mean in bin)",
+                        ylabel="Bob's observed call rate (Wilson 95%)", title="Calibration of the call model",
+                        diagonal=True)
+    return Panel(title,
+                 f"<p class=note>The hand log keeps Bob's answers, not the model's predictions: the first "
+                 f"{found.hands:,} hands of the best config were replayed with the bot's model read at each raise "
+                 f"({len(found.predicted):,} raises matched the log, {found.mismatched:,} did not). Bins hold "
+                 f"equal numbers of raises; on the diagonal the model is calibrated.</p>"
+                 + table(["predicted range", "raises", "mean predicted", "observed", "95% CI"], table_rows), (path,))
 
 
 def _starting_hands(con, data, out) -> Panel:
@@ -52,9 +96,7 @@ def _calibration(con, data, out) -> Panel:
     path = plots.points(out / "ht_bob_calls.png", series=series, xticks=[b[3:] for b in buckets],
                         xlabel="Alice's raise, as a share of the pot", ylabel="Bob's observed call rate (Wilson 95%)",
                         title="Bob's answers to raises")
-    return Panel("Bob's call rate against the exploit model's prediction",
-                 "<p class=note>The exploit model's predicted call probability is not in the hand log (the bot "
-                 "does not log it and ht_action_rows has no column for it), so a calibration plot of predicted "
-                 "against observed cannot be drawn from a sweep yet. Shown instead: Bob's observed call rate by "
-                 "raise size, with Wilson intervals, for the configs compared.</p>"
+    return Panel("Bob's call rate by raise size",
+                 "<p class=note>Bob's observed call rate by the raise's size against the pot, with Wilson "
+                 "intervals, for the configs compared.</p>"
                  + table(["config", "raise size", "raises", "call rate", "95% CI"], table_rows), (path,))

@@ -29,9 +29,11 @@ def test_holdem_training_report_leads_with_the_recommendation_and_paired_differe
             assert f"{diff:+.4f}" in text
     names = {p.name for p in report.plots}
     assert {"profit_per_config.png", "paired_differences.png", "cumulative_difference.png",
-            "ht_starting_hands.png", "ht_bob_calls.png"} <= names
+            "ht_starting_hands.png", "ht_bob_calls.png", "ht_calibration.png"} <= names
     assert all(p.stat().st_size > 5000 for p in report.plots)
-    assert "predicted call probability is not in the hand log" in text
+    # The predictions come from a replay of the logged hands, which must agree with the log.
+    matched = re.search(r"\(([\d,]+) raises matched the log, ([\d,]+) did not\)", text)
+    assert matched and int(matched.group(1).replace(",", "")) > 100 and matched.group(2) == "0"
     assert len(report.replays) == 6 and all(p.exists() for p in report.replays)
     assert all(f"replays/{p.name}" in text for p in report.replays)
 
