@@ -330,12 +330,37 @@ def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB
 # ---------------------------------------------------------------------------------- report
 @app.command()
 def report(sweep_id: str = typer.Argument("latest", help="Sweep id, or 'latest'."),
-           out: Path = typer.Option(None, help="Folder for index.html and the PNGs (default out/reports/<id>).")):
-    """Write an HTML page with PNG plots of a sweep (profit per config with CIs, cumulative profit)."""
+           out: Path = typer.Option(None, help="Folder for index.html and the PNGs (default out/reports/<id>)."),
+           screenshots: bool = typer.Option(False, "--screenshots",
+                                            help="Also take PNG screenshots of the report and a replay page "
+                                                 "(headless Chromium)."),
+           screenshot_dir: Path = typer.Option(None, "--screenshot-dir",
+                                               help="Folder for the screenshots (default <report>/screenshots).")):
+    """Write a sweep's report (recommendation, paired differences, plots, the game's panels, replays of the
+    biggest wins and losses) and the index page over all sweeps, leagues and nightly runs."""
+    from reports.index import build_index
     from reports.sweep_report import build_report
 
     result = build_report(sweep_id, out_dir=out)
     console.print(f"report: {result.page}  (open it in a browser)")
+    console.print(f"index: {build_index()}")
+    if result.mlflow_run:
+        from flows.tracking import attach_report
+
+        try:  # the page is written whatever happens to MLflow
+            attach_report(result.mlflow_run, result.page.parent)
+            console.print(f"attached to MLflow parent run {result.mlflow_run}")
+        except Exception as exc:  # noqa: BLE001 - one note line, not a traceback
+            console.print(f"note: not attached to MLflow run {result.mlflow_run} ({type(exc).__name__}: {exc})")
+    if screenshots:
+        from reports.browser import screenshot
+
+        folder = screenshot_dir or result.page.parent / "screenshots"
+        shots = [screenshot(result.page, folder / "report.png")]
+        if result.replays:
+            shots.append(screenshot(result.replays[0], folder / "replay.png", height=1400, fragment="all-steps"))
+        for shot in shots:
+            console.print(f"screenshot: {shot}")
 
 
 # ---------------------------------------------------------------------------------- serve
@@ -459,6 +484,7 @@ def _wire_workspace_bench() -> None:
 
 _wire_game_commands()
 _wire_workspace_bench()
+importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, replay
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
 
 
