@@ -16,6 +16,9 @@ def toy_game(tmp_path_factory):
     db = tmp_path_factory.mktemp("cli") / "handlog.duckdb"
     old = os.environ.get("CARDLAB_DB")
     os.environ["CARDLAB_DB"] = str(db)
+    from flows.store import HandLog
+
+    HandLog(db).close()  # every test finds a hand log, whichever runs first
     yield db
     if old is not None:
         os.environ["CARDLAB_DB"] = old
