@@ -105,7 +105,7 @@ def _html(data: SweepData, main, panels, replays) -> str:
     verdict = (f'<div class="verdict{"" if rec.sure else " unsure"}" id="recommendation">{esc(rec.headline)}</div>'
                + "<ul>" + "".join(f"<li>{esc(d)}</li>" for d in rec.details) + "</ul>")
     header = ["config", f"{data.unit}s", "mean", "95% CI", f"vs {ref_name} (paired, 95% CI)",
-              "vs best / runner-up (paired)", "match"]
+              "vs best (paired; best: vs runner-up)", "match"]
     body = [verdict,
             f"<p>Game <b>{esc(data.game)}</b>, bot <b>{esc(row['bot'])}</b>, {row['units']:,} {data.unit}s per "
             f"config, seed {row['seed']}: every config met the same deals, so differences are paired unit by unit. "

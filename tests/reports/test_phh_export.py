@@ -77,3 +77,18 @@ def test_codingame_games_round_trip_through_pokerkit(tmp_path):
 def test_an_unknown_or_other_game_match_is_refused_in_one_line(tmp_path):
     with pytest.raises(NotExportable, match="no match 'nope'"):
         _export("nope", tmp_path)
+
+
+def test_cg_holdem_phh_command_writes_one_file_pokerkit_loads_whole(tmp_path):
+    from typer.testing import CliRunner
+
+    from cardlab.cli import app
+
+    path = tmp_path / "game.phhs"
+    done = CliRunner().invoke(app, ["cg-holdem", "phh", "--out", str(path), "--bot", "aggressive", "--bot",
+                                    "montecarlo", "--bot", "pushfold", "--seed", "5"])
+    assert done.exit_code == 0, done.output
+    written = int(done.output.split()[1])
+    with open(path, "rb") as f:
+        histories = list(pokerkit.HandHistory.load_all(f))  # concatenated hands raised TOMLDecodeError here
+    assert 0 < len(histories) <= written and histories[0].hand == 1
