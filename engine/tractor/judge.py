@@ -249,7 +249,9 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
     want = _case_blocks(expected.splitlines())
     if len(want) > MAX_PROGRAM_OUTPUT_CASES:
         raise ValueError(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
-    program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, env=env)
+    # Output far past the expected size is an output limit (judges call it that), found at once.
+    program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, env=env,
+                          max_output_bytes=max(1 << 20, 4 * len(expected)))
     lines, problem = [], ""
     deadline = time.monotonic() + wall_seconds
     try:

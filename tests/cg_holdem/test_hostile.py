@@ -13,12 +13,13 @@ from engine.cg_holdem.rules import GameConfig
 from tests.core.test_contestant import HOSTILE, survivors
 
 
-def game_with(mode: str, *extra: str, answer: str = "CALL"):
+def game_with(mode: str, *extra: str, answer: str = "CALL", first_turn_ms: int = 2000, turn_ms: int = 300):
     marker = uuid.uuid4().hex
-    seat = ProgramSeat([sys.executable, HOSTILE, marker, mode, *extra], first_turn_ms=2000, turn_ms=300,
+    seat = ProgramSeat([sys.executable, HOSTILE, marker, mode, *extra], first_turn_ms=first_turn_ms, turn_ms=turn_ms,
                        env={"HOSTILE_ANSWER": answer, "HOSTILE_EXTRA": "given"})
     others = [BotSeat(BOTS["station"].make()), BotSeat(BOTS["station"].make())]
-    result = play_game([seat, *others], seed=7, config=GameConfig(players=3, first_turn_ms=2000, turn_ms=300))
+    result = play_game([seat, *others], seed=7,
+                       config=GameConfig(players=3, first_turn_ms=first_turn_ms, turn_ms=turn_ms))
     assert survivors(marker) == []
     assert [h.hand for h in result.hands] == list(range(1, len(result.hands) + 1))  # every hand kept
     return result
@@ -36,9 +37,9 @@ def test_a_faulty_program_is_timed_out_and_the_game_is_played_out(mode):
 def test_a_flood_is_read_as_answers_and_its_daemon_dies(tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
     seen = tmp_path / "seen.txt"
-    result = game_with("escape", str(seen))
+    result = game_with("escape", str(seen), first_turn_ms=10000, turn_ms=2000)  # slack for a loaded machine
     assert result.seat_reports[0]["failure"] is None and result.seat_reports[0]["answers"] > 0
     text = seen.read_text()
     assert "FOO_TOKEN=unset" in text and "HOSTILE_EXTRA=given" in text
-    flood = game_with("flood")
+    flood = game_with("flood", first_turn_ms=10000, turn_ms=2000)
     assert flood.seat_reports[0]["answers"] > 0

@@ -53,7 +53,7 @@ def test_a_program_that_never_reads_cannot_stall_the_judge(namespaces, mode, kin
     try:
         for _ in range(2000):  # far more input than a pipe holds: writes must never block
             proc.send("STATE " + "x" * 200)
-            proc.read_line(timeout=1.0)
+            proc.read_line(timeout=1.0 if kind == "wall" else 10.0)  # slack for a loaded machine
     except LimitExceeded as exc:
         assert exc.kind == kind
     except ProgramEnded:
@@ -61,7 +61,7 @@ def test_a_program_that_never_reads_cannot_stall_the_judge(namespaces, mode, kin
     else:
         assert mode == "flood"
     finish(proc, marker)
-    assert time.monotonic() - started < 8
+    assert time.monotonic() - started < 15
 
 
 def test_burning_cpu_is_stopped_with_a_figure_past_the_limit(namespaces):
