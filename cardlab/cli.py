@@ -157,7 +157,8 @@ def sweep(
     hands: int = typer.Option(20_000, help="Units per config.", callback=checks.count),
     seed: int = typer.Option(1, help="Sweep seed: every config faces the same deals.", callback=checks.seed),
     chunk: int = typer.Option(5000, help="Units per task (and per logged chunk).", callback=checks.count),
-    runner: str = typer.Option("threads", help="Task runner: threads or dask (CARDLAB_DASK_ADDRESS for a cluster)."),
+    runner: str = typer.Option(None, help="Task runner: threads or dask (default CARDLAB_TASK_RUNNER, else "
+                                          "threads; CARDLAB_DASK_ADDRESS for a cluster)."),
     workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
     resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish: its stored spec is reloaded, "
                                           "and any flag that contradicts it is refused."),

@@ -123,6 +123,8 @@ def sweep_scale(
     runner: str = typer.Option("threads", help="threads, or dask: the same sweep on threads, then on 1 and 2 "
                                                "Dask worker processes (a cluster started here, or the one at "
                                                "CARDLAB_DASK_ADDRESS), hands/s per worker for each."),
+    compare: bool = typer.Option(True, help="With --runner dask: also threads and 1 worker; --no-compare runs "
+                                            "only --workers Dask workers (a long sweep's memory, once)."),
 ):
     """A large sweep (default 1,000,000 hands over the default grid): wall time, hands/s per core, peak memory."""
     from flows import games
@@ -143,7 +145,10 @@ def sweep_scale(
         from cardlab import prefect_local
 
         prefect_local.ensure()  # workers report to one server, not a temporary one each
-        runs += [("dask", 1), ("dask", 2)] if not os.environ.get("CARDLAB_DASK_ADDRESS") else [("dask", 0)]
+        if os.environ.get("CARDLAB_DASK_ADDRESS"):
+            runs = [*runs[:compare], ("dask", 0)]
+        else:
+            runs = [*runs, ("dask", 1), ("dask", 2)] if compare else [("dask", workers)]
     with _dask_workers() as scale:
         for kind, count in runs:
             address = None
@@ -151,12 +156,12 @@ def sweep_scale(
                 address, count = scale(count, spec.plans()[0])
             outcome, wall, peak_mb = _timed_sweep(spec, kind=kind, workers=count, address=address)
             written = outcome.units_written
-            console.print(f"  {kind:7} x{count}: {written:,} {adapter.unit}s in {wall:7.1f} s  "
-                          f"{written / wall:9,.0f} {adapter.unit}s/s  {written / wall / count:9,.0f} per worker  "
-                          f"flow process peak RSS {peak_mb:,.0f} MB")
+            console.print(f"  {kind:7} x{count}: {written:,} {adapter.unit}s in {wall:.1f} s, "
+                          f"{written / wall:,.0f}/s, {written / wall / count:,.0f}/s per worker, "
+                          f"flow process peak RSS {peak_mb:,.0f} MB", soft_wrap=True)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(f"  peak memory (max RSS of this process over all runs): {peak_mb:,.0f} MB "
-                  f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)")
+                  f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)", soft_wrap=True)
 
 
 def _warm_up(plan) -> None:
