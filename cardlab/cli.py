@@ -13,12 +13,11 @@ from pathlib import Path  # noqa: E402
 
 import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn  # noqa: E402
 from rich.table import Table  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
 from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
-from cardlab import prefect_local  # noqa: E402
+from cardlab import prefect_local, progress  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
@@ -37,9 +36,9 @@ app.add_typer(bench_app, name="bench")
 COMMAND_MODULES = {name: "cardlab.commands." + module.rsplit(".", 1)[1] for name, module in games.MODULES.items()}
 
 
-def _progress() -> Progress:
-    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-                    console=console, transient=True)
+def _progress():
+    """A bar on a terminal; piped or logged, a line per task every few seconds (cardlab.progress)."""
+    return progress.make(console)
 
 
 def _pairs(items: list[str], what: str) -> tuple[tuple[str, str], ...]:
@@ -486,6 +485,8 @@ def _wire_workspace_bench() -> None:
 _wire_game_commands()
 _wire_workspace_bench()
 importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, replay
+app.command("league")(importlib.import_module("cardlab.commands.league").league)
+bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
 
 

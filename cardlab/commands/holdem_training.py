@@ -45,12 +45,15 @@ def judge(
     The last line is the contest's own: `SCORE W` when all hands were played, else `-1`.
     Points, limits and resources go on the lines before it.
     """
+    from cardlab import progress
     from engine.holdem_training.judge import play_external
 
-    lines: list[str] | None = [] if transcript is not None else None
     started = time.perf_counter()
-    result = play_external(list(command), seed=seed, hands=hands, cpu_seconds=cpu_seconds, memory_mb=memory_mb,
-                           wall_seconds=wall_seconds, transcript=lines, env=parse_env(env))
+    with progress.make() as bar:  # a hand ends with the judge's RESULT line
+        task = bar.add_task(f"judge holdem-training, {hands:,} hands", total=hands)
+        lines = progress.CountingTranscript(lambda: bar.advance(task), marker="> RESULT", keep=transcript is not None)
+        result = play_external(list(command), seed=seed, hands=hands, cpu_seconds=cpu_seconds,
+                               memory_mb=memory_mb, wall_seconds=wall_seconds, transcript=lines, env=parse_env(env))
     seconds = time.perf_counter() - started
     if transcript is not None:
         transcript.write_text("\n".join(lines) + "\n")
