@@ -89,7 +89,8 @@ def record(store: HandLog, spec: LeagueSpec, outcome: GameOutcome) -> None:
         con.execute("INSERT OR REPLACE INTO league_games VALUES (?, ?, ?, ?, ?, ?, ?)",
                     [spec.name, plan.key, plan.round, plan.seed, match_id, outcome.seconds, _now()])
         for seat, e in enumerate(plan.seats):
-            con.execute("INSERT OR REPLACE INTO league_seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            con.execute("INSERT OR REPLACE INTO league_seats (league, game_key, seat, entrant, payoff, units, rank, "
+                        "fault, cpu_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                         [spec.name, plan.key, seat, e.key, outcome.payoffs[seat], outcome.units, outcome.ranks[seat],
                          outcome.faults[seat], outcome.cpu_seconds[seat]])
         con.commit()

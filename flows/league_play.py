@@ -96,8 +96,9 @@ def _holdem_training(spec: LeagueSpec, plan: GamePlan):
     from engine.holdem_training.rules import CPU_SECONDS
 
     hands = spec.option("hands", HOLDEM_HANDS)
-    # The contest's CPU limit is for 10,000 hands; a shorter game gets its share (at least 1 s).
-    cpu = spec.option("cpu_seconds", max(1.0, CPU_SECONDS * hands / 10_000))
+    # The contest's limit is for a whole match; a shorter game keeps it whole, since a program's
+    # start-up (loading tables, compiling) does not shrink with the hands.
+    cpu = spec.option("cpu_seconds", CPU_SECONDS)
     result = play_external(_argv(plan.seats[0]), seed=plan.seed, hands=hands, cpu_seconds=cpu)
     profit = float(np.sum(result.log.payoffs)) / hands  # hands not played count 0 (see the README)
     fault = "" if result.complete else f"{result.status}: {result.reason}"

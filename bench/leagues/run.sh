@@ -6,7 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 CARDLAB=.venv/bin/cardlab
-PY=$(command -v python3)
+PY=$(python3 -c 'import sys; print(sys.executable)')  # the binary, not a shim: start-up counts
 WORK=$(mktemp -d -t cardlab-league-bench-XXXX)
 trap 'rm -rf "$WORK"' EXIT
 bundle() { "$CARDLAB" export "$@" >/dev/null; }
@@ -21,14 +21,14 @@ holdem_training() {
     --program "exploit=$WORK/ht-exploit/run" --program "rate_equity=$WORK/ht-rate/run" \
     --program "checker=$PY $T check" --program "rate_then_raise=$PY $T example 0"
 }
-cg_holdem() {
-  for bot in aggressive pushfold station montecarlo; do bundle cg-holdem --bot $bot --out "$WORK/cg-$bot.py"; done
+cg_holdem() {  # stdlib programs: one reads every turn and answers by a fixed rule
+  C=tests/flows/league_programs/cg_fixed.py
   "$CARDLAB" bench league cg-holdem --games 6 --players 2 \
-    --program "aggressive=$PY $WORK/cg-aggressive.py" --program "pushfold=$PY $WORK/cg-pushfold.py" \
-    --program "station=$PY $WORK/cg-station.py" --program "montecarlo=$PY $WORK/cg-montecarlo.py"
+    --program "call=$PY $C call" --program "check=$PY $C check" \
+    --program "allin=$PY $C allin" --program "mix=$PY $C mix"
 }
 splendor() {
-  "$CARDLAB" bench league splendor --games 3 --players 2 \
+  "$CARDLAB" bench league splendor --games 4 --players 4 \
     --program "points=$PY $B $CARDS points" --program "cheap=$PY $B $CARDS cheap" \
     --program "take=$PY $B $CARDS take" --program "pass=$PY -c print(1,0)"
 }

@@ -154,10 +154,12 @@ def bench_league(
             board = _board(spec.name, db)
             seats[n] = _seat_results(spec.name, db)
     print_board(board, console)
-    same = seats[1] == seats[workers]
+    differ = sorted(k for k in seats[1] if seats[1][k] != seats[workers].get(k))
     console.print(f"{len(seats[1])} seat results; {spec.game}: one at a time {runs[1]:.1f} s, {workers} in parallel "
                   f"{runs[workers]:.1f} s (x{runs[1] / runs[workers]:.2f}); same results in both: "
-                  f"{'yes' if same else 'NO'}")
+                  f"{'yes' if not differ else f'NO, {len(differ)} differ'}")
+    for key in differ[:5]:
+        console.print(f"  {key}: one at a time {seats[1][key]}, in parallel {seats[workers].get(key)}")
 
 
 def _seat_results(league: str, db: str) -> dict:

@@ -57,3 +57,6 @@ CREATE TABLE IF NOT EXISTS league_ratings (
     updated_at TIMESTAMP NOT NULL,
     PRIMARY KEY (league, entrant)
 );
+
+-- league_seats before `units` was added (a share's interval counts hands or cases).
+ALTER TABLE league_seats ADD COLUMN IF NOT EXISTS units INTEGER DEFAULT 1;
