@@ -18,8 +18,8 @@ from pathlib import Path
 import duckdb
 
 # Seconds a writer tries before it spools a write instead, and a reader before it gives up.
-DEFAULT_WRITE_WAIT = 20.0
-DEFAULT_READ_WAIT = 30.0
+DEFAULT_WRITE_WAIT = 10.0
+DEFAULT_READ_WAIT = 10.0
 # A waiter defers to earlier markers this long at most (a stuck process must not block it).
 DEFER_AT_MOST = 2.0
 STALE_MARKER_S = 600.0

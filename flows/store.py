@@ -12,8 +12,10 @@ import hashlib
 import json
 import math
 import os
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -146,14 +148,20 @@ class HandLog:
     it (see flows.sharing) or when writes come more than LINGER_S apart. A write that still
     cannot get the file after the wait (or meets a disk error) goes to the spool
     (flows.spool) instead of failing; the spool is emptied into the file at the next open,
-    by whichever process gets it, or by `cardlab ingest`.
+    by whichever process gets it, or by `cardlab ingest`. Meanwhile reads come from a
+    snapshot: a private copy of the file with the spool stored in it, so a sweep still
+    ranks its configs and prints them.
     """
 
     LINGER_S = 1.0  # writes further apart than this reopen the file each time (~20 ms, <2%)
 
     def __init__(self, path: Path | str | None = None, *, wait: float | None = None,
-                 notify: Callable[[str], None] | None = None):
+                 notify: Callable[[str], None] | None = None, _spool_of: Path | None = None):
         self.path = Path(path) if path is not None else Paths.from_env().db
+        # A snapshot stores the spool of the hand log it copies, and leaves it in place.
+        self._spool_of = _spool_of or self.path
+        self._seen: set[str] = set()
+        self._snapshot: HandLog | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.wait = sharing.write_wait() if wait is None else wait
         self._notify = notify or _to_stderr
@@ -170,10 +178,11 @@ class HandLog:
             try:
                 self._connection()  # fail early on a bad path
             except sharing.HandLogBusy as exc:  # writes will be spooled, not lost
-                self._busy = str(exc)
+                self._note_busy(str(exc))
 
     def close(self) -> None:
         with self._lock:
+            self._drop_snapshot()
             if self.spooled and self._con is None and spool.pending(self.path):
                 with contextlib.suppress(sharing.HandLogBusy):
                     self._connection(wait=min(self.wait, 5.0))  # ingests them if the file is free now
@@ -193,9 +202,53 @@ class HandLog:
     # -- the file ------------------------------------------------------------------------
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
-        """The open connection (opened if needed, waiting up to `wait`; raises HandLogBusy)."""
+        """The open connection (opened if needed, waiting up to `wait`). While the file stays
+        taken: a stand-in that reads from the snapshot and spools INSERT, UPDATE and DELETE."""
         with self._lock:
-            return self._connection()
+            try:
+                return self._connection(self._wait_now())
+            except sharing.HandLogBusy as exc:
+                self._note_busy(str(exc))
+                return _Deferred(self)
+
+    def _note_busy(self, reason: str) -> None:
+        """Keep the first reason: it says how long the wait was (later tries do not wait)."""
+        self._busy = self._busy or reason
+
+    def _wait_now(self) -> float:
+        """After one write had to be spooled, later ones try once rather than wait again."""
+        return 0.0 if self._busy and self._con is None else self.wait
+
+    def _reader(self) -> duckdb.DuckDBPyConnection:
+        """The file for a read, or the snapshot while it stays taken."""
+        try:
+            con = self._connection(self._wait_now())
+        except sharing.HandLogBusy as exc:
+            self._note_busy(str(exc))
+            return self._snapshot_connection()
+        self._drop_snapshot()
+        return con
+
+    def _snapshot_connection(self) -> duckdb.DuckDBPyConnection:
+        if self._snapshot is None:
+            copy = _copy_of(self.path, self._busy)
+            try:
+                snapshot = HandLog(copy, wait=0, notify=self._notify, _spool_of=self.path)
+                for adapter in self._adapters.values():
+                    snapshot.ensure_game(adapter)
+            except (OSError, duckdb.Error) as exc:
+                shutil.rmtree(copy.parent, ignore_errors=True)
+                raise sharing.HandLogBusy(f"{self._busy}, and a copy of it could not be read ({exc})") from None
+            self._snapshot = snapshot
+        con = self._snapshot.con
+        self._snapshot._ingest_spool()  # what was spooled since the last read
+        return con
+
+    def _drop_snapshot(self) -> None:
+        if self._snapshot is not None:
+            snapshot, self._snapshot = self._snapshot, None
+            snapshot.close()
+            shutil.rmtree(snapshot.path.parent, ignore_errors=True)
 
     def _connection(self, wait: float | None = None) -> duckdb.DuckDBPyConnection:
         if self._con is not None:
@@ -231,16 +284,14 @@ class HandLog:
         with self._lock:
             now = time.monotonic()
             self._gap = now - self._last_write if self._last_write is not None else 0.0
-            # After one write had to be spooled, later ones try once rather than wait again.
-            wait = 0.0 if self._busy and self._con is None else None
             try:
-                self._connection(wait)
+                self._connection(self._wait_now())
                 result = action()
             except (sharing.HandLogBusy, duckdb.IOException, OSError) as exc:
                 if isinstance(exc, (duckdb.IOException, OSError)) and not sharing.is_lock_error(exc):
                     self._release()  # a disk error: the connection may be unusable
-                self._busy = (str(exc) if isinstance(exc, sharing.HandLogBusy)
-                              else f"the hand log {self.path} could not be written ({str(exc).splitlines()[0]})")
+                self._note_busy(str(exc) if isinstance(exc, sharing.HandLogBusy)
+                                else f"the hand log {self.path} could not be written ({str(exc).splitlines()[0]})")
                 ops, frames = entry()
                 self.spooled.append(spool.write(self.path, ops=ops, frames=frames))
                 return None
@@ -249,20 +300,34 @@ class HandLog:
                 self._release()
             return result
 
+    def _spool_statement(self, sql: str, params: list) -> None:
+        """A write given as SQL (e.g. a sweep's record) while the file stays taken."""
+        encoded = [{"timestamp": p.isoformat()} if isinstance(p, datetime) else p for p in params]
+        self.spooled.append(spool.write(self.path, ops=[self._op("sql", sql=sql, params=encoded)], frames={}))
+
     def _ingest_spool(self) -> None:
         """Store what this or another process had to spool, oldest first."""
-        for entry in spool.entries(self.path):
+        for entry in spool.entries(self._spool_of):
+            if entry.path.name in self._seen:
+                continue
             try:
                 self._store_entry(entry)
             except (duckdb.IOException, OSError):
                 raise
             except Exception as exc:  # refused by the database: kept aside with the reason, not lost
+                if self._spool_of != self.path:  # a snapshot leaves that to the hand log itself
+                    self._seen.add(entry.path.name)
+                    continue
                 where = spool.reject(entry, f"{type(exc).__name__}: {exc}")
                 self._notify(f"note: a spooled write was refused by the hand log ({type(exc).__name__}: "
                              f"{str(exc).splitlines()[0]}); it is kept in {where}")
                 continue
-            spool.remove(entry)
-        self._busy = "" if not spool.pending(self.path) else self._busy
+            if self._spool_of == self.path:
+                spool.remove(entry)
+            else:
+                self._seen.add(entry.path.name)
+        if self._spool_of == self.path and not spool.pending(self.path):
+            self._busy = ""
 
     def _store_entry(self, entry: spool.Entry) -> None:
         from flows import games
@@ -284,6 +349,9 @@ class HandLog:
                 self._store_chunks(rows)
             elif op["op"] == "finish":
                 self._update_finished(op["match_id"], op["seconds"], datetime.fromisoformat(op["at"]))
+            elif op["op"] == "sql":
+                self.con.execute(op["sql"], [datetime.fromisoformat(p["timestamp"]) if isinstance(p, dict) else p
+                                             for p in op["params"]])
 
     # -- schema ------------------------------------------------------------------------
     def ensure_game(self, game: GameAdapter) -> None:
@@ -371,9 +439,9 @@ class HandLog:
         return {"op": kind, "games": sorted(self._adapters), **fields}
 
     def written_chunks(self, match_id: str) -> set[int]:
-        """Chunks stored for the match (raises HandLogBusy when the file stays taken)."""
+        """Chunks stored for the match (spooled ones too, read from the snapshot while the file is taken)."""
         with self._lock:
-            rows = self.con.execute("SELECT chunk FROM chunks WHERE match_id = ?", [match_id]).fetchall()
+            rows = self._reader().execute("SELECT chunk FROM chunks WHERE match_id = ?", [match_id]).fetchall()
             return {r[0] for r in rows}
 
     def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
@@ -489,9 +557,35 @@ class HandLog:
 
     # -- reading (the writer may read its own data) ----------------------------------------
     def query(self, sql: str, params: Iterable | None = None) -> pl.DataFrame:
-        """Read through this connection (raises HandLogBusy when the file stays taken)."""
+        """Read the hand log (spooled writes included, from the snapshot while the file is taken)."""
         with self._lock:
-            return pl.from_arrow(self.con.sql(sql, params=list(params or [])).to_arrow_table())
+            return pl.from_arrow(self._reader().sql(sql, params=list(params or [])).to_arrow_table())
+
+
+class _Deferred:
+    """`HandLog.con` while the file stays taken: reads go to the snapshot, writes to the spool."""
+
+    WRITES = {duckdb.StatementType.INSERT, duckdb.StatementType.UPDATE, duckdb.StatementType.DELETE}
+
+    def __init__(self, store: HandLog):
+        self._store = store
+        self._rows: list = []
+
+    def execute(self, sql: str, params: list | None = None):
+        kinds = {statement.type for statement in duckdb.connect().extract_statements(sql)}
+        with self._store._lock:
+            if kinds == {duckdb.StatementType.SELECT}:
+                return self._store._snapshot_connection().execute(sql, list(params or []))
+            if not kinds <= self.WRITES:
+                raise sharing.HandLogBusy(self._store._busy)
+            self._store._spool_statement(sql, list(params or []))
+        return self
+
+    def fetchall(self) -> list:
+        return []
+
+    def fetchone(self):
+        return None
 
 
 @dataclass(frozen=True)
@@ -518,19 +612,51 @@ def _frames(log: ChunkLog) -> dict[str, pa.Table]:
 
 
 def _to_stderr(text: str) -> None:
-    print(text, file=sys.stderr, flush=True)
+    sys.stderr.write(text + "\n")  # not print(): inside a flow Prefect turns prints into log records
+    sys.stderr.flush()
 
 
-def read_only(path: Path | str | None = None, *, wait: float | None = None,
-              config: dict | None = None) -> duckdb.DuckDBPyConnection:
+def read_only(path: Path | str | None = None, *, wait: float | None = None, config: dict | None = None,
+              notify: Callable[[str], None] | None = None) -> duckdb.DuckDBPyConnection:
     """A read-only connection for analysis and reports. While a writer works, it waits its
-    turn (up to CARDLAB_READ_WAIT, 30 s); close it soon: the writer waits for it in turn."""
+    turn (up to CARDLAB_READ_WAIT, 10 s); close it soon: the writer waits for it in turn.
+    When the file stays taken it reads a copy taken now, with the spooled writes stored in it,
+    and says so in one line."""
     path = Path(path) if path is not None else Paths.from_env().db
     if not path.exists():
         raise FileNotFoundError(f"no hand log at {path}; run a match or a sweep first")
     if path.is_dir():
         raise FileNotFoundError(f"{path} is a folder, not a hand log file")
-    return sharing.connect(path, read_only=True, wait=sharing.read_wait() if wait is None else wait, config=config)
+    try:
+        return sharing.connect(path, read_only=True, wait=sharing.read_wait() if wait is None else wait,
+                               config=config)
+    except sharing.HandLogBusy as exc:
+        busy = str(exc)
+    copy = _copy_of(path, busy)
+    try:
+        if spool.pending(path):
+            HandLog(copy, wait=0, notify=notify, _spool_of=path).close()
+        con = duckdb.connect(str(copy), read_only=True, config=config or {})
+    except (OSError, duckdb.Error) as exc:
+        raise sharing.HandLogBusy(f"{busy}, and a copy of it could not be read ({exc})") from None
+    finally:
+        shutil.rmtree(copy.parent, ignore_errors=True)  # the open connection keeps what it needs
+    (notify or _to_stderr)(f"note: {busy}; read a copy of it taken now, spooled writes included")
+    return con
+
+
+def _copy_of(path: Path, busy: str) -> Path:
+    """A private copy of the hand log (its file and write-ahead log) in a temporary folder."""
+    copy = Path(tempfile.mkdtemp(prefix="handlog-snapshot-")) / path.name
+    try:
+        for suffix in ("", ".wal"):
+            source = path.with_name(path.name + suffix)
+            if source.exists():
+                shutil.copyfile(source, copy.with_name(copy.name + suffix))
+    except OSError as exc:
+        shutil.rmtree(copy.parent, ignore_errors=True)
+        raise sharing.HandLogBusy(f"{busy}, and it could not be copied ({exc})") from None
+    return copy
 
 
 def ingest(path: Path | str | None = None, *, wait: float | None = None) -> tuple[int, int]:

@@ -23,7 +23,7 @@ def env(tmp_path):
     env.update(CARDLAB_DB=str(tmp_path / "handlog.duckdb"), CARDLAB_OUT=str(tmp_path / "out"),
                MLFLOW_TRACKING_URI=f"sqlite:///{tmp_path / 'mlflow.db'}",
                CARDLAB_ARTIFACT_ROOT=str(tmp_path / "artifacts"), CARDLAB_EXTRA_GAMES="toy=tests.flows.toy_game",
-               CARDLAB_LOCK_WAIT="1", PYTHONPATH=str(ROOT))  # the toy game lives in tests/
+               CARDLAB_LOCK_WAIT="1", CARDLAB_READ_WAIT="1", PYTHONPATH=str(ROOT))  # the toy game lives in tests/
     return env
 
 
@@ -41,7 +41,8 @@ def count(env, sql: str) -> int:
 
 
 def one_note(stderr: str, env) -> str:
-    lines = [line for line in stderr.splitlines() if line.startswith("note:")]
+    """The one line saying where the unlogged writes went (a reader may add one saying it read a copy)."""
+    lines = [line for line in stderr.splitlines() if line.startswith("note:") and "read a copy" not in line]
     assert len(lines) == 1, stderr
     assert env["CARDLAB_DB"] + ".spool" in lines[0] and "cardlab ingest" in lines[0]
     return lines[0]
@@ -97,4 +98,27 @@ def test_sweep_waits_for_a_reader_and_sql_reads_between_its_writes(env):
                     "--chunk", "100")
     assert swept.returncode == 0, swept.stderr
     assert "best by lower confidence bound: edge=0.6" in swept.stdout
-    assert count(env, "SELECT count(*) FROM units") == 810
+    assert_whole(env, swept.stdout)
+
+
+def assert_whole(env, stdout: str) -> str:
+    """Every unit the sweep planned is in the hand log, for at least the two configs of its grid."""
+    sweep_id = stdout.split("sweep ")[-1].split(":")[0]
+    planned = count(env, f"SELECT sum(units) FROM matches WHERE sweep_id = '{sweep_id}'")
+    stored = count(env, f"SELECT count(*) FROM units u JOIN matches m USING (match_id) WHERE m.sweep_id = '{sweep_id}'")
+    assert planned == stored >= 800
+    return sweep_id
+
+
+def test_sweep_while_a_writer_holds_the_file_throughout_prints_its_ranking_and_spools(env):
+    assert run(env, "match", "toy", "--hands", "10").returncode == 0
+    with Holder(Path(env["CARDLAB_DB"]), read_only=False):
+        swept = run(env, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "400", "--chunk", "100")
+    assert swept.returncode == 0, swept.stderr
+    assert "best by lower confidence bound: edge=0.6" in swept.stdout and "paired difference" in swept.stdout
+    one_note(swept.stderr, env)
+    assert run(env, "ingest").returncode == 0
+    sweep_id = assert_whole(env, swept.stdout)
+    assert count(env, f"SELECT count(*) FROM sweeps s JOIN matches m ON m.match_id = s.best_match "
+                      f"WHERE s.sweep_id = '{sweep_id}' AND s.finished_at IS NOT NULL "
+                      "AND m.config LIKE '%\"edge\": 0.6%'") == 1

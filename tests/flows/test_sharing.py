@@ -130,12 +130,26 @@ def test_a_reader_gets_its_turn_while_a_writer_keeps_writing(toy, tmp_path):
     assert _count(db, "SELECT count(*) FROM chunks WHERE match_id = 'm-busy'") == len(written)
 
 
-def test_a_reader_gives_up_after_its_wait_with_one_line_naming_the_holder(toy, tmp_path):
+def test_a_reader_past_its_wait_reads_a_copy_with_the_spooled_writes_and_says_so(toy, tmp_path, monkeypatch):
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
     db = tmp_path / "h.duckdb"
     _fresh(db, toy)
-    with Holder(db, read_only=False) as holder, pytest.raises(HandLogBusy) as raised:
-        read_only(db, wait=0.3)
-    assert str(raised.value) == f"the hand log {db} is held by PID {holder.pid} (still after 0.3 s)"
+    notes = []
+    with Holder(db, read_only=False) as holder:
+        with HandLog(db, wait=0.2, notify=lambda _: None) as store:
+            run_match(MatchPlan(game="toy", bot="coin", seed=3, units=100, chunk_size=100), store, match_id="m-x")
+        con = read_only(db, wait=0.3, notify=notes.append)
+        try:
+            assert con.execute("SELECT count(*) FROM units WHERE match_id = 'm-x'").fetchall() == [(100,)]
+        finally:
+            con.close()
+    assert notes == [f"note: the hand log {db} is held by PID {holder.pid} (still after 0.3 s); "
+                     f"read a copy of it taken now, spooled writes included"]
+    assert spool.pending(db) == 3  # still there for the hand log itself
+    assert list((tmp_path / "tmp").iterdir()) == []  # the copy is gone
 
 
 def test_the_background_writer_spools_while_the_file_is_held_and_keeps_going(toy, tmp_path):
@@ -162,3 +176,32 @@ def test_the_background_writer_spools_while_the_file_is_held_and_keeps_going(toy
     assert pending_while_held >= 1
     assert spool.pending(db) == 0
     assert _count(db, "SELECT count(*) FROM units WHERE match_id = 'm-bg'") == 400
+
+
+def test_while_the_file_stays_held_reads_see_a_snapshot_with_the_spooled_writes(toy, tmp_path):
+    db = tmp_path / "h.duckdb"
+    with HandLog(db) as store:
+        run_match(MatchPlan(game="toy", bot="coin", seed=1, units=100, chunk_size=100), store, match_id="m-before")
+    plan = MatchPlan(game="toy", bot="coin", seed=2, units=200, chunk_size=100)
+    with Holder(db, read_only=False), HandLog(db, wait=0.2, notify=lambda _: None) as store:
+        run_match(plan, store, match_id="m-during")
+        assert store.written_chunks("m-during") == {0, 1}
+        counts = store.query("SELECT match_id, count(*) AS n FROM units GROUP BY match_id ORDER BY match_id")
+        assert counts.rows() == [("m-before", 100), ("m-during", 200)]
+        # What flows write through `con` directly (a sweep's record) is spooled too, and read back.
+        store.con.execute("INSERT INTO sweeps (sweep_id, game, bot, grid, units, seed, started_at) "
+                          "VALUES (?, ?, ?, ?, ?, ?, ?)", ["s-held", "toy", "coin", "{}", 200, 2, _now()])
+        assert store.con.execute("SELECT sweep_id FROM sweeps").fetchall() == [("s-held",)]
+        with pytest.raises(HandLogBusy):
+            store.con.execute("CHECKPOINT")  # neither a read nor a row write: refused, not silently dropped
+    assert _count(db, "SELECT count(*) FROM units WHERE match_id = 'm-during'") == 0  # the snapshot was a copy
+    assert ingest(db)[0] >= 5
+    assert _count(db, "SELECT count(*) FROM units WHERE match_id = 'm-during'") == 200
+    assert _count(db, "SELECT count(*) FROM sweeps WHERE sweep_id = 's-held'") == 1
+    assert list(tmp_path.glob("handlog-snapshot-*")) == []
+
+
+def _now():
+    from datetime import datetime
+
+    return datetime(2026, 1, 2, 3, 4, 5)
