@@ -143,7 +143,10 @@ def bench_league(
     spec = _spec(target, file_arg, None, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=None)
     console = Console() if sys.stdout.isatty() else Console(width=150)
+    from flows.league_play import plan_games, play
+
     prefect_local.ensure()  # started before the clocks: both runs then pay only their own flow
+    play(spec, plan_games(spec)[0])  # warm-up outside the clocks: imports, compiled kernels
     runs, seats = {}, {}
     with tempfile.TemporaryDirectory(prefix="cardlab-bench-league-") as scratch:
         for n in (1, workers):
