@@ -256,18 +256,23 @@ def _flow():
     from prefect import flow, task
     from prefect.cache_policies import NO_CACHE
 
+    from flows.runners import make_task_runner
+
     read_task = task(read_hands, name="read-hands", cache_policy=NO_CACHE, retries=1)
     curve_task = task(quality_curve, name="fit-and-measure", cache_policy=NO_CACHE)
     log_task = task(log_to_mlflow, name="log-mlflow", cache_policy=NO_CACHE, retries=1)
 
-    @flow(name="twocarddraw-fit-opponent", validate_parameters=False, log_prints=True)
+    # The fit (the heavy part) runs on the task runner set by CARDLAB_TASK_RUNNER: threads, or a
+    # Dask worker (its functions are module-level, so they pickle by reference).
+    @flow(name="twocarddraw-fit-opponent", validate_parameters=False, log_prints=True,
+          task_runner=make_task_runner())
     def fit_opponent_flow(db: str, truth: Strategy, out: str, match_id: str | None = None,
                           checkpoints: tuple[int, ...] = DEFAULT_CHECKPOINTS, prior: str = "bank",
                           prior_strength: float = 1.0, iterations: int = 5, track: bool = True,
                           repeats: int = 4) -> FitResult:
-        match_id, hands = read_task(db, match_id)
-        points, fit = curve_task(hands, truth, checkpoints, prior=prior, prior_strength=prior_strength,
-                                 iterations=iterations, repeats=repeats)
+        match_id, hands = read_task(db, match_id)  # here: the hand log is this machine's file
+        points, fit = curve_task.submit(hands, truth, checkpoints, prior=prior, prior_strength=prior_strength,
+                                        iterations=iterations, repeats=repeats).result()
         out_path = Path(out)
         out_path.parent.mkdir(parents=True, exist_ok=True)
         write_strategy(fit, out_path)
