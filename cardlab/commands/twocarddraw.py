@@ -18,6 +18,7 @@ from rich.table import Table
 
 from cardlab import checks
 from cardlab.errors import fail as _fail
+from cardlab.program_env import ENV_HELP, parse_env
 
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
                   no_args_is_help=True)
@@ -76,27 +77,44 @@ def judge(
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
     log: bool = typer.Option(False, "--log", help="append the hands to the DuckDB hand log",
                              callback=checks.when_logging),
+    bot_file: str | None = typer.Option(None, "--bot-file",
+                                        help="PATH.py:ClassName: your bot class, in its own process, instead of --bot"),
+    env: list[str] = typer.Option([], "--env", help="with --bot-file: " + ENV_HELP),
 ):
     """Play a bot against a server strategy as TopCoder's tester did: score = max(0, profit + hands).
 
     Bot CPU time is measured per call (limit 20 s; past it, or on a bad return, the test scores 0).
-    The oracle bot is told the true strategy by the judge.
+    The oracle bot is told the true strategy by the judge. --bot-file plays your own class (the
+    methods init, new_hand, round1, draw, round2, showdown), called exactly as --bot's are.
     """
     from engine.twocarddraw.best_response import best_response
     from engine.twocarddraw.judge import play_bot
 
     parsed = _read(strategy)
-    spec, config = _bot_and_config(bot, set_)
     started = time.perf_counter()
-    try:
-        instance = spec.make(config)
-    except (ValueError, OSError) as exc:
-        _fail(f"bot {bot!r}: {exc}")
-    result = play_bot(instance, parsed.strategy, seed=seed, count=hands)
+    isolation = None
+    if bot_file is not None:
+        from engine.twocarddraw.program import parse_bot_file, play_program
+
+        try:
+            path, class_name = parse_bot_file(bot_file)
+        except ValueError as exc:
+            _fail(str(exc))
+        bot, config = bot_file, None
+        result, isolation = play_program(path, class_name, parsed.strategy, seed=seed, count=hands,
+                                         env=parse_env(env))
+    else:
+        spec, config = _bot_and_config(bot, set_)
+        try:
+            instance = spec.make(config)
+        except (ValueError, OSError) as exc:
+            _fail(f"bot {bot!r}: {exc}")
+        result = play_bot(instance, parsed.strategy, seed=seed, count=hands)
     seconds = time.perf_counter() - started
     profits = result.profits
     out = {
-        "game": "twocarddraw", "strategy": str(strategy), "bot": bot, "config": dataclasses.asdict(config),
+        "game": "twocarddraw", "strategy": str(strategy), "bot": bot,
+        "config": dataclasses.asdict(config) if config is not None else {},
         "bet1": parsed.strategy.bets.bet1, "bet2": parsed.strategy.bets.bet2, "seed": seed,
         "hands": hands, "hands_played": len(profits), "profit": result.profit, "score": result.score,
         "cpu_seconds": round(result.cpu_seconds, 4), "status": result.status, "message": result.record.message,
@@ -105,12 +123,14 @@ def judge(
         "best_response_value": best_response(parsed.strategy).value, "seconds": round(seconds, 3),
         "warnings": list(parsed.warnings),
     }
+    if isolation is not None:
+        out["isolation"] = isolation
     if log:
         from flows.store import log_judged_match
 
         try:  # a busy hand log spools the match; whatever else goes wrong, the result is still printed
             out["match_id"] = log_judged_match(
-                "twocarddraw", bot=bot, config=dataclasses.asdict(config), seed=seed, log=result.chunk_log(),
+                "twocarddraw", bot=bot, config=out["config"], seed=seed, log=result.chunk_log(),
                 options={"strategy": str(strategy)}, seconds=seconds,
             )
         except Exception as exc:
@@ -121,7 +141,7 @@ def judge(
         return
     table = Table("field", "value", title=f"TwoCardDraw: {bot} vs {strategy.name}")
     for key in ("bet1", "bet2", "hands_played", "profit", "score", "cpu_seconds", "status", "mean_per_hand",
-                "se_per_hand", "best_response_value", "match_id"):
+                "se_per_hand", "best_response_value", "isolation", "match_id"):
         if key in out:
             table.add_row(key, str(out[key]))
     console.print(table)

@@ -114,12 +114,13 @@ class MatchResult:
 
 def play_match(
     bot: TwoCardDrawBot, strategy: Strategy, *, seed: int, hands: int = R.HANDS_PER_TEST,
-    first: int = 0, record_from: int = 0, cpu_limit: float = R.CPU_LIMIT_SECONDS,
+    first: int = 0, record_from: int = 0, cpu_limit: float = R.CPU_LIMIT_SECONDS, clock: BotClock | None = None,
 ) -> MatchResult:
     """Play hands first..first+hands-1 of match `seed`; hands before record_from are played
-    (a learning bot needs them) but left out of the result."""
+    (a learning bot needs them) but left out of the result. `clock`: how the bot's calls are
+    timed (default: this thread's CPU time around each call)."""
     record = MatchRecord()
-    clock = BotClock(cpu_limit)
+    clock = BotClock(cpu_limit) if clock is None else clock
     key = seeds.match_key(seed)
     cards = np.zeros((hands, 8), dtype=np.int64)
     uniforms = np.zeros((hands, 5))

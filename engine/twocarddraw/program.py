@@ -1,0 +1,152 @@
+"""A user's bot class (`FILE.py:ClassName`) played by the TopCoder tester's rules, in its own process.
+
+The class runs in a sandboxed process (engine.core.process: scrubbed environment, private
+folder, everything killed at the end) hosted by engine/twocarddraw/host.py; the judge calls
+its methods in exactly the order and with exactly the arguments the in-process judge uses
+(engine.twocarddraw.judge.play_match), and charges the bot's clock with the thread CPU time
+spent inside each call, as measured around the call in the bot's process, the in-process
+judge's accounting; a call still running when the limit is reached is stopped there by a CPU
+timer in the bot's process. Those figures come from the bot's own process, so a bot could
+tamper with them: the process as a whole is stopped at the limit plus STARTUP_CPU_SECONDS (the
+host's own work: start-up, imports, reading the calls, is not charged). A call that never
+returns ends the test at the wall limit (the contest scored that as a time-out).
+"""
+
+import os
+import sys
+import time
+from pathlib import Path
+
+from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.twocarddraw import rules as R
+from engine.twocarddraw.judge import CRASH, TIME_LIMIT, BotClock, BotFault, MatchResult, play_match
+from engine.twocarddraw.strategy import Strategy
+
+HOST = str(Path(__file__).with_name("host.py"))
+STARTUP_CPU_SECONDS = 10.0  # interpreter start, the user's imports, the host's reading of calls
+
+
+class BotRaised(Exception):
+    """The user's method raised; the text is 'TypeName: message'."""
+
+
+class _Shown:
+    """A returned value the host could only describe: shown as its repr in fault messages."""
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def parse_bot_file(text: str) -> tuple[str, str]:
+    """'path.py:ClassName' -> (absolute path, class name); ValueError says what is accepted."""
+    path, sep, name = text.rpartition(":")
+    if not sep or not path.endswith(".py") or not name.isidentifier():
+        raise ValueError(f"--bot-file {text!r}: accepted: PATH.py:ClassName")
+    if not os.path.isfile(path):
+        raise ValueError(f"--bot-file {text!r}: {path} is not a file")
+    return os.path.abspath(path), name
+
+
+class ProgramBot:
+    """The bot's methods, forwarded to its process; `last_cpu` is the last call's CPU time."""
+
+    def __init__(self, path: str, class_name: str, *, cpu_seconds: float, wall_seconds: float,
+                 env: dict[str, str] | None = None):
+        self.deadline = time.monotonic() + wall_seconds
+        self.last_cpu = 0.0
+        self.startup_fault: str | None = None
+        self.proc = LineProcess([sys.executable, "-I", HOST, path, class_name, repr(cpu_seconds)], env=env,
+                                spin=True, cpu_seconds=cpu_seconds + STARTUP_CPU_SECONDS)
+        try:
+            first = self._read()
+        except BotFault as fault:
+            self.startup_fault = str(fault)
+            return
+        if first != "ready":
+            self.startup_fault = f"loading {class_name} from {path}: {first.split(' ', 2)[-1]}"
+
+    def _read(self) -> str:
+        try:
+            return self.proc.read_line(timeout=max(0.001, self.deadline - time.monotonic()))
+        except LimitExceeded as exc:
+            raise BotFault(TIME_LIMIT, f"the bot's process: {exc}") from exc
+        except ProgramEnded as exc:
+            raise BotFault(CRASH, f"the bot's process ended: {exc}") from exc
+
+    def _call(self, method: str, *args: int):
+        if self.startup_fault:
+            raise BotFault(CRASH, self.startup_fault)
+        try:
+            self.proc.send(" ".join((method, *map(str, args))))
+        except (ProgramEnded, LimitExceeded) as exc:
+            raise BotFault(CRASH, f"the bot's process ended: {exc}") from exc
+        kind, cpu, rest = (self._read().split(" ", 2) + ["", ""])[:3]
+        try:
+            self.last_cpu = float(cpu)
+        except ValueError:
+            raise BotFault(CRASH, f"the bot's process answered {kind!r}") from None
+        if kind == "raise":
+            raise BotRaised(rest)
+        if kind == "timeup":  # stopped by its CPU timer: the clock finds the limit passed
+            return _Shown("<stopped at the CPU limit>")
+        kind, _, value = rest.partition(" ")
+        if kind == "int":
+            return int(value)
+        if kind == "bool":
+            return value == "True"
+        return _Shown(value)
+
+    def init(self, bet1: int, bet2: int):
+        return self._call("init", bet1, bet2)
+
+    def new_hand(self, card1: int, card2: int, winnings: int):
+        return self._call("new_hand", card1, card2, winnings)
+
+    def round1(self, card1: int, card2: int, bets: int):
+        return self._call("round1", card1, card2, bets)
+
+    def draw(self, card1: int, card2: int, bets: int):
+        return self._call("draw", card1, card2, bets)
+
+    def round2(self, card1: int, card2: int, bets1: int, bets2: int, drew: int):
+        return self._call("round2", card1, card2, bets1, bets2, drew)
+
+    def showdown(self, card1: int, card2: int, opp1: int, opp2: int):
+        return self._call("showdown", card1, card2, opp1, opp2)
+
+    def close(self):
+        return self.proc.close(grace=0.5)
+
+
+class ProgramClock(BotClock):
+    """BotClock charging the CPU time measured inside each call in the bot's own process."""
+
+    def call(self, method, *args):
+        bot = method.__self__
+        bot.last_cpu = 0.0
+        try:
+            result = method(*args)
+        except BotRaised as exc:
+            raise BotFault(CRASH, f"{method.__name__}{args} raised {exc}") from None
+        finally:
+            self.used += bot.last_cpu
+        if self.used > self.limit:
+            raise BotFault(TIME_LIMIT, f"bot CPU time {self.used:.2f} s passed the {self.limit:g} s limit")
+        return result
+
+
+def play_program(path: str, class_name: str, strategy: Strategy, *, seed: int, count: int = R.HANDS_PER_TEST,
+                 cpu_limit: float = R.CPU_LIMIT_SECONDS, wall_seconds: float | None = None,
+                 env: dict[str, str] | None = None) -> tuple[MatchResult, str]:
+    """One test of the user's class: the match result and the isolation it ran under."""
+    wall = 3 * cpu_limit + 30 if wall_seconds is None else wall_seconds
+    bot = ProgramBot(path, class_name, cpu_seconds=cpu_limit, wall_seconds=wall, env=env)
+    try:
+        result = play_match(bot, strategy, seed=seed, hands=count, cpu_limit=cpu_limit,
+                            clock=ProgramClock(cpu_limit))
+    finally:
+        report = bot.close()
+    return result, report.isolation
