@@ -95,8 +95,8 @@ def main() -> None:
             continue
         call = getattr(bot, method)
         values = [int(a) for a in args]
-        start = time.thread_time()
         Budget.arm(limit - used + 0.01)
+        start = time.thread_time()  # after arming: the timer's cost is not the bot's
         failure = None
         try:  # the timer is disarmed inside the try: a TimeUp can only come from the budget
             try:
