@@ -26,7 +26,8 @@ class AgentReply:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     returncode: int | None = 0
-    limit: str | None = None  # 'cpu' or 'wall' when a limit stopped the program
+    limit: str | None = None  # 'cpu', 'wall' or 'output' when a limit stopped the program
+    isolation: str = ""  # external programs: what isolated the program (engine.core.sandbox)
 
 
 class Agent(Protocol):
@@ -145,5 +146,5 @@ class ExternalAgent:
         stdout = "\n".join(lines)
         if self.strict_exit and (report.returncode != 0 or limit):
             stdout = ""
-        return AgentReply(stdout, tuple(notes), cpu,
-                          time.perf_counter() - start, report.returncode, limit or report.limit)
+        return AgentReply(stdout, tuple(notes), cpu, time.perf_counter() - start, report.returncode,
+                          limit or report.limit, report.isolation)

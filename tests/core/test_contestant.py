@@ -140,3 +140,23 @@ def test_files_stop_at_the_file_size_limit(namespaces, mode):
     report = finish(proc, marker)
     assert report.returncode != 0 and size <= 2 << 20
     assert len(report.stderr_tail) <= 2000
+
+
+def test_runners_in_parallel_threads_do_not_hold_each_others_pipes():
+    """A guard forked while another runner's pipes are open must not keep them: each program
+    still sees the end of its input and exits on its own (code 0, not killed)."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    echo = "import sys\nfor line in sys.stdin:\n    print(line.strip(), flush=True)\n"
+
+    def session(k: int):
+        proc = LineProcess([sys.executable, "-c", echo])
+        answers = []
+        for i in range(100):
+            proc.send(f"{k} {i}")
+            answers.append(proc.read_line(timeout=30))
+        return answers == [f"{k} {i}" for i in range(100)], proc.close(grace=10).returncode
+
+    with ThreadPoolExecutor(4) as pool:
+        results = list(pool.map(session, range(8)))
+    assert results == [(True, 0)] * 8

@@ -48,7 +48,7 @@ def test_a_daemon_dies_with_the_move_and_secrets_stay_hidden(tmp_path, monkeypat
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
     seen = tmp_path / "seen.txt"
     reply = move("escape_exit", str(seen), folder=tmp_path, env={"HOSTILE_EXTRA": "given"})
-    assert reply.limit is None and reply.returncode == 0
+    assert reply.limit is None and reply.returncode == 0 and reply.isolation in ("namespaces", "subreaper")
     text = seen.read_text()
     assert "FOO_TOKEN=unset" in text and "HOSTILE_EXTRA=given" in text
     # The arbiter's rule: the agent runs in its own folder and may keep files there.
