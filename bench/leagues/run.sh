@@ -21,11 +21,11 @@ holdem_training() {
     --program "exploit=$WORK/ht-exploit/run" --program "rate_equity=$WORK/ht-rate/run" \
     --program "checker=$PY $T check" --program "rate_then_raise=$PY $T example 0"
 }
-cg_holdem() {  # stdlib programs: one reads every turn and answers by a fixed rule
-  C=tests/flows/league_programs/cg_fixed.py
+cg_holdem() {  # stdlib programs that read every turn and answer one fixed action
+  C=tests/flows/data/cg_fixed.py
   "$CARDLAB" bench league cg-holdem --games 6 --players 2 \
-    --program "call=$PY $C call" --program "check=$PY $C check" \
-    --program "allin=$PY $C allin" --program "mix=$PY $C mix"
+    --program "call=$PY $C CALL" --program "check=$PY $C CHECK" \
+    --program "allin=$PY $C ALL-IN" --program "fold=$PY $C FOLD"
 }
 splendor() {
   "$CARDLAB" bench league splendor --games 4 --players 4 \
