@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flows import games, sweep_record
-from flows.stats import Z95
+from flows.stats import Z95, paired_interval
 from reports.baseline import baseline_match
 
 CURVE_POINTS = 400  # points per curve: enough for the shape, small PNGs
@@ -26,11 +26,11 @@ class Pair:
 
     @property
     def low(self) -> float:
-        return self.mean - Z95 * self.se
+        return paired_interval(self.mean, self.se)[0]
 
     @property
     def high(self) -> float:
-        return self.mean + Z95 * self.se
+        return paired_interval(self.mean, self.se)[1]
 
     @property
     def clear(self) -> bool:
