@@ -41,7 +41,8 @@ def test_holdem_training_replay_shows_both_hands_and_the_profit(ht_sweep, tmp_pa
 def test_splendor_and_tractor_replays_step_through_turns_and_tricks(tmp_path):
     spl = _match("splendor", "greedy", 2)
     text = _replay(spl, 1, tmp_path)
-    assert "Round 1, seat 1" in text and "board itself cannot be drawn" in text
+    assert "Round 1, seat 1" in text and "every turn agreed with the hand log" in text
+    assert text.count("Bank:") == text.count('<div class="step">') > 10 and "level 3" in text
     tr = _match("tractor", "rule", 2)
     con = read_only()
     rounds = [r for (r,) in con.execute("SELECT round FROM tr_rounds WHERE match_id = ?", [tr]).fetchall()]
