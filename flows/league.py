@@ -10,6 +10,7 @@ keys that are missing. The flow process is the hand log's only writer; workers p
 
 import hashlib
 import json
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -131,8 +132,9 @@ def league_flow(spec: LeagueSpec, db: str | None = None, progress: Callable[[int
 
 def run_league(spec: LeagueSpec, *, db: str | None = None, workers: int | None = None,
                progress: Callable[[int], None] | None = None, runner: str | None = None) -> LeagueRun:
-    """The flow on a task runner of `workers` threads (CARDLAB_WORKERS by default)."""
-    workers = workers or worker_count()
+    """The flow on a task runner of `workers` threads (CARDLAB_WORKERS by default), at most one
+    per core: the contests' wall-clock limits (a CodinGame turn) must not depend on the league."""
+    workers = max(1, min(workers or worker_count(), os.cpu_count() or 1))
     bound = league_flow.with_options(task_runner=make_task_runner(runner, workers=workers))
     return bound(spec, db=db, progress=progress, workers=workers)
 
