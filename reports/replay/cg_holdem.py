@@ -22,31 +22,34 @@ def replay(con, match_id: str, unit: int) -> Replay:
         own = [None if c is None else [card_name(x) for x in c] for c in h.cards]
         board = [card_name(c) for c in h.board]
         head = f"Hand {h.hand}" + (" (cancelled at the round cap: refunded)" if h.cancelled else "")
-        steps.append(_table(head, "blinds posted", names, own, stacks, bets, [], sum(bets), h, shown=False))
+        folded: set[int] = set()
+        steps.append(_table(head, "blinds posted", names, own, stacks, bets, [], sum(bets), h, folded))
         for _, seat, action, chips, street in h.actions:
             stacks[seat] -= chips
             bets[seat] += chips
+            if action in ("FOLD", "TIMEOUT"):
+                folded.add(seat)
             steps.append(_table(f"{head}, {STREETS[street]}", f"{names[seat]} (seat {seat + 1}): {action}"
                                 + (f" {chips}" if chips else ""), names, own, stacks, bets,
-                                board[:BOARD_AT[street]], sum(bets), h, shown=False))
+                                board[:BOARD_AT[street]], sum(bets), h, folded))
         result = ", ".join(f"{names[s]} {h.won[s] - h.totals[s]:+d}" for s in range(len(names)) if own[s])
         steps.append(_table(f"{head}, end", ("showdown: " if h.showdown else "no showdown: ") + result, names, own,
-                            list(h.end_stacks), [0] * len(names), board, 0, h, shown=h.showdown))
+                            list(h.end_stacks), [0] * len(names), board, 0, h, folded, shown=h.showdown))
     intro = (f"<p>Match <code>{esc(match_id)}</code>, game {unit}: {len(hands)} hands, seats "
              f"{esc(', '.join(names))}. Each seat sees only its own cards; the 'shown' column is what the others "
              "saw (cards shown at a showdown).</p>")
     return Replay(f"CodinGame Hold'em game {unit} of {match_id}", intro, tuple(steps))
 
 
-def _table(title, text, names, own, stacks, bets, board, pot, h, *, shown: bool) -> str:
+def _table(title, text, names, own, stacks, bets, board, pot, h, folded: set, *, shown: bool = False) -> str:
     rows = []
     for s, name in enumerate(names):
         if own[s] is None:
             rows.append([f"{s + 1}. {esc(name)}", "(out)", "", "", "", ""])
             continue
         role = "D" if s == h.dealer else "SB" if s == h.sb_seat else "BB" if s == h.bb_seat else ""
-        show = cards(own[s]) if shown and not h.folded[s] else "??"
+        show = cards(own[s]) if shown and s not in folded else "??"
         rows.append([f"{s + 1}. {esc(name)} {role}", cards(own[s]), show, str(stacks[s]), str(bets[s]),
-                     "folded" if h.folded[s] and shown else ""])
+                     "folded" if s in folded else ""])
     return (f"<h2>{esc(title)}</h2><p>{esc(text)}</p><p>Board: {cards(board) or '(none yet)'} &nbsp; pot {pot}</p>"
             + table(["seat", "own cards", "shown", "stack", "in pot", ""], rows))

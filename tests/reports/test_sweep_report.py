@@ -44,7 +44,7 @@ def test_codingame_report_has_positions_and_style_and_says_it_has_no_baseline(cg
     assert "Finishing positions" in text and "VPIP" in text and "PFR" in text
     assert "no baseline config" in text
     replay = report.replays[0].read_text()
-    assert "own cards" in replay and "Board:" in replay
+    assert "own cards" in replay and "Board:" in replay and "folded" in replay
 
 
 def test_binomial_intervals_cover_the_rate_and_widen_at_the_edges():
