@@ -19,6 +19,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import threading
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -96,6 +97,26 @@ def contestant_env(home: str, extra: dict[str, str] | None = None) -> dict[str, 
     return env
 
 
+_namespaces_checked: bool | None = None
+_namespaces_lock = threading.Lock()
+
+
+def namespaces_work() -> bool:
+    """Whether a program really runs in namespaces here, tried once per judge process: where
+    the kernel lets the guard create them but not use them (e.g. user namespaces without
+    capabilities under AppArmor), every program would fail; then the subreaper mode is used."""
+    global _namespaces_checked
+    with _namespaces_lock:
+        if _namespaces_checked is None:
+            probe = [shutil.which("true") or "/bin/true"]
+            try:
+                with LineProcess(probe, namespaces=True, _probe=True) as proc:
+                    _namespaces_checked = proc.wait(10) == 0 and proc.isolation == sandbox.NAMESPACES
+            except ProgramEnded:
+                _namespaces_checked = False
+        return _namespaces_checked
+
+
 def absolute_argv(argv: list[str]) -> list[str]:
     """Arguments naming existing files or folders (relative to the judge's folder) made absolute,
     so the program can run in another folder."""
@@ -120,6 +141,7 @@ class LineProcess:
         namespaces: bool = True,
         max_line_bytes: int = MAX_LINE_BYTES,
         max_output_bytes: int = MAX_OUTPUT_BYTES,
+        _probe: bool = False,
     ):
         """`cwd`: the folder to run in (the contest's rule, e.g. the program's own folder); by
         default a private temporary folder, removed at close. `env`: variables added to the
@@ -128,6 +150,7 @@ class LineProcess:
         judges of programs that answer within microseconds: the judge's own wake-up delays its
         reply, and the program waiting for that reply is charged for the wait."""
         self.argv = absolute_argv(argv)
+        namespaces = namespaces and (_probe or namespaces_work())
         self.spin = SpinBudget() if spin else None
         self.cpu_limit = cpu_seconds
         self.memory_limit_mb = memory_mb

@@ -160,3 +160,14 @@ def test_runners_in_parallel_threads_do_not_hold_each_others_pipes():
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(session, range(8)))
     assert results == [(True, 0)] * 8
+
+
+def test_namespaces_that_cannot_be_used_fall_back_to_the_subreaper(monkeypatch):
+    """As where user namespaces are allowed but give no rights to mount /proc: programs still run."""
+    from engine.core import process
+
+    monkeypatch.setattr(process, "_namespaces_checked", None)
+    monkeypatch.setattr(sandbox, "_private_proc", lambda: os._exit(126))
+    with LineProcess([sys.executable, "-c", "print('up', flush=True)"]) as proc:
+        assert proc.read_line(timeout=10) == "up" and proc.isolation == sandbox.SUBREAPER
+    assert process._namespaces_checked is False
