@@ -1,0 +1,37 @@
+"""One league game through the contest's judge (no Prefect, no database)."""
+
+import sys
+
+from flows.league_play import plan_games, play, tractor_cases
+from flows.league_spec import build
+
+
+def test_tractor_credits_the_leading_cases_a_wrong_answer_agreed_on(tmp_path):
+    spec = build(name="t", game="tractor", programs=[("x", "cat")], games=1, options={"cases": 3})
+    _, _, expected = tractor_cases(spec, 0)
+    first_case = expected[:expected.index("Case #2:")]
+    answer = tmp_path / "answer.txt"
+    answer.write_text(first_case + "Case #2:\nnonsense\n")
+    script = tmp_path / "partial.py"
+    script.write_text(f"import sys\nsys.stdin.read()\nprint(open({str(answer)!r}).read(), end='')\n")
+    partial = f"{sys.executable} {script}"
+    spec = build(name="t", game="tractor", games=1, options={"cases": 3},
+                 programs=[("partial", partial), ("burner", f"{sys.executable} -c while\\ 1:pass")])
+    outcomes = {o.plan.seats[0].name: o for o in (play(spec, p) for p in plan_games(spec))}
+    assert outcomes["partial"].payoffs == (1 / 3,) and outcomes["partial"].faults == ("",)
+    assert list(outcomes["partial"].log.payoffs) == [1.0, 0.0, 0.0] and outcomes["partial"].units == 3
+    assert outcomes["burner"].payoffs == (0.0,) and outcomes["burner"].faults == ("time limit",)
+    assert outcomes["burner"].cpu_seconds[0] >= 1.0  # the contest's 1 s, charged to the program itself
+
+
+def test_twocarddraw_bots_face_the_same_server_on_the_same_seed():
+    spec = build(name="t", game="twocarddraw", games=1, options={"hands": 300},
+                 programs=[("sample", "bot:sample"), ("oracle", "bot:oracle")])
+    plans = plan_games(spec)
+    assert len({p.seed for p in plans}) == 1
+    outcomes = {o.plan.seats[0].name: o for o in (play(spec, p) for p in plans)}
+    for o in outcomes.values():
+        assert o.log.count == 300 and o.faults == ("",)
+        assert o.payoffs[0] == float(o.log.payoffs.sum()) / 300
+    cards = [o.log.tables["tcd_hands"]["p_card1"].tolist() for o in outcomes.values()]
+    assert cards[0] == cards[1]  # common deals: the difference is the bots'
