@@ -478,3 +478,4 @@ class LineProcess:
     def __del__(self):  # dropped without close: the guard still kills the program
         if getattr(self, "_control", -1) >= 0:
             self._close_control()
+            shutil.rmtree(self._home, ignore_errors=True)

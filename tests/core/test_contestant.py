@@ -108,10 +108,10 @@ def test_a_dropped_runner_still_takes_its_program_down():
     proc, marker = hostile("escape", namespaces=False)
     proc.send("STATE")
     proc.read_line(timeout=10)
-    guard = proc.proc
+    guard, home = proc.proc, Path(proc._home)
     del proc  # no close(): the control pipe closes with the object and the guard kills the tree
     guard.wait(timeout=10)
-    assert survivors(marker) == []
+    assert survivors(marker) == [] and not home.exists()
 
 
 def test_a_missing_program_is_a_clean_failure():
