@@ -29,10 +29,7 @@ class Service:
     address: str  # tcp://HOST:PORT for Dask, http://HOST:PORT/api for Prefect
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    with contextlib.closing(socket.socket(socket.AF_INET, socket.SOCK_STREAM)) as sock:
-        sock.bind((host, 0))
-        return sock.getsockname()[1]
+free_port = prefect_local._free_port  # a free port on 127.0.0.1, for tests and benches
 
 
 def service_env(prefect_api: str | None = None) -> dict[str, str]:

@@ -204,3 +204,42 @@ def test_a_network_scheduler_with_a_loopback_prefect_server_is_refused(monkeypat
         check_reachable_prefect("tcp://10.1.2.3:8786")
     monkeypatch.setenv("PREFECT_API_URL", "http://10.1.2.3:4200/api")
     check_reachable_prefect("tcp://10.1.2.3:8786")
+
+
+def test_cluster_up_serves_a_sweep_through_the_documented_settings_and_stops_everything(tmp_path):
+    """`cardlab cluster up` prints the exports; a `cardlab sweep` with only those set runs on its
+    workers; SIGTERM stops the server, the scheduler and the workers."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    import psutil
+
+    cardlab = str(Path(sys.executable).with_name("cardlab"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("PREFECT_API_URL", "CARDLAB_DASK", "CARDLAB_TASK"))}
+    up = subprocess.Popen([cardlab, "cluster", "up", "--workers", "1", "--scheduler-port", str(cluster.free_port()),
+                           "--prefect-port", str(cluster.free_port()), "--logs", str(tmp_path / "logs")],
+                          env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        lines, deadline = [], time.monotonic() + 120
+        while time.monotonic() < deadline and not any("Ctrl-C" in line for line in lines):
+            line = up.stdout.readline()
+            assert line or up.poll() is None, "".join(lines)
+            lines.append(line)
+        settings = dict(re.findall(r"export (\w+)=(\S+)", "".join(lines)))
+        assert set(settings) == {"CARDLAB_TASK_RUNNER", "CARDLAB_DASK_ADDRESS", "PREFECT_API_URL"}, lines
+        services = psutil.Process(up.pid).children(recursive=True)
+        swept = subprocess.run([cardlab, "sweep", "cg-holdem", "--grid", "bet_respect=0.25,0.4", "--hands", "20",
+                                "--chunk", "10"], env={**env, **settings, "CARDLAB_DB": str(tmp_path / "h.duckdb")},
+                               capture_output=True, text=True, timeout=300)
+        assert swept.returncode == 0, swept.stdout[-2000:] + swept.stderr[-2000:]
+        assert "Connecting to an existing Dask cluster" in swept.stdout + swept.stderr
+        worker_log = (tmp_path / "logs" / "worker-0.log").read_text()
+        assert len(re.findall(r"Task run 'play-chunk-\w+' - Finished in state Completed", worker_log)) == 4
+    finally:
+        up.send_signal(signal.SIGTERM)
+        up.wait(timeout=60)
+    _, alive = psutil.wait_procs(services, timeout=20)
+    assert not alive, [p.cmdline() for p in alive]
