@@ -21,6 +21,7 @@ def store(
     chunk: int = typer.Option(10_000, help="Units per chunk."),
     seed: int = typer.Option(1),
     repeats: int = typer.Option(5, help="Alternating runs with and without logging; the best of each counts."),
+    reader: bool = typer.Option(True, help="Also time the logged match while another process reads the log."),
 ):
     """Hand-log ingest rate, and logging's share of a match's time (target: at most 10%).
 
@@ -28,7 +29,11 @@ def store(
     the hand log, as `cardlab match` runs it (each chunk is written once played). On this
     shared VM one 40,000-hand run varies by 10-20% with others' load, more than logging
     costs: the best of 5 of each is steadier than the best of 3, and as the writes run on
-    the match's own thread, the time spent inside the hand log is also printed directly."""
+    the match's own thread, the time spent inside the hand log is also printed directly.
+
+    With --reader (the default), the logged match is played once more while another process
+    opens the log read-only, counts its units and closes it, every 0.1 s: how long each read
+    waits for its turn, and what giving the file up for it costs the match."""
     from flows import games
     from flows.match import MatchPlan, play_chunk, run_match
     from flows.store import HandLog
@@ -45,7 +50,7 @@ def store(
             log_store.write_chunks([PendingChunk("ingest", i, log) for i, log in enumerate(logs)])
             log_store.con.execute("CHECKPOINT")  # the deferred compression is logging's cost too
             ingest = time.perf_counter() - started
-        with_log, without, schema, inside = [], [], [], []
+        with_log, without, schema, inside, shared = [], [], [], [], None
         for repeat in range(repeats):  # which goes first alternates, so a drift in load hits both
             for logged in (False, True) if repeat % 2 == 0 else (True, False):
                 if logged:
@@ -57,6 +62,8 @@ def store(
                 started = time.perf_counter()
                 run_match(plan, None)
                 without.append(time.perf_counter() - started)
+        if reader:
+            shared = _match_with_a_reader(plan, adapter, Path(tmp) / "shared.duckdb")
     best_with, best_without = min(with_log), min(without)
     share = max(0.0, best_with - best_without) / best_with
     unit = adapter.unit
@@ -73,8 +80,55 @@ def store(
     console.print(f"  (each repeat's own pair: median {paired[len(paired) // 2]:.1%}, "
                   f"from {paired[0]:.1%} to {paired[-1]:.1%}: the spread is other load on the machine)")
     own = sorted(in_log / wall for in_log, wall in zip(inside, with_log, strict=True))
-    console.print(f"  time spent inside the hand log (match record, chunk writes, final CHECKPOINT): "
+    console.print(f"  time spent inside the hand log (match record, chunk writes, closing the file): "
                   f"median {own[len(own) // 2]:.1%} of the logged match, from {own[0]:.1%} to {own[-1]:.1%}")
+    if shared is not None:
+        wall, in_log, waits = shared
+        waits.sort()
+        console.print(f"  with a reader in another process (read-only open, count, close, every 0.1 s): match with "
+                      f"log {wall:.3f} s (inside the hand log {in_log / wall:.1%}); {len(waits)} reads, each waited "
+                      f"median {waits[len(waits) // 2] * 1000:.0f} ms, at most {waits[-1] * 1000:.0f} ms"
+                      if waits else f"  with a reader: match with log {wall:.3f} s; no read got in")
+
+
+READER = """
+import json, os, sys, time
+from flows.store import read_only
+print("ready", flush=True)
+waits = []
+while not os.path.exists(sys.argv[2]):
+    started = time.perf_counter()
+    try:
+        con = read_only(sys.argv[1], wait=60)
+    except FileNotFoundError:
+        time.sleep(0.01)
+        continue
+    waits.append(time.perf_counter() - started)
+    con.execute("SELECT count(*) FROM units").fetchall()
+    con.close()
+    time.sleep(0.1)
+print(json.dumps(waits))
+"""
+
+
+def _match_with_a_reader(plan, adapter, path: Path) -> tuple[float, float, list[float]]:
+    """The logged match while another process reads the log back to back: (wall, inside, waits)."""
+    import json
+    import subprocess
+    import sys
+
+    from flows.settings import PROJECT_ROOT
+
+    stop = path.with_name("stop-reading")
+    process = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop)], stdout=subprocess.PIPE,
+                               text=True, cwd=PROJECT_ROOT)
+    try:
+        process.stdout.readline()  # imported and reading
+        wall, in_log, _ = _logged_match(plan, adapter, path)
+    finally:
+        stop.touch()
+        out, _ = process.communicate(timeout=120)
+    return wall, in_log, json.loads(out or "[]")
 
 
 def _logged_match(plan, adapter, path: Path) -> tuple[float, float, float]:
@@ -110,7 +164,9 @@ def _logged_match(plan, adapter, path: Path) -> tuple[float, float, float]:
         setup = time.perf_counter() - started
         started = time.perf_counter()
         run_match(plan, log_store)
-        log_store.timed(log_store.con.execute, "CHECKPOINT")
+        # Closing writes what is left in the WAL into the file, as at the end of `cardlab match`
+        # (the log has usually let the file go already after the match's finish, doing just that).
+        log_store.timed(log_store.close)
         return time.perf_counter() - started, spent[0], setup
 
 

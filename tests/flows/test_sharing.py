@@ -205,3 +205,21 @@ def _now():
     from datetime import datetime
 
     return datetime(2026, 1, 2, 3, 4, 5)
+
+
+def test_a_reader_past_its_wait_while_a_first_chunk_plays_reads_what_was_committed(toy, tmp_path):
+    """The file is held from a match's record to its first chunk; a reader that cannot wait
+    that long reads a copy, which holds everything committed (the writer is not writing)."""
+    db = tmp_path / "h.duckdb"
+    plan = MatchPlan(game="toy", bot="coin", seed=1, units=100, chunk_size=100)
+    with HandLog(db) as store:
+        from flows.match import record_match
+
+        record_match(store, plan, "m-slow", source="match")
+        reader = subprocess.run(
+            [sys.executable, "-c", "import sys; from flows.store import read_only; con = read_only(sys.argv[1], "
+             "wait=0.2); print(con.execute('SELECT count(*) FROM matches').fetchall()[0][0])", str(db)],
+            capture_output=True, text=True, timeout=120)
+        store.write_chunk("m-slow", 0, play_chunk(plan, 0, 100)[0])
+    assert reader.returncode == 0, reader.stderr
+    assert reader.stdout.strip() == "1" and "read a copy" in reader.stderr
