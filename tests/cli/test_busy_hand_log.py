@@ -122,3 +122,33 @@ def test_sweep_while_a_writer_holds_the_file_throughout_prints_its_ranking_and_s
     assert count(env, f"SELECT count(*) FROM sweeps s JOIN matches m ON m.match_id = s.best_match "
                       f"WHERE s.sweep_id = '{sweep_id}' AND s.finished_at IS NOT NULL "
                       "AND m.config LIKE '%\"edge\": 0.6%'") == 1
+
+
+def test_judge_cg_holdem_json_log_prints_its_json_and_spools_while_a_writer_holds_the_file(env):
+    caller = f"{sys.executable} {ROOT / 'tests' / 'cg_holdem' / 'data' / 'caller.py'}"
+    assert run(env, "match", "toy", "--hands", "10").returncode == 0
+    with Holder(Path(env["CARDLAB_DB"]), read_only=False):
+        judged = run(env, "judge", "cg-holdem", "--seed", "42", "--turn-ms", "2000", "--json", "--log", "--",
+                     caller, caller)
+    assert judged.returncode == 0, judged.stderr
+    out = json.loads(judged.stdout)
+    assert len(out["seats"]) == 2 and out["match_id"].startswith("j-")
+    one_note(judged.stderr, env)
+    assert run(env, "ingest").returncode == 0
+    assert count(env, f"SELECT count(*) FROM units WHERE match_id = '{out['match_id']}'") == 1  # the unit is a game
+    assert count(env, f"SELECT count(*) FROM cgh_seats WHERE match_id = '{out['match_id']}'") == 2
+
+
+def test_judge_still_prints_its_json_when_the_match_can_be_neither_logged_nor_spooled(env, tmp_path):
+    strategy = tmp_path / "s.txt"
+    assert run(env, "twocarddraw", "generate", "--bet1", "3", "--bet2", "7", "--steps", "2000", "--seed", "2",
+               "--out", str(strategy)).returncode == 0
+    assert run(env, "match", "toy", "--hands", "10").returncode == 0
+    Path(env["CARDLAB_DB"] + ".spool").write_text("a file where the spool folder would go")
+    with Holder(Path(env["CARDLAB_DB"]), read_only=False):
+        judged = run(env, "judge", "twocarddraw", "--strategy", str(strategy), "--bot", "sample", "--hands", "200",
+                     "--seed", "3", "--json", "--log")
+    assert judged.returncode == 0, judged.stderr
+    out = json.loads(judged.stdout)
+    assert out["hands_played"] == 200 and "match_id" not in out and out["log_error"].startswith("FileExistsError")
+    assert "note: the match was not logged (FileExistsError" in judged.stderr
