@@ -108,14 +108,19 @@ def _holdem_training(spec: LeagueSpec, plan: GamePlan):
 def _twocarddraw(spec: LeagueSpec, plan: GamePlan):
     from bots.twocarddraw import BOTS
     from engine.twocarddraw.judge import OK, MatchOptions, load_server, play_bot
+    from engine.twocarddraw.program import play_program
 
-    name, *pairs = plan.seats[0].command.removeprefix("bot:").split(":")
-    if name not in BOTS:
-        raise ValueError(f"unknown twocarddraw bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
-    bot = BOTS[name].make(BOTS[name].config_from(pairs))
-    options = MatchOptions(strategy=spec.option("strategy", ""))
+    server = load_server(MatchOptions(strategy=spec.option("strategy", "")))
     hands = spec.option("hands", TCD_HANDS)
-    result = play_bot(bot, load_server(options), seed=plan.seed, count=hands)  # CPU: the bot's own thread time
+    entrant = plan.seats[0]
+    if entrant.bot_class:  # the user's class in its own sandboxed process, TopCoder's CPU accounting
+        result, _ = play_program(*entrant.bot_class, server, seed=plan.seed, count=hands)
+    else:
+        name, *pairs = entrant.command.removeprefix("bot:").split(":")
+        if name not in BOTS:
+            raise ValueError(f"unknown twocarddraw bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+        bot = BOTS[name].make(BOTS[name].config_from(pairs))
+        result = play_bot(bot, server, seed=plan.seed, count=hands)  # CPU: the bot's own thread time
     fault = "" if result.status == OK else f"{result.status}: {result.record.message}"
     return [result.profit / hands], [1], [fault], [result.cpu_seconds], result.chunk_log()
 

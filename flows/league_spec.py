@@ -30,6 +30,7 @@ GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
 FIXED_OPPONENT = ("holdem-training", "twocarddraw")  # ranked by mean profit against the contest's opponent
 REFERENCE = ("tractor",)  # a simulator contest: ranked by agreement with the reference simulator
 IN_PROCESS_PREFIX = "bot:"  # TwoCardDraw: a project bot by name (TopCoder ran a class, not a program)
+_CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # TwoCardDraw: a user's class
 BUNDLE_FILES = ("config.json", "bot.json")  # an exported bundle's launcher reads these beside it
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 _OPTION_KEYS = {"hands", "cases", "cpu_seconds", "strategy"}
@@ -53,6 +54,16 @@ class Entrant:
     @property
     def in_process(self) -> bool:
         return self.command.startswith(IN_PROCESS_PREFIX)
+
+    @property
+    def bot_class(self) -> tuple[str, str] | None:
+        """(file, class name) for a `PATH.py:ClassName` entrant (TwoCardDraw), else None."""
+        return class_entrant(self.command)
+
+
+def class_entrant(command: str) -> tuple[str, str] | None:
+    found = _CLASS_FILE.fullmatch(command)
+    return (found["path"], found["cls"]) if found and os.path.isfile(found["path"]) else None
 
 
 @dataclass(frozen=True)
@@ -94,6 +105,9 @@ def version_of(command: str) -> str:
     if command.startswith(IN_PROCESS_PREFIX):  # a project bot and its config: the text is the identity
         return hashlib.sha256(command.encode()).hexdigest()[:12]
     digest = hashlib.sha256()
+    if class_entrant(command):  # a user's class: its file and its name
+        path, name = class_entrant(command)
+        return hashlib.sha256(name.encode() + b"\0" + Path(path).read_bytes()).hexdigest()[:12]
     files = program_files(command)
     for word in shlex.split(command)[1:]:  # options are part of the program; file paths are not
         if not os.path.isfile(word):
@@ -107,6 +121,9 @@ def entrant(name: str, command: str) -> Entrant:
     if not _NAME.fullmatch(name):
         raise LeagueError(f"entrant name {name!r}: accepted: 1-40 letters, digits, _ . - (not first _ . -)")
     command = command.strip()
+    if class_entrant(command):  # the class file is found from any folder the league runs in
+        path, cls = class_entrant(command)
+        command = f"{os.path.abspath(path)}:{cls}"
     return Entrant(name, command, version_of(command))
 
 
@@ -142,9 +159,13 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
         if e.in_process and game != "twocarddraw":
             raise LeagueError(f"{e.name}: '{IN_PROCESS_PREFIX}NAME' entrants are for twocarddraw; "
                               f"{game} entrants are program commands")
-        if game == "twocarddraw" and not e.in_process:
-            raise LeagueError(f"{e.name}: twocarddraw entrants are project bots ('{IN_PROCESS_PREFIX}NAME'): "
-                              "the contest ran a class in the tester, and user classes are not wired in yet")
+        if game == "twocarddraw" and not (e.in_process or e.bot_class):
+            raise LeagueError(f"{e.name}: twocarddraw entrants are classes, as TopCoder's tester ran them: "
+                              f"PATH.py:ClassName (yours, in its own process) or '{IN_PROCESS_PREFIX}NAME' "
+                              "(a project bot)")
+        if e.bot_class and game != "twocarddraw":
+            raise LeagueError(f"{e.name}: PATH.py:ClassName entrants are for twocarddraw; {game} entrants are "
+                              "program commands")
     return LeagueSpec(name=name, game=game, entrants=entrants, games=games, seed=seed,
                       players=players if multi_seat else 1,
                       options=tuple(sorted((k, str(v)) for k, v in (options or {}).items())))

@@ -15,7 +15,8 @@ from rich.table import Table
 from cardlab import checks, prefect_local
 from cardlab.errors import fail
 
-PROGRAM_HELP = "NAME=COMMAND (repeatable); TwoCardDraw: NAME=bot:BOT[:k=v...] (a project bot)"
+PROGRAM_HELP = ("NAME=COMMAND (repeatable); TwoCardDraw: NAME=PATH.py:ClassName (your class) or "
+                "NAME=bot:BOT[:k=v...] (a project bot)")
 
 
 def _spec(target: str | None, file_arg: str | None, file: Path | None, *, programs: list[str], games: int | None,

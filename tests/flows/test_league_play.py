@@ -24,9 +24,21 @@ def test_tractor_credits_the_leading_cases_a_wrong_answer_agreed_on(tmp_path):
     assert outcomes["burner"].cpu_seconds[0] >= 1.0  # the contest's 1 s, charged to the program itself
 
 
-def test_twocarddraw_bots_face_the_same_server_on_the_same_seed():
+USER_CLASS = """
+class Bot:  # checks, calls and never draws: never raises, so it never faults
+    def init(self, bet1, bet2): return 0
+    def new_hand(self, card1, card2, winnings): return 0
+    def round1(self, card1, card2, bets): return 1
+    def draw(self, card1, card2, bets): return 0
+    def round2(self, card1, card2, bets1, bets2, drew): return 1
+    def showdown(self, card1, card2, opp1, opp2): return 0
+"""
+
+
+def test_twocarddraw_bots_face_the_same_server_on_the_same_seed(tmp_path):
+    (tmp_path / "mine.py").write_text(USER_CLASS)
     spec = build(name="t", game="twocarddraw", games=1, options={"hands": 300},
-                 programs=[("sample", "bot:sample"), ("oracle", "bot:oracle")])
+                 programs=[("sample", "bot:sample"), ("oracle", "bot:oracle"), ("mine", f"{tmp_path}/mine.py:Bot")])
     plans = plan_games(spec)
     assert len({p.seed for p in plans}) == 1
     outcomes = {o.plan.seats[0].name: o for o in (play(spec, p) for p in plans)}
@@ -34,4 +46,5 @@ def test_twocarddraw_bots_face_the_same_server_on_the_same_seed():
         assert o.log.count == 300 and o.faults == ("",)
         assert o.payoffs[0] == float(o.log.payoffs.sum()) / 300
     cards = [o.log.tables["tcd_hands"]["p_card1"].tolist() for o in outcomes.values()]
-    assert cards[0] == cards[1]  # common deals: the difference is the bots'
+    assert cards[0] == cards[1] == cards[2]  # common deals: the difference is the bots'
+    assert outcomes["mine"].cpu_seconds[0] is not None  # the class ran in its own process, its CPU charged

@@ -51,11 +51,16 @@ def test_bad_leagues_are_refused_naming_what_is_accepted(kwargs, says):
         build(**args)
 
 
-def test_twocarddraw_takes_project_bots_by_name():
-    with pytest.raises(LeagueError, match="bot:NAME"):
+def test_twocarddraw_takes_classes_a_users_or_a_project_bot(tmp_path):
+    with pytest.raises(LeagueError, match="PATH.py:ClassName"):
         build(name="x", game="twocarddraw", programs=[("a", "cat")], games=1)
-    spec = build(name="x", game="twocarddraw", programs=[("a", "bot:sample")], games=1)
-    assert spec.entrants[0].in_process
+    mine = _script(tmp_path, "mine.py", "class Bot:\n    pass\n")
+    spec = build(name="x", game="twocarddraw", programs=[("a", "bot:sample"), ("b", f"{mine}:Bot")], games=1)
+    assert spec.entrants[0].in_process and spec.entrants[1].bot_class == (mine, "Bot")
+    (tmp_path / "mine.py").write_text("class Bot:\n    x = 1\n")
+    assert version_of(f"{mine}:Bot") != spec.entrants[1].version
+    with pytest.raises(LeagueError, match="are for twocarddraw"):
+        build(name="x", game="holdem-training", programs=[("b", f"{mine}:Bot")], games=1)
 
 
 def test_multi_seat_plan_rotates_every_table_over_one_deal_per_round():
