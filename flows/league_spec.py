@@ -190,6 +190,9 @@ def load_toml(path: Path, *, games: int | None = None, extra: list[tuple[str, st
     base = path.parent
 
     def local(command: str) -> str:  # a relative program file is relative to the league file
+        found = _CLASS_FILE.fullmatch(command.strip())
+        if found and not os.path.isabs(found["path"]) and (base / found["path"]).is_file():
+            return f"{base / found['path']}:{found['cls']}"
         argv = shlex.split(command)
         return shlex.join([str(base / a) if not os.path.isabs(a) and (base / a).is_file() else a for a in argv])
 

@@ -99,6 +99,9 @@ def test_league_file_resolves_programs_beside_it_and_takes_extensions(tmp_path):
     assert spec.name == "weekly" and spec.games == 4
     assert [e.name for e in spec.entrants] == ["alice", "bob", "carol"]
     assert str(tmp_path / "alice.py") in spec.entrants[0].command
+    (tmp_path / "mine.py").write_text("class Bot:\n    pass\n")
+    path.write_text('game = "twocarddraw"\n[programs]\nmine = "mine.py:Bot"\n')
+    assert load_toml(path).entrants[0].bot_class == (str(tmp_path / "mine.py"), "Bot")
     path.write_text('game = "cg-holdem"\nspeed = 1\n[programs]\na = "cat"\n')
     with pytest.raises(LeagueError, match="unknown key"):
         load_toml(path)
