@@ -22,10 +22,10 @@ from prefect.futures import as_completed
 
 from flows import games
 from flows.games.base import SQL_DIR
-from flows.league_play import GameOutcome, GamePlan, plan_games, play
+from flows.league_play import GameOutcome, plan_games, play
 from flows.league_ratings import recompute_ratings
 from flows.league_spec import LeagueError, LeagueSpec
-from flows.runners import make_task_runner
+from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
 from flows.store import HandLog
 
@@ -41,9 +41,9 @@ class LeagueRun:
     workers: int
 
 
-@task(name="league-game", persist_result=False, cache_policy=NO_CACHE, retries=0)
-def play_game_task(spec: LeagueSpec, plan: GamePlan) -> GameOutcome:
-    return play(spec, plan)
+# Not a decorator: the task's function keeps its own importable name, so a Dask worker
+# process unpickles it by reference.
+play_game_task = task(play, name="league-game", persist_result=False, cache_policy=NO_CACHE, retries=0)
 
 
 def match_id_of(league: str, key: str) -> str:
@@ -136,5 +136,6 @@ def run_league(spec: LeagueSpec, *, db: str | None = None, workers: int | None =
     per core: the contests' wall-clock limits (a CodinGame turn) must not depend on the league."""
     workers = max(1, min(workers or worker_count(), os.cpu_count() or 1))
     bound = league_flow.with_options(task_runner=make_task_runner(runner, workers=workers))
-    return bound(spec, db=db, progress=progress, workers=workers)
+    # Prefect ships the flow's parameters to every task: the progress bar must stay here.
+    return bound(spec, db=db, progress=LocalOnly(progress) if progress else None, workers=workers)
 

@@ -243,3 +243,28 @@ def test_cluster_up_serves_a_sweep_through_the_documented_settings_and_stops_eve
         up.wait(timeout=60)
     _, alive = psutil.wait_procs(services, timeout=20)
     assert not alive, [p.cmdline() for p in alive]
+
+
+def test_a_league_on_worker_processes_logs_what_threads_log(running, tmp_path, monkeypatch):
+    import sys
+    import threading
+    from pathlib import Path
+
+    from flows.league import run_league
+    from flows.league_spec import build
+
+    contestant = str(Path(__file__).parents[1] / "holdem_training" / "data" / "contestant.py")
+    spec = build(name="ht", game="holdem-training", games=2, options={"hands": 30},
+                 programs=[("checker", f"{sys.executable} {contestant} check"),
+                           ("garbage", f"{sys.executable} {contestant} garbage 5")])
+    run_league(spec, db=str(tmp_path / "threads.duckdb"), workers=2, runner="threads")
+    monkeypatch.setenv("CARDLAB_DASK_ADDRESS", running.scheduler.address)
+    lock = threading.RLock()  # like a progress bar's: it cannot travel to a worker
+    run_league(spec, db=str(tmp_path / "dask.duckdb"), workers=2, runner="dask", progress=lambda n: (lock, n))
+    logged = []
+    for name in ("threads", "dask"):  # league match ids are deterministic: whole tables compare
+        con = duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True)
+        logged.append([con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
+                       for table in ("units", "ht_packed_hands")])
+        con.close()
+    assert logged[0][0] and logged[0] == logged[1]
