@@ -15,6 +15,7 @@ from bots.base import BotSpec
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = (
+    "bots/base.py",  # the configs' declared ranges (stdlib only)
     "engine/core/cards.py",
     "engine/cg_holdem/rules.py",
     "engine/cg_holdem/protocol.py",
