@@ -203,7 +203,8 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         if track:
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
-                                        best=best, runner_up=runner_up, paired_diff=diff, paired_se=se)
+                                        best=best, runner_up=runner_up, paired_diff=diff, paired_se=se,
+                                        spec=json.loads(spec.to_json()))
         # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
         store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
                            baseline_match=None if baseline is None else baseline.match_id)
