@@ -24,7 +24,7 @@ def move(mode: str, *extra: str, folder: Path, **kwargs):
     program = folder / "agent.py"  # the agent runs, and may write, in its own folder
     shutil.copy(HOSTILE, program)
     marker = uuid.uuid4().hex
-    wall = 30 if mode == "burn" else WALL  # a loaded machine gives it a fraction of a core
+    wall = 90 if mode == "burn" else WALL  # a loaded machine gives it a fraction of a core (CI saw >30 s at load 20)
     agent = ExternalAgent("hostile", shlex.join([sys.executable, str(program), marker, mode, *extra]),
                           cpu_seconds=1, wall_seconds=wall, **kwargs)
     started = time.monotonic()
