@@ -288,6 +288,15 @@ class _RateMeter:
         wins, ties = self.state.rate(rollouts)
         return round(wins / rollouts, 6), round(ties / rollouts, 6)
 
+    def query(self):
+        """What a bot is handed: RATE t -> (win, tie) and nothing else. The meter itself holds the
+        judge's hand (Bob's cards), so the bot gets a function, not the meter."""
+
+        def rate(rollouts: int) -> tuple[float, float]:
+            return self(rollouts)
+
+        return rate
+
 
 def play_chunk(bot: InProcessBot, *, seed: int, first: int, count: int, rate_budget: int | None = None,
                bob_rollouts: int = BOB_ROLLOUTS) -> ChunkLog:
@@ -335,6 +344,7 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
     card_rows = deal.rows()
     record = _Recorder()
     rate = _RateMeter(rate_budget)
+    ask = rate.query()
     stream = np.zeros(1, np.uint64)
     status, reason = "ok", ""
     bot.start_match(count, rate_budget)
@@ -347,7 +357,7 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
             view_of, apply = state.view, state.apply
             while True:
                 view = view_of()
-                action = act(view, rate)
+                action = act(view, ask)
                 event = apply(action)
                 record_action(event)
                 record_rate(rate.in_hand)
