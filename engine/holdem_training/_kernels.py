@@ -444,9 +444,14 @@ def bob_calls(stream, cards, known, pot, raise_amount, rollouts):
 
 @kernel
 def call_decision(bob_wins, ties, rollouts, pot, raise_amount):
-    """Bob's rule on his rollout counts: call iff -w*x + d*P/2 + (1-w-d)*(P+x) > 0, times 2*rollouts."""
-    alice_wins = rollouts - bob_wins - ties
-    return 2 * bob_wins * (pot + raise_amount) + ties * pot - 2 * alice_wins * raise_amount > 0
+    """Bob's rule on his rollout counts, in the reference interactor's doubles: with w, d the
+    rates of Alice winning and tying, call iff -w*x + d*P/2 + (1-w-d)*(P+x) > 0, evaluated in
+    that order. In exact arithmetic it is 2*bob_wins*(P+x) + ties*P - 2*alice_wins*x > 0; the
+    two differ only at exact break-even, where rounding leaves the doubles slightly positive
+    in 6,695 of 15,972 cases (tests/holdem_training/test_reference_bob.py)."""
+    w = (rollouts - bob_wins - ties) / rollouts
+    d = ties / rollouts
+    return -w * raise_amount + d * pot / 2 + (1.0 - w - d) * (pot + raise_amount) > 0.0
 
 
 @kernel

@@ -108,10 +108,9 @@ def sample_outcomes(stream: Stream, hole, board, known: int, rollouts: int, valu
 
 
 def bob_calls_rule(bob_wins: int, ties: int, rollouts: int, pot: int, x: int) -> bool:
-    """The statement's rule with w, d as fractions: call iff -w*x + d*P/2 + (1-w-d)*(P+x) > 0,
-    where w = P(Alice better) (exact rational arithmetic, no rounding)."""
-    from fractions import Fraction
-
-    w = Fraction(rollouts - bob_wins - ties, rollouts)
-    d = Fraction(ties, rollouts)
-    return -w * x + d * Fraction(pot, 2) + (1 - w - d) * (pot + x) > 0
+    """The reference interactor's rule: call iff -w*x + d*P/2 + (1-w-d)*(P+x) > 0 in doubles,
+    left to right, with w = P(Alice better), d = P(tie) as counts / rollouts. Off exact
+    break-even this is the statement's exact rule; at break-even rounding decides."""
+    w = (rollouts - bob_wins - ties) / rollouts
+    d = ties / rollouts
+    return -w * x + d * pot / 2 + (1.0 - w - d) * (pot + x) > 0.0
