@@ -83,32 +83,43 @@ def _standings_table(title: str, standings, ratings=None) -> Table:
 
 def judge(
     games: int = typer.Option(2, "--games", help="games in the match (seats rotate after each)", callback=checks.count),
-    seed: int = typer.Option(1, "--seed", help="match seed; game g's deal depends on (seed, g) only",
-                             callback=checks.seed),
+    seed: int = typer.Option(1, "--seed", help="match seed (see --deals)", callback=checks.seed),
+    deals: str = typer.Option("cardlab", "--deals",
+                              help="cardlab: game g's deal depends on (seed, g) only (sweeps); php: the contest "
+                                   "arbiter's deals, PHP's Mt19937 seeded once per match (arbiter.php --seed S)"),
     commands: list[str] = typer.Argument(..., help="1-4 agent commands, each one string, e.g. \"python3 a.py\"",
                                          callback=checks.programs(1, 4)),
     save: Path | None = typer.Option(None, "--save", help="write DIR/game-NNN.json records",
                                      callback=checks.output_dir),
     save_inputs: bool = typer.Option(False, "--save-inputs", help="also write every agent's stdin (needs --save)"),
     cpu: float = typer.Option(11.0, "--cpu", help="CPU seconds per move (contest: 11)", callback=checks.limit),
-    wall: float = typer.Option(12.0, "--wall", help="wall-clock guard per move in seconds", callback=checks.limit),
+    wall: float = typer.Option(60.0, "--wall", help="wall-clock guard per move in seconds: cardlab's safety net "
+                               "(the arbiter has none; its limit is CPU time)", callback=checks.limit),
     strict_exit: bool = typer.Option(False, "--strict-exit", help="a crash or a limit makes the move a pass"),
     log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)",
                              callback=checks.when_logging),
     env: list[str] = typer.Option([], "--env", help=ENV_HELP),
 ):
     """Play external agents as the contest's arbiter does; print each player's points and wins."""
-    from engine.splendor.agents import ExternalAgent
-    from engine.splendor.judge import match_chunk, play_match
+    from engine.splendor.agents import AgentNotFound, ExternalAgent
+    from engine.splendor.judge import DEALS, match_chunk, play_match
     from engine.splendor.record import save_game
 
+    if deals not in DEALS:
+        _fail(f"--deals {deals!r} is not accepted; accepted: {', '.join(DEALS)}")
+    if deals == "php" and seed == 0:
+        _fail("--seed 0 with --deals php is not reproducible (the arbiter replaces 0 by the clock); "
+              "accepted: 1 or more")
     if not 1 <= len(commands) <= 4:
         raise typer.BadParameter(f"give 1 to 4 agent commands, got {len(commands)}")
     if save_inputs and save is None:
         raise typer.BadParameter("--save-inputs needs --save DIR")
     names = _agent_names(commands)
-    agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit, env=parse_env(env))
-              for n, c in zip(names, commands, strict=True)]
+    try:
+        agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit,
+                                env=parse_env(env)) for n, c in zip(names, commands, strict=True)]
+    except AgentNotFound as exc:
+        _fail(str(exc))
     console = Console()
 
     def on_game(g, result):
@@ -118,9 +129,9 @@ def judge(
                       f" rounds={result.rounds} winners={[result.names[w] for w in result.winners]}")
 
     started = time.perf_counter()
-    result = play_match(agents, games=games, seed=seed, keep_inputs=save_inputs, on_game=on_game)
+    result = play_match(agents, games=games, seed=seed, keep_inputs=save_inputs, on_game=on_game, deals=deals)
     seconds = time.perf_counter() - started
-    console.print(_standings_table(f"Splendor match, {games} games, seed {seed}", result.standings))
+    console.print(_standings_table(f"Splendor match, {games} games, seed {seed}, {deals} deals", result.standings))
     for name in names:
         turns = [t for g in result.games for t in g.turns if g.names[t.event.seat] == name]
         cpu_max = max((t.reply.cpu_seconds for t in turns), default=0.0)
@@ -225,17 +236,29 @@ def _log_tournament_match(names, result, seed):
 
 
 @app.command("replay")
-def replay(record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a game-NNN.json record")):
-    """Replay a saved record through the engine and print the final scores."""
-    from engine.splendor.record import load
-    from engine.splendor.record import replay as replay_record
+def replay(
+    record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a game-NNN.json record"),
+    inputs: Path | None = typer.Option(None, "--inputs", file_okay=False,
+                                       help="its inputs folder (default: inputs-NNN beside the record, if there)"),
+):
+    """Replay a saved record and check it all: every turn's tokens, returns, noble and message, the
+    game's end, the file's bytes, and every agent's stdin in the inputs folder."""
+    from engine.splendor.record import ReplayMismatch, check_file
 
+    if inputs is None:
+        sibling = record_file.parent / record_file.stem.replace("game-", "inputs-", 1)
+        inputs = sibling if record_file.stem.startswith("game-") and sibling.is_dir() else None
+    elif not inputs.is_dir():
+        _fail(f"--inputs {inputs}: not a folder; accepted: the inputs-NNN folder the judge or arbiter saved")
     try:
-        states = replay_record(load(record_file))
+        states = check_file(record_file, inputs)
+    except ReplayMismatch as exc:
+        _fail(f"{record_file}: differs from the engine: {exc}", code=1)
     except (ValueError, KeyError, IndexError, TypeError) as exc:
         _fail(f"{record_file}: not a valid Splendor record ({exc})")
     final = states[-1]
-    typer.echo(f"{len(states) - 1} turns, rounds {final.round - 1}, scores {final.scores()}")
+    checked = f"; inputs {inputs} match" if inputs is not None else ""
+    typer.echo(f"{len(states) - 1} turns, rounds {final.round - 1}, scores {final.scores()}: record matches{checked}")
 
 
 @bench_app.command("speed")

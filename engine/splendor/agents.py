@@ -1,15 +1,19 @@
 """Who answers a turn: an in-process bot, or an external program started anew for every move.
 
 Both take the exact stdin text and give back raw stdout, so the judge treats them alike.
-External programs are run the arbiter's way: a fresh process per move in the program's own
-directory, an 11 s CPU limit (RLIMIT_CPU), a wall-clock guard the arbiter lacks (sleepers
-would otherwise hang a match), the exit code ignored, and whatever stdout holds is parsed
-even after a crash or a kill.
+External programs are run the arbiter's way: a fresh process per move in the folder of the
+program's real file (symlinks resolved), killed at 11 s of CPU time (the judge stops it there,
+RLIMIT_CPU is the backstop), the exit code ignored, whatever stdout holds parsed even after a
+crash or a kill, and kibitz lines taken from all of stderr. Two differences, both documented
+in the README: stdin is a pipe closed after the input (the arbiter redirects a file; an agent
+that only reads its stdin cannot tell), and a far wall-clock guard (60 s) the arbiter lacks,
+cardlab's safety net against agents that sleep forever.
 """
 
 import os
 import resource
 import shlex
+import shutil
 import time
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -61,30 +65,44 @@ class InProcessAgent:
             self.bot.new_game(key)
 
 
+WALL_GUARD_SECONDS = 60.0  # cardlab's safety net only: the arbiter has no wall limit
+
+
+class AgentNotFound(ValueError):
+    """The agent's program cannot be started; the arbiter refuses to start the match too."""
+
+
 def command_argv(command: str) -> tuple[list[str], str | None]:
     """argv with existing file paths made absolute, and the directory to run in.
 
-    The arbiter runs an agent in its binary's directory; for "python3 dir/agent.py" that is
-    the directory of the first argument after the program that names an existing file.
+    The arbiter runs an agent in its binary's real directory (realpath: symlinks resolved); for
+    "python3 dir/agent.py" that is the directory of the first argument after the program that
+    names an existing file.
     """
     argv = shlex.split(command)
     if not argv:
-        raise ValueError("empty agent command")
+        raise AgentNotFound("empty agent command; accepted: a program and its arguments")
+    if shutil.which(argv[0]) is None:
+        raise AgentNotFound(f"agent program {argv[0]!r} is not an executable file or on PATH")
     files = []
     for i, arg in enumerate(argv):
         if os.path.isfile(arg):
             argv[i] = os.path.abspath(arg)
             files.append(i)
     script = [i for i in files if i > 0] or files
-    return argv, os.path.dirname(argv[script[0]]) if script else None
+    return argv, os.path.dirname(os.path.realpath(argv[script[0]])) if script else None
 
 
-def _all_kibitzes(proc: LineProcess) -> list[str] | None:
-    """Kibitz lines from the whole stderr (ProcessReport keeps only its last 2000 characters),
-    once the program has ended (it has closed its stdout here); None if it does not end."""
-    if proc.wait(1.0) is None:  # fall back to the report's tail
-        return None
-    return kibitzes(proc.stderr_text())
+STDERR_ALL = 1 << 40  # more than any stderr file can hold (RLIMIT_FSIZE caps it at 64 MB)
+
+
+def _all_kibitzes(proc: LineProcess, *, ended: bool) -> list[str]:
+    """Kibitz lines from the whole stderr (ProcessReport keeps only its last 2000 characters).
+    Read before closing, which removes the file: after the program has ended, or was stopped by
+    a limit (then what it wrote until then, as the arbiter reads it after the kill)."""
+    if ended:
+        proc.wait(1.0)
+    return kibitzes(proc.stderr_text(STDERR_ALL))
 
 
 def _children_cpu() -> float:
@@ -100,7 +118,7 @@ class ExternalAgent:
     name: str
     command: str
     cpu_seconds: float = CPU_SECONDS
-    wall_seconds: float = CPU_SECONDS + 1.0
+    wall_seconds: float = WALL_GUARD_SECONDS
     strict_exit: bool = False  # contest: False (a crashed agent's stdout still counts)
     env: dict[str, str] = field(default_factory=dict)  # variables added to the scrubbed environment
     _argv: list[str] = field(default_factory=list, init=False)
@@ -136,10 +154,8 @@ class ExternalAgent:
                 limit = hit.kind
                 lines.append(proc.unfinished_line())  # a last line cut short by the limit still counts
                 break
-        notes = _all_kibitzes(proc) if limit is None else None
+        notes = _all_kibitzes(proc, ended=limit is None)
         report = proc.close(grace=0.0 if limit else 1.0)
-        if notes is None:
-            notes = kibitzes(report.stderr_tail)
         # Should the guard's report be missing, the children's rusage delta is exact here
         # because one judge thread runs one agent at a time.
         cpu = report.cpu_seconds or max(0.0, _children_cpu() - children_before)

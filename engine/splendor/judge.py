@@ -3,8 +3,13 @@
 Per turn: render the seat's stdin, ask the agent, parse its whole stdout with the contest's
 integer rules, and either apply the move or pass with the arbiter's message. Games end
 after a full round once someone has 15 points, or after round 100. A match rotates seats
-after each game; winners share one point per game. Every game's deal comes from
-(match seed, game index), so games replay alone and sweeps share deals.
+after each game; winners share one point per game.
+
+Two ways to deal a match from its seed (``deals``):
+- "cardlab" (the default, for sweeps): every game's deal comes from its own (match seed, game
+  index) stream, so games replay alone and sweeps share deals;
+- "php": the arbiter's own deals, PHP's Mt19937 seeded once per match and drawn on from game to
+  game (engine.splendor.php_rng), so ``--seed S`` plays the same match as ``arbiter.php --seed S``.
 """
 
 from collections.abc import Callable, Sequence
@@ -16,6 +21,7 @@ from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
 from engine.splendor import state as st
 from engine.splendor.agents import Agent, AgentReply
+from engine.splendor.php_rng import arbiter_deals
 from engine.splendor.protocol import output_tokens, render_input
 from engine.splendor.rules import SplendorConfig
 
@@ -113,6 +119,9 @@ def add_game(standings: dict[str, Standing], result: GameResult) -> None:
         row.wins += seat in result.winners
 
 
+DEALS = ("cardlab", "php")
+
+
 def seat_order(agents: Sequence[Agent], game: int) -> list[Agent]:
     """The arbiter rotates seats after each game: the first seat moves to the end."""
     k = game % len(agents)
@@ -127,11 +136,19 @@ def play_match(
     keep_inputs: bool = False,
     on_game: Callable[[int, GameResult], None] | None = None,
     deal_for: Callable[[int], st.Deal] | None = None,
+    deals: str = "cardlab",
 ) -> MatchResult:
-    """N games with seat rotation; every finished game is handed to ``on_game`` at once."""
+    """N games with seat rotation; every finished game is handed to ``on_game`` at once.
+    ``deals``: "cardlab" or "php" (see the module's docstring); ``deal_for`` overrides both."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
         raise ValueError(f"agent names must be distinct, got {names}")
+    if deals not in DEALS:
+        raise ValueError(f"deals {deals!r} is not one of {', '.join(DEALS)}")
+    if deal_for is None and deals == "php":
+        if seed == 0:
+            raise ValueError("seed 0 is not reproducible with PHP deals: the arbiter replaces it by the clock")
+        deal_for = arbiter_deals(seed, len(agents), games).__getitem__
     standings = {a.name: Standing(a.name) for a in agents}
     results = []
     for g in range(games):

@@ -104,5 +104,7 @@ def output_tokens(stdout: str) -> list[str]:
 
 
 def kibitzes(stderr: str) -> list[str]:
-    """stderr lines that start with exactly 'kibitz ', minus the prefix, trimmed."""
-    return [line[len(KIBITZ_PREFIX):].strip() for line in stderr.split("\n") if line.startswith(KIBITZ_PREFIX)]
+    """stderr lines that start with exactly 'kibitz ', minus the prefix, trimmed of PHP's trim()
+    characters only (ASCII space, tab, newlines, NUL, vertical tab; not other Unicode spaces)."""
+    return [line[len(KIBITZ_PREFIX):].strip(_PHP_TRIM) for line in stderr.split("\n")
+            if line.startswith(KIBITZ_PREFIX)]

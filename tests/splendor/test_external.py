@@ -3,8 +3,10 @@
 import sys
 import textwrap
 
+import pytest
+
 from engine.splendor import state as st
-from engine.splendor.agents import ExternalAgent
+from engine.splendor.agents import AgentNotFound, ExternalAgent
 from engine.splendor.judge import game_deal, play_game
 from engine.splendor.protocol import output_tokens
 from engine.splendor.rules import SplendorConfig
@@ -81,14 +83,20 @@ def test_wall_guard_stops_a_sleeper(tmp_path):
     assert reply.limit == "wall" and output_tokens(reply.stdout) == ["1", "1", "3"]
 
 
-def test_silent_and_missing_programs_pass_and_the_game_goes_on(tmp_path):
+def test_a_silent_program_passes_and_the_game_goes_on(tmp_path):
     silent = agent(tmp_path, "silent", "pass\n")
-    missing = ExternalAgent("missing", str(tmp_path / "nope"))
+    other = agent(tmp_path, "silent2", "pass\n")
     config = SplendorConfig(players=2, max_rounds=2)
-    result = play_game([silent, missing], game_deal(4, 0, 2), config=config)
+    result = play_game([silent, other], game_deal(4, 0, 2), config=config)
     assert result.rounds == 2 and result.winners == ()
     assert [t.event.message for t in result.turns[:2]] == [
-        "Sar peste silent: Acțiunea este prea scurtă.", "Sar peste missing: Acțiunea este prea scurtă."]
+        "Sar peste silent: Acțiunea este prea scurtă.", "Sar peste silent2: Acțiunea este prea scurtă."]
+
+
+def test_a_missing_program_is_refused_before_the_match(tmp_path):
+    # The arbiter will not start with a missing binary (it would otherwise pass every move).
+    with pytest.raises(AgentNotFound, match="nope"):
+        ExternalAgent("missing", str(tmp_path / "nope"))
 
 
 def test_kibitz_lines_survive_a_long_stderr(tmp_path):
