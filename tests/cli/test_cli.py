@@ -113,7 +113,7 @@ def test_workspace_benchmarks_print_their_figures(capsys, monkeypatch):
     code, out, err = cardlab(capsys, monkeypatch, "bench", "sweep", "--game", "toy", "--total", "800",
                              "--chunk", "100")
     assert code == 0, err
-    assert "2 configs x 400 = 800 flips" in out and "peak memory" in out
+    assert "2 configs x 400 flips" in out and "threads x2: 800 flips" in out and "peak memory" in out
 
 
 def _table_counts(db) -> tuple:
