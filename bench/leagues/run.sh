@@ -22,10 +22,10 @@ holdem_training() {
     --program "checker=$PY $T check" --program "rate_then_raise=$PY $T example 0"
 }
 cg_holdem() {  # stdlib programs that read every turn and answer one fixed action
-  C=tests/flows/data/cg_fixed.py
+  C=tests/cg_holdem/data/caller.py  # argv: delay, from round, answer
   "$CARDLAB" bench league cg-holdem --games 6 --players 2 \
-    --program "call=$PY $C CALL" --program "check=$PY $C CHECK" \
-    --program "allin=$PY $C ALL-IN" --program "fold=$PY $C FOLD"
+    --program "call=$PY $C 0 1 CALL" --program "check=$PY $C 0 1 CHECK" \
+    --program "allin=$PY $C 0 1 ALL-IN" --program "fold=$PY $C 0 1 FOLD"
 }
 splendor() {
   "$CARDLAB" bench league splendor --games 4 --players 4 \

@@ -18,7 +18,7 @@ from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate
 
 DATA = Path(__file__).parent / "data"
 RAISER = f"{sys.executable} {DATA / 'ht_raiser.py'}"
-CG_FIXED = f"{sys.executable} {DATA / 'cg_fixed.py'}"
+CG_FIXED = f"{sys.executable} {Path(__file__).parents[1] / 'cg_holdem' / 'data' / 'caller.py'} 0 1"
 
 
 class _Raiser:

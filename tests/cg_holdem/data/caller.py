@@ -1,11 +1,13 @@
 """A contestant program for the judge tests: reads the protocol, answers CALL.
-argv[1] (optional): seconds to sleep before answering from that round on; argv[2]: the round."""
+argv[1] (optional): seconds to sleep before answering from that round on; argv[2]: the round;
+argv[3]: another answer to give every turn (e.g. FOLD)."""
 
 import sys
 import time
 
 delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
 from_round = int(sys.argv[2]) if len(sys.argv) > 2 else 1
+answer = sys.argv[3] if len(sys.argv) > 3 else "CALL;calling"
 players = None
 while True:
     line = sys.stdin.readline()
@@ -24,4 +26,4 @@ while True:
             sys.stdin.readline()
     if delay and round_ >= from_round:
         time.sleep(delay)
-    print("CALL;calling", flush=True)
+    print(answer, flush=True)
