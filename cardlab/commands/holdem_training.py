@@ -63,6 +63,8 @@ def judge(
     memory = "?" if result.peak_memory_mb is None else f"{result.peak_memory_mb:.0f}"
     typer.echo(f"hands {result.hands_played}/{hands}  status {result.status}"
                f"{'  (' + result.reason + ')' if result.reason else ''}")
+    if result.verdict:
+        typer.echo(f"verdict {result.verdict_line}")
     typer.echo(f"limits: cpu {cpu} s of {cpu_seconds:g} s, peak memory {memory} MB of {memory_mb:g} MB"
                f"{', stopped by the ' + result.limit + ' limit' if result.limit else ''}")
     typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s  isolation {result.isolation}")
@@ -70,13 +72,16 @@ def judge(
         typer.echo(f"program stderr: {line}")
     if result.complete:
         from engine.holdem_training.protocol import score_line
+        from engine.holdem_training.rules import reference_points
 
-        typer.echo(f"points {result.points}")
+        typer.echo(f"points {result.points} (statement's formula), {reference_points(result.average_profit)} "
+                   f"(reference, capped at 100)")
         typer.echo(score_line(result.average_profit))
     else:
         typer.echo(f"points 0 (the contest scores only complete matches; mean over played hands "
                    f"{result.average_profit:.6f})")
-        typer.echo("-1")
+        if result.verdict == "budget":  # the reference's only -1; on WA / PE it just ends
+            typer.echo("-1")
         raise typer.Exit(1)
 
 

@@ -3,8 +3,11 @@
 Both run hands through `state.HandState`. Hand i (0-based; the contest's hand number is
 i + 1) is dealt from (match seed, i) and its RATE answers and Bob's rollouts come from one
 stream derived from (match seed, i), so any chunk of a match replays identically alone.
-The contest's rule for bad output (malformed line, unknown action, raise outside [1, a],
-RATE budget exceeded) is -1 and stop; the hands already finished are kept and reported.
+Bad output stops the match; the hands already finished are kept and reported. Verdicts as
+the contest's reference interactor gives them: "budget" (RATE budget exceeded: it prints -1),
+"WA" (well-formed but illegal: unknown command, raise outside [1, a], RATE t < 1) and "PE"
+(a token that is not an integer, or has leading zeros); on WA and PE it prints nothing more
+and ends. The contestant's output is read as tokens, as the reference reads it.
 """
 
 import gc
@@ -49,14 +52,28 @@ class InProcessBot(Protocol):
 
 
 class MatchAborted(Exception):
-    """The judge printed -1: the contest's answer to bad output or an exhausted RATE budget."""
+    """The match stopped on the contestant's fault; `verdict` is "budget", "WA" or "PE"."""
+
+    def __init__(self, message: str, verdict: str = protocol.BUDGET):
+        super().__init__(message)
+        self.verdict = verdict
+
+
+# What the contest's reference interactor does on each verdict (shown with the verdict)
+CHECKER_ACTION = {protocol.BUDGET: "the reference prints -1 and stops",
+                  protocol.WRONG_ANSWER: "the reference stops without -1 (wrong answer)",
+                  protocol.PRESENTATION_ERROR: "the reference stops without -1 (presentation error)"}
+
+
+def _verdict(exc: Exception) -> str:
+    return getattr(exc, "verdict", protocol.WRONG_ANSWER)  # IllegalAction: a raise out of range
 
 
 @dataclass(frozen=True)
 class MatchResult:
     log: ChunkLog  # the hands finished (all of them unless the match stopped early)
     hands_requested: int
-    status: str  # "ok", "aborted" (-1), "limit" (cpu/memory/wall/output), "ended" (program quit), "interrupted"
+    status: str  # "ok", "aborted" (see verdict), "limit" (cpu/memory/wall/output), "ended" (quit), "interrupted"
     reason: str  # why it stopped early, "" when ok
     limit: str | None = None  # "cpu", "memory", "wall" or "output" when a limit stopped the program
     rate_used: int = 0
@@ -64,6 +81,14 @@ class MatchResult:
     peak_memory_mb: float | None = None
     stderr_tail: str = ""  # external programs: the end of what they wrote to stderr (crashes, notes)
     isolation: str = ""  # external programs: what isolated the program (engine.core.sandbox)
+    verdict: str = ""  # when aborted: "budget", "WA" or "PE" (the contest checker's names)
+
+    @property
+    def verdict_line(self) -> str:
+        """'WA: <reason> (the reference stops without -1 ...)', or "" unless aborted."""
+        if not self.verdict:
+            return ""
+        return f"{self.verdict}: {self.reason} ({CHECKER_ACTION[self.verdict]})"
 
     @property
     def hands_played(self) -> int:
@@ -280,7 +305,7 @@ class _RateMeter:
 
     def __call__(self, rollouts: int) -> tuple[float, float]:
         if type(rollouts) is not int or rollouts < 1:
-            raise MatchAborted(f"RATE t needs an integer t >= 1, got {rollouts!r}")
+            raise MatchAborted(f"RATE t needs an integer t >= 1, got {rollouts!r}", protocol.WRONG_ANSWER)
         if self.used + rollouts > self.budget:
             raise MatchAborted(f"RATE budget exceeded: {self.used} + {rollouts} > {self.budget}")
         self.used += rollouts
@@ -308,7 +333,8 @@ def play_chunk(bot: InProcessBot, *, seed: int, first: int, count: int, rate_bud
     result = _play_in_process(bot, seed=seed, first=first, count=count, rate_budget=budget,
                               bob_rollouts=bob_rollouts)
     if result.status != "ok":  # a chunk is all or nothing: its hands would not be the ones asked for
-        raise MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
+        raise MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}",
+                           result.verdict or protocol.WRONG_ANSWER)
     return result.log
 
 
@@ -346,7 +372,7 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
     rate = _RateMeter(rate_budget)
     ask = rate.query()
     stream = np.zeros(1, np.uint64)
-    status, reason = "ok", ""
+    status, reason, verdict = "ok", "", ""
     bot.start_match(count, rate_budget)
     act, observe, end_hand = bot.act, bot.observe, bot.end_hand
     record_action, record_rate = record.events.append, record.rate_marks.append
@@ -369,10 +395,10 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
             record.hand(state, event, rate.in_hand)
             end_hand(state.hand, state.delta)
     except (MatchAborted, IllegalAction) as exc:
-        status, reason = "aborted", str(exc)
+        status, reason, verdict = "aborted", str(exc), _verdict(exc)
     except Exception as exc:  # a crashing bot ends its match like a crashing program would
         status, reason = "ended", f"bot raised {type(exc).__name__}: {exc}"
-    return MatchResult(record.log(deal, rate.used), count, status, reason, rate_used=rate.used)
+    return MatchResult(record.log(deal, rate.used), count, status, reason, rate_used=rate.used, verdict=verdict)
 
 
 # ------------------------------------------------------------------------------------------
@@ -396,7 +422,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     deal = _Deal.of(seed, first, hands)
     card_rows = deal.rows()
     record = _Recorder()
-    status, reason, limit = "ok", "", None
+    status, reason, limit, verdict = "ok", "", None, ""
     rate_used = 0
     stream = np.zeros(1, np.uint64)
     deadline = time.monotonic() + wall
@@ -405,12 +431,13 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
         proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, env=env, spin=True)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
+        next_token = protocol.token_reader(talk.read)
         for i in range(hands):
             state = deal.hand(i, stream, card_rows, bob_rollouts)
             in_hand = 0
             while True:
                 talk.send("\n".join(protocol.state_lines(state.view())))
-                command = protocol.parse_command(talk.read())
+                command = protocol.read_command(next_token)
                 while isinstance(command, protocol.RateRequest):
                     t = command.rollouts
                     if rate_used + t > rate_budget:
@@ -418,7 +445,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                     rate_used += t
                     in_hand += t
                     talk.send(protocol.rates_line(*state.rate(t), t))
-                    command = protocol.parse_command(talk.read())
+                    command = protocol.read_command(next_token)
                 event = state.apply(command)
                 record.action(event)
                 record.rate_marks.append(in_hand)
@@ -431,8 +458,9 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
         talk.send(protocol.score_line(float(np.mean(record.profits))))
         talk.flush()
     except (MatchAborted, IllegalAction, protocol.ProtocolError) as exc:
-        status, reason = "aborted", str(exc)
-        _try_send(proc, protocol.ABORT, transcript)
+        status, reason, verdict = "aborted", str(exc), _verdict(exc)
+        if verdict == protocol.BUDGET:  # the reference's only -1; on WA / PE it just ends
+            _try_send(proc, protocol.ABORT, transcript)
     except LimitExceeded as exc:
         status, reason, limit = "limit", str(exc), exc.kind
     except ProgramEnded as exc:
@@ -450,7 +478,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                        cpu_seconds=report.cpu_seconds if report else None,
                        peak_memory_mb=report.peak_memory_mb if report else None,
                        stderr_tail=report.stderr_tail if report else "",
-                       isolation=report.isolation if report else "")
+                       isolation=report.isolation if report else "", verdict=verdict)
 
 
 class _Wire:

@@ -91,5 +91,13 @@ def points(w: float) -> int:
     return 82 + _round_half_up(3.0 * (w - 14.0))
 
 
+REFERENCE_POINTS_CAP = 100  # the reference's points stop at 100 (W >= 20); the statement's do not
+
+
+def reference_points(w: float) -> int:
+    """The statement's points as the reference caps them."""
+    return min(points(w), REFERENCE_POINTS_CAP)
+
+
 def _round_half_up(x: float) -> int:
     return math.floor(x + 0.5)  # x >= 0 here

@@ -128,15 +128,18 @@ def test_an_external_program_plays_exactly_like_the_same_bot_in_process():
     assert external.cpu_seconds is not None and external.peak_memory_mb > 0
 
 
-@pytest.mark.parametrize("mode", ["garbage", "unknown", "overraise", "zero_raise"])
-def test_bad_program_output_gets_minus_one_and_keeps_played_hands(mode):
+@pytest.mark.parametrize("mode, verdict", [("garbage", "PE"), ("unknown", "WA"), ("overraise", "WA"),
+                                           ("zero_raise", "WA")])
+def test_bad_program_output_ends_with_its_verdict_without_minus_one(mode, verdict):
+    """The reference interactor prints -1 only for the RATE budget; on WA / PE it just ends."""
     transcript: list[str] = []
     result = judge.play_external([sys.executable, CONTESTANT, mode, "3"], seed=5, hands=10, cpu_seconds=5,
                                  transcript=transcript)
-    assert result.status == "aborted" and result.limit is None
+    assert result.status == "aborted" and result.limit is None and result.verdict == verdict
+    assert result.verdict_line.startswith(f"{verdict}: ") and "without -1" in result.verdict_line
     assert result.hands_played == 3 and result.log.payoffs.tolist() == [
         int(line.split()[2]) for line in transcript if line.startswith("> RESULT")]
-    assert transcript[-1] == "> -1" and not any(line.startswith("> SCORE") for line in transcript)
+    assert "> -1" not in transcript and not any(line.startswith("> SCORE") for line in transcript)
 
 
 def test_program_over_the_rate_budget_gets_minus_one():
@@ -145,6 +148,7 @@ def test_program_over_the_rate_budget_gets_minus_one():
                                  rate_budget=5500, transcript=transcript, cpu_seconds=5)
     assert result.status == "aborted" and "budget" in result.reason
     assert result.hands_played == 2 and result.rate_used == 5000 and transcript[-1] == "> -1"
+    assert result.verdict == "budget" and "prints -1" in result.verdict_line
 
 
 def test_cpu_limit_stops_the_program_and_says_so():

@@ -97,3 +97,59 @@ def test_golden_transcript_of_a_short_match():
     if os.environ.get("HT_REGENERATE_GOLDEN"):
         GOLDEN.write_text(text)
     assert text == GOLDEN.read_text()
+
+
+def _commands(lines: list[str], count: int) -> list:
+    feed = iter(lines)
+    next_token = protocol.token_reader(lambda: next(feed))
+    return [protocol.read_command(next_token) for _ in range(count)]
+
+
+def test_the_judge_reads_tokens_like_the_reference():
+    """A command split over lines, two commands on a line, blank lines: all accepted."""
+    assert _commands(["ACTION", "", "RAISE", "  7  "], 1) == [Action("RAISE", 7)]
+    assert _commands(["RATE 5 ACTION CHECK"], 2) == [protocol.RateRequest(5), Action("CHECK")]
+    assert _commands(["", "\t", "RATE\t12\r", "ACTION FOLD"], 2) == [protocol.RateRequest(12), Action("FOLD")]
+
+
+@pytest.mark.parametrize("line", ["ACTION RAISE 007", "RATE 05", "ACTION RAISE -0", "RATE 00", "ACTION RAISE +5"])
+def test_leading_zeros_are_a_presentation_error(line):
+    with pytest.raises(protocol.ProtocolError) as caught:
+        _commands([line], 1)
+    assert caught.value.verdict == protocol.PRESENTATION_ERROR
+
+
+@pytest.mark.parametrize("line", ["ACTION CALL", "HELLO", "RATE 0", "RATE -4"])
+def test_well_formed_but_illegal_commands_are_wrong_answers(line):
+    with pytest.raises(protocol.ProtocolError) as caught:
+        _commands([line], 1)
+    assert caught.value.verdict == protocol.WRONG_ANSWER
+
+
+def test_a_huge_bad_token_is_cut_in_the_message():
+    with pytest.raises(protocol.ProtocolError) as caught:
+        _commands(["ACTION RAISE " + "9x" * 1_000_000], 1)
+    assert len(str(caught.value)) < 200 and "..." in str(caught.value)
+
+
+SPLIT_WRITER = """
+import sys
+first = True
+for line in sys.stdin:
+    if line.startswith("BOARD"):
+        if first:  # a command over three lines, blank line included
+            sys.stdout.write("ACTION\\n\\nCHECK\\n")
+            first = False
+        else:  # two commands on one line
+            sys.stdout.write("RATE 10 ACTION CHECK\\n")
+        sys.stdout.flush()
+"""
+
+
+def test_an_external_program_may_split_and_join_commands(tmp_path):
+    program = tmp_path / "split.py"
+    program.write_text(SPLIT_WRITER)
+    transcript: list[str] = []
+    result = play_external([sys.executable, str(program)], seed=4, hands=3, cpu_seconds=5, transcript=transcript)
+    assert result.complete, (result.status, result.reason)
+    assert result.rate_used == 10 * (4 * 3 - 1) and transcript[-1].startswith("> SCORE ")

@@ -124,16 +124,18 @@ def test_cli_judge_ends_with_the_contest_score_line(tmp_path):
     assert result.exit_code == 0, result.output
     lines = result.stdout.strip().splitlines()
     assert lines[-1].startswith("SCORE ") and len(lines[-1].split()[1].split(".")[1]) == 6
-    assert lines[-2] == "points 0"  # checking scores about 5 per hand: below 8, no points
+    assert lines[-2] == "points 0 (statement's formula), 0 (reference, capped at 100)"  # about 5 per hand
 
 
-def test_cli_judge_reports_minus_one_for_a_bad_program():
+def test_cli_judge_reports_the_verdict_of_a_bad_program():
+    """A wrong answer ends the match without -1, as the reference interactor does."""
     runner = CliRunner()
     result = runner.invoke(_cli(), ["judge", "holdem-training", "--hands", "30", "--no-log",
                                     "--", sys.executable, CONTESTANT, "unknown", "4"])
     assert result.exit_code == 1
     lines = result.stdout.strip().splitlines()
-    assert lines[-1] == "-1" and "hands 4/30" in result.stdout and "status aborted" in result.stdout
+    assert "-1" not in lines and "hands 4/30" in result.stdout and "status aborted" in result.stdout
+    assert any(line.startswith("verdict WA: ") and "without -1" in line for line in lines)
 
 
 def test_bench_commands_run_and_name_their_peer():
