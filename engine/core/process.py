@@ -84,7 +84,7 @@ class ProcessReport:
     peak_memory_mb: float
     limit: str | None  # which limit stopped it, if any
     stderr_tail: str
-    isolation: str = ""  # sandbox.NAMESPACES or sandbox.SUBREAPER: what was in force
+    isolation: str = ""  # sandbox.READONLY_FS, NAMESPACES or SUBREAPER: what was in force
 
 
 def contestant_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
@@ -111,7 +111,8 @@ def namespaces_work() -> bool:
             probe = [shutil.which("true") or "/bin/true"]
             try:
                 with LineProcess(probe, namespaces=True, _probe=True) as proc:
-                    _namespaces_checked = proc.wait(10) == 0 and proc.isolation == sandbox.NAMESPACES
+                    in_force = proc.isolation in (sandbox.READONLY_FS, sandbox.NAMESPACES)
+                    _namespaces_checked = proc.wait(10) == 0 and in_force
             except ProgramEnded:
                 _namespaces_checked = False
         return _namespaces_checked
@@ -180,7 +181,8 @@ class LineProcess:
                 stderr=self._stderr_file,
                 cwd=cwd or self._home,
                 env=contestant_env(self._home, env),
-                preexec_fn=sandbox.preexec(limits, control_read, info_write, namespaces=namespaces),
+                preexec_fn=sandbox.preexec(limits, control_read, info_write, namespaces=namespaces,
+                                           writable=(self._home, cwd or self._home)),
                 start_new_session=True,
                 bufsize=0,
             )

@@ -7,6 +7,13 @@ Popen's child (so it costs a fork, not an interpreter start) that
   unprivileged user namespaces): the program is then PID 1 of its own namespace, so killing
   it kills every process it started, however it detached (setsid, double fork); it has no
   network (only a loopback that is down) and its own /proc (no view of the judge's processes);
+- in that mount namespace, gives the program a read-only view of the whole file system except
+  its writable folders (its private folder, or the contest's folder for it): every mount is
+  bind-remounted read-only, the folders are bind-mounted over themselves first and stay
+  writable; device nodes still work (a read-only mount does not stop writes to devices). Run
+  as root, the program also loses the capabilities that could undo this (mount, mknod, raw
+  I/O, ...) from its bounding set. If any step fails, the view is put back as it was and the
+  mode says so;
 - is in any case a child subreaper (PR_SET_CHILD_SUBREAPER): descendants orphaned by the
   program are re-parented to the guard rather than to init, so the guard can find and kill
   them by walking /proc;
@@ -20,6 +27,7 @@ The guard closes every descriptor of the judge's it inherited except its two pip
 """
 
 import ctypes
+import errno
 import math
 import os
 import resource
@@ -36,6 +44,7 @@ _CLONE_NEWPID = 0x20000000
 _CLONE_NEWUSER = 0x10000000
 
 NAMESPACES = "namespaces"  # PID + network: nothing outlives the program's PID 1; no network
+READONLY_FS = "namespaces+readonly-fs"  # the same, and it can write only in its own folders
 SUBREAPER = "subreaper"  # descendants found and killed through /proc; network as the judge's
 
 
@@ -65,15 +74,75 @@ def _enter_namespaces() -> bool:
     return True
 
 
-_MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REC, _MS_PRIVATE = 2, 4, 8, 1 << 14, 1 << 18
+_MS_RDONLY, _MS_NOSUID, _MS_NODEV, _MS_NOEXEC, _MS_REMOUNT = 1, 2, 4, 8, 32
+_MS_BIND, _MS_REC, _MS_PRIVATE = 4096, 1 << 14, 1 << 18
+_KEPT_OPTIONS = {b"nosuid": _MS_NOSUID, b"nodev": _MS_NODEV, b"noexec": _MS_NOEXEC}  # may be locked
+# Root keeps its other powers, but not these: undoing the read-only view (mount), a device node
+# of the disk in its folder (mknod), raw I/O, modules, immutable files, raised hard rlimits,
+# tracing, the clock, rebooting, BPF, syslog, MAC policy; CAP_SETPCAP goes last.
+_ROOT_CAPS_DROPPED = (21, 27, 17, 16, 9, 24, 19, 25, 22, 39, 38, 34, 32, 33, 8)
+_PR_CAPBSET_DROP, _PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL = 24, 47, 4
+
+
+def _unescape(path: bytes) -> bytes:
+    """A mountinfo path: spaces, tabs, newlines and backslashes are written as octal escapes."""
+    parts = path.split(b"\\")
+    return parts[0] + b"".join(bytes([int(p[:3], 8)]) + p[3:] for p in parts[1:])
+
+
+def _mount_points() -> list[tuple[bytes, int]]:
+    """Every mount point of this mount namespace with the flags a remount must keep."""
+    with open("/proc/self/mountinfo", "rb") as f:
+        rows = [line.split() for line in f]
+    return [(_unescape(row[4]), sum(_KEPT_OPTIONS.get(o, 0) for o in row[5].split(b","))) for row in rows]
+
+
+def _drop_root_powers() -> bool:
+    """Root only: the program keeps its uid but cannot gain these capabilities at exec (the
+    guard and the program before exec keep their own, to mount its /proc)."""
+    if os.geteuid() != 0:
+        return True  # an ordinary uid has no capabilities after exec, even in its user namespace
+    _libc.prctl(_PR_CAP_AMBIENT, _PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0)
+    with open("/proc/self/status", "rb") as f:
+        inheritable = next(int(r.split()[1], 16) for r in f if r.startswith(b"CapInh:"))
+    if inheritable & sum(1 << c for c in _ROOT_CAPS_DROPPED):
+        return False  # they would come back at exec: not worth a capset(2) here
+    return all(_libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 for cap in _ROOT_CAPS_DROPPED)
+
+
+def _read_only_view(writable: tuple[str, ...]) -> bool:
+    """In the guard, in its new mount namespace: everything read-only but `writable` (folders).
+    False, with the mounts as they were (bar harmless self-binds), if any step failed."""
+    mount = _libc.mount
+    if mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:  # nothing propagates back out
+        return False
+    folders = [os.fsencode(os.path.realpath(f)) for f in dict.fromkeys(writable)]
+    if any(mount(f, f, None, _MS_BIND | _MS_REC, None) != 0 for f in folders):
+        return False
+    os.chdir(os.getcwd())  # the program's folder was chdir'ed to under the bind: onto it
+    done = []
+    for point, kept in _mount_points():
+        if any(point == f or point.startswith(f.rstrip(b"/") + b"/") for f in folders):
+            continue
+        if mount(None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | kept, None) == 0:
+            done.append((point, kept))
+        elif ctypes.get_errno() not in (errno.ENOENT, errno.EACCES):  # those: hidden, unreachable
+            break
+    else:
+        if _drop_root_powers():
+            return True
+    for point, kept in reversed(done):  # today's behaviour rather than half a view
+        mount(None, point, None, _MS_REMOUNT | _MS_BIND | kept, None)
+    return False
 
 
 def _private_proc() -> None:
     """A /proc of the program's own PID namespace, so it cannot read the judge's processes
-    (their command lines, their environment) through it. In the program's process (PID 1)."""
+    (their command lines, their environment) through it; read-only, like the rest (no
+    /proc/sys or sysrq writes). In the program's process (PID 1)."""
     mount = _libc.mount
-    if (mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0  # nothing propagates back out
-            or mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, None) != 0):
+    if (mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0
+            or mount(b"proc", b"/proc", b"proc", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_RDONLY, None) != 0):
         os._exit(126)  # it would see the judge's /proc: do not run it
 
 
@@ -170,12 +239,14 @@ def _guard(child: int, control: int, info: int, mode: str) -> None:
     os.write(info, f"{code} {usage.ru_utime + usage.ru_stime!r}\n".encode())
 
 
-def preexec(limits: Limits, control: int, info: int, *, namespaces: bool):
+def preexec(limits: Limits, control: int, info: int, *, namespaces: bool, writable: tuple[str, ...] = ()):
     """The preexec_fn for Popen (start_new_session=True): becomes the guard, and returns only
-    in the program's process, which Popen then execs."""
+    in the program's process, which Popen then execs. `writable`: the folders the program may
+    write in when namespaces are in force (its working folder among them)."""
 
     def run() -> None:
         pid_one = namespaces and _enter_namespaces()
+        mode = (READONLY_FS if _read_only_view(writable) else NAMESPACES) if pid_one else SUBREAPER
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         child = os.fork()
         if child == 0:
@@ -196,7 +267,7 @@ def preexec(limits: Limits, control: int, info: int, *, namespaces: bool):
             for fd in (0, 1, 2):  # the program's pipes must close when the program's copies do
                 os.dup2(null, fd)
             os.close(null)
-            _guard(child, control, info, NAMESPACES if pid_one else SUBREAPER)
+            _guard(child, control, info, mode)
         finally:
             os._exit(0)
 

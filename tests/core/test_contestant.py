@@ -13,6 +13,36 @@ from engine.core import sandbox
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 
 HOSTILE = str(Path(__file__).parent / "data" / "hostile.py")
+PROJECT = Path(__file__).resolve().parents[2]
+IN_NAMESPACES = (sandbox.READONLY_FS, sandbox.NAMESPACES)
+
+
+class ReportPipe:
+    """Where a hostile program writes what it saw: a FIFO, since a program with a read-only
+    view of the file system can still write to one (like /dev/null) but to no file outside its
+    folder. Read it once the program is done; the test keeps a writer open so that the
+    program's successive opens and closes never end it."""
+
+    def __init__(self, path: Path):
+        os.mkfifo(path)
+        self.path = path
+        self._read = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        self._writer = os.open(path, os.O_WRONLY)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def read_text(self) -> str:
+        data = b""
+        while True:
+            try:
+                chunk = os.read(self._read, 65536)
+            except BlockingIOError:
+                break
+            if not chunk:
+                break
+            data += chunk
+        return data.decode()
 
 
 def survivors(marker: str) -> list[int]:
@@ -85,7 +115,7 @@ def test_allocating_is_stopped_at_the_memory_limit(namespaces):
 def test_detached_grandchildren_die_with_the_program_and_it_sees_only_what_it_is_given(
         namespaces, mode, tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
-    report_file = tmp_path / "seen.txt"
+    report_file = ReportPipe(tmp_path / "seen.txt")
     proc, marker = hostile(mode, str(report_file), namespaces=namespaces, env={"HOSTILE_EXTRA": "given"})
     if mode == "escape":
         proc.send("STATE")
@@ -97,11 +127,39 @@ def test_detached_grandchildren_die_with_the_program_and_it_sees_only_what_it_is
     assert seen["FOO_TOKEN"] == "unset" and seen["HOSTILE_EXTRA"] == "given"
     assert seen["cwd"] == seen["home"] and Path(seen["cwd"]).name.startswith("cardlab-contestant-")
     assert seen["cwd"] != os.getcwd() and not Path(seen["cwd"]).exists()  # private, and removed
-    assert report.isolation == (sandbox.NAMESPACES if namespaces and _namespaces_allowed() else sandbox.SUBREAPER)
+    assert report.isolation == (sandbox.READONLY_FS if namespaces and _namespaces_allowed() else sandbox.SUBREAPER)
     # With namespaces its /proc is its own; without, a program of the same user could read the
     # environment the judge was started with there (the README says so).
-    if report.isolation == sandbox.NAMESPACES:
+    if report.isolation in IN_NAMESPACES:
         assert seen["proc_secret"] == "no"
+    assert seen["wrote_cwd"] == "yes"
+
+
+def test_a_program_writes_only_in_its_own_folder(namespaces, tmp_path):
+    """With the read-only view, creating a file in the project root, in /tmp or next to its
+    HOME, or appending to a file it can read, fails; its folder (cwd, HOME, TMPDIR) and
+    /dev/null stay writable. Without namespaces those writes succeed (the README says so)."""
+    existing = tmp_path / "readable.txt"
+    existing.write_text("the judge's\n")
+    name = f"scribbled-{uuid.uuid4().hex}.txt"
+    targets = [PROJECT / name, Path("/tmp") / name]
+    proc, marker = hostile("scribble", *map(str, targets), "--", str(existing), namespaces=namespaces)
+    home_parent = Path(proc._home).parent / marker
+    try:
+        proc.send("GO")
+        seen = dict(item.split("=") for item in proc.read_line(timeout=20).split())
+        report = finish(proc, marker)
+    finally:
+        for path in targets + [home_parent]:
+            path.unlink(missing_ok=True)
+    inside = {k: v for k, v in seen.items() if k.startswith("in:")}
+    outside = {k: v for k, v in seen.items() if k.startswith("out:")}
+    assert set(inside.values()) == {"ok"} and len(outside) == 4
+    if report.isolation == sandbox.READONLY_FS:
+        assert set(outside.values()) <= {"EROFS", "EACCES"}
+        assert existing.read_text() == "the judge's\n"
+    else:
+        assert namespaces is False or not _namespaces_allowed()
 
 
 def test_a_dropped_runner_still_takes_its_program_down():
@@ -121,7 +179,7 @@ def test_a_missing_program_is_a_clean_failure():
 
 def _namespaces_allowed() -> bool:
     with LineProcess([sys.executable, "-c", "pass"]) as proc:
-        return proc.isolation == sandbox.NAMESPACES
+        return proc.isolation in IN_NAMESPACES
 
 
 def test_an_instant_exit_reports_its_code(namespaces):
@@ -160,6 +218,25 @@ def test_runners_in_parallel_threads_do_not_hold_each_others_pipes():
     with ThreadPoolExecutor(4) as pool:
         results = list(pool.map(session, range(8)))
     assert results == [(True, 0)] * 8
+
+
+@pytest.mark.parametrize("fault", ["remount", "capabilities"])
+def test_a_read_only_view_that_cannot_be_made_falls_back_to_plain_namespaces(monkeypatch, tmp_path, fault):
+    """As where a mount refuses to be remounted read-only (EINVAL: not a mount point), or root's
+    capabilities cannot be dropped: every mount is put back, the program runs as before with
+    namespaces, and the isolation says so."""
+    if not _namespaces_allowed():
+        pytest.skip("no namespaces here")
+    if fault == "remount":
+        real = sandbox._mount_points
+        monkeypatch.setattr(sandbox, "_mount_points", lambda: real() + [(b"/etc/passwd", 0)])
+    else:
+        monkeypatch.setattr(sandbox, "_drop_root_powers", lambda: False)
+    target = tmp_path / "written.txt"
+    code = f"open({str(target)!r}, 'w').write('x'); print('up', flush=True)"
+    with LineProcess([sys.executable, "-c", code]) as proc:
+        assert proc.read_line(timeout=10) == "up" and proc.isolation == sandbox.NAMESPACES
+    assert target.read_text() == "x"
 
 
 def test_namespaces_that_cannot_be_used_fall_back_to_the_subreaper(monkeypatch):

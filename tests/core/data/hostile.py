@@ -2,10 +2,14 @@
 
 Usage: hostile.py MARKER MODE [REPORT]. MARKER only tags its command line, so that a test can
 look for survivors in /proc. REPORT, an absolute path, receives what it saw (environment,
-folder). It answers ANSWER (env HOSTILE_ANSWER, default 'ACTION CHECK') to every line it reads
-unless MODE says otherwise.
+folder): a FIFO the test reads (tests.core.test_contestant.ReportPipe), since where the file
+system is read-only for the program a device or FIFO is all it can write outside its folder.
+Mode 'scribble' (args: FILES TO CREATE... -- FILE TO APPEND TO) tries to write outside its folder
+and in it, and answers one line of name=outcome. Otherwise it answers ANSWER (env HOSTILE_ANSWER,
+default 'ACTION CHECK') to every line it reads unless MODE says otherwise.
 """
 
+import errno
 import os
 import sys
 import time
@@ -44,7 +48,32 @@ def escape():
         os._exit(0)
 
 
-if mode == "flood":  # never reads, writes answers forever
+def outcome(path: str, how: str = "x") -> str:
+    """'ok', or the errno name that stopped the write (EROFS, EACCES, ...)."""
+    try:
+        with open(path, how) as f:
+            f.write("scribbled\n")
+        return "ok"
+    except OSError as exc:
+        return errno.errorcode.get(exc.errno, str(exc.errno))
+
+
+def scribble(args: list[str]) -> str:
+    split = args.index("--")
+    outside = {f"create{i}": outcome(path) for i, path in enumerate(args[:split])}
+    outside["home_parent"] = outcome(os.path.join(os.path.dirname(os.environ["HOME"].rstrip("/")), sys.argv[1]))
+    outside["append"] = outcome(args[split + 1], "a")
+    inside = {"cwd": outcome("mine.txt"), "home": outcome(os.path.join(os.environ["HOME"], "home.txt")),
+              "tmpdir": outcome(os.path.join(os.environ["TMPDIR"], "tmp.txt")), "devnull": outcome(os.devnull, "w")}
+    return " ".join(f"{'out' if name in outside else 'in'}:{name}={result}"
+                    for name, result in {**outside, **inside}.items())
+
+
+if mode == "scribble":
+    sys.stdin.readline()
+    print(scribble(sys.argv[3:]), flush=True)
+    sys.stdin.readline()
+elif mode == "flood":  # never reads, writes answers forever
     while True:
         sys.stdout.write((answer + "\n") * 1000)
 elif mode == "sleep":
