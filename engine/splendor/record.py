@@ -115,12 +115,12 @@ def _replay_turn(game: st.GameState, turn: dict, name: str) -> st.TurnEvent:
     return expected
 
 
-def replay(record: dict, inputs: Path | None = None) -> list[st.GameState]:
+def replay(record: dict, inputs: Path | None = None, *, config: SplendorConfig | None = None) -> list[st.GameState]:
     """States after every turn of a record (the first entry is the initial state). Checks every
     turn's fields, that the game ends exactly where the record does, and, given the record's
     inputs folder, that it holds exactly the stdin of every turn, byte for byte."""
     deal = st.Deal(tuple(tuple(d) for d in record["decks"]), tuple(record["nobles"]))
-    game = st.GameState.new(deal, SplendorConfig(players=len(record["players"])))
+    game = st.GameState.new(deal, config or SplendorConfig(players=len(record["players"])))
     states, seen = [game.copy()], set()
     for number, rnd in enumerate(record["rounds"], start=1):
         if game.over:
@@ -142,11 +142,12 @@ def replay(record: dict, inputs: Path | None = None) -> list[st.GameState]:
     return states
 
 
-def check_file(path: Path, inputs: Path | None = None) -> list[st.GameState]:
+def check_file(path: Path, inputs: Path | None = None, *, config: SplendorConfig | None = None
+               ) -> list[st.GameState]:
     """Replays a saved record and checks that its bytes are what cardlab (and the arbiter) write."""
     text = Path(path).read_text()
     record = json.loads(text)
-    states = replay(record, inputs)
+    states = replay(record, inputs, config=config)
     if dumps(record) != text:
         raise ReplayMismatch(f"{path}: the JSON is not written byte for byte as the arbiter writes it")
     return states
