@@ -173,3 +173,7 @@ def test_the_cli_plays_the_arbiters_match_from_its_seed(tmp_path):
     assert not list(links.glob("ran-*"))
     replayed = CliRunner().invoke(app, ["replay", str(out / "game-001.json")])
     assert replayed.exit_code == 0 and "inputs" in replayed.output and "match" in replayed.output
+    spaced = tmp_path / "spaced.json"
+    spaced.write_text(json.dumps(record) + "\n")
+    refused = CliRunner().invoke(app, ["replay", str(spaced)])
+    assert refused.exit_code == 1 and "byte for byte" in refused.output

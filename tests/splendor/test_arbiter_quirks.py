@@ -5,13 +5,16 @@ import json
 import sys
 import textwrap
 
+import pytest
+
 from engine.splendor.agents import ExternalAgent
-from engine.splendor.judge import play_game
+from engine.splendor.judge import play_game, play_match
 from engine.splendor.php_rng import arbiter_deals
 from engine.splendor.protocol import kibitzes, output_tokens
 from engine.splendor.record import check_file, record_of, save_game
 from engine.splendor.rules import SplendorConfig
 
+from .test_external import agent
 from .test_protocol import EXAMPLE
 
 SCRIPT = """
@@ -85,13 +88,6 @@ def test_kibitz_text_loses_only_phps_trim_characters():
     assert kibitzes(stderr) == ["\u2003wide\u2003", "both ends"]
 
 
-def agent(tmp_path, name, body, **limits):
-    folder = tmp_path / name
-    folder.mkdir()
-    (folder / "agent.py").write_text(textwrap.dedent(body))
-    return ExternalAgent(name, f"{sys.executable} {folder / 'agent.py'}", **limits)
-
-
 def test_kibitzes_come_from_all_of_stderr(tmp_path):
     bot = agent(tmp_path, "talker", """
         import sys
@@ -131,3 +127,13 @@ def test_a_sleeper_is_not_stopped_by_the_cpu_limit(tmp_path):
     assert bot.wall_seconds == 60.0
     reply = bot.respond(EXAMPLE)
     assert reply.limit is None and output_tokens(reply.stdout) == ["1", "0"] and reply.wall_seconds > 1.5
+
+
+def test_php_deals_refuse_seed_zero_which_the_arbiter_replaces_by_the_clock(tmp_path):
+    agents_dir = tmp_path / "agents"
+    agents_dir.mkdir()
+    agents = [scripted(agents_dir, n, {}) for n in ("p", "q")]
+    with pytest.raises(ValueError, match="seed 0"):
+        play_match(agents, games=1, seed=0, deals="php")
+    with pytest.raises(ValueError, match="deals 'mt'"):
+        play_match(agents, games=1, seed=1, deals="mt")
