@@ -22,7 +22,7 @@ from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
 
-console = Console() if sys.stdout.isatty() else Console(width=150)  # logs and pipes: no 80-column wrap
+console = Console() if sys.stdout and sys.stdout.isatty() else Console(width=150)  # pipes: no 80-column wrap
 app = typer.Typer(help="cardlab: faithful contest judges, strong bots and a hand-logging sweep pipeline.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
 judge_app = typer.Typer(help="Run bots or external programs under a contest's own judge.", no_args_is_help=True)

@@ -49,15 +49,39 @@ def simulate(
     trace: bool = typer.Option(False, "--trace", help="also write trick-by-trick rows to stderr"),
     log: bool = typer.Option(False, "--log", help="also append the cases to the DuckDB hand log (bot 'input')"),
 ):
-    """Read contest input on stdin, print the judge's output byte for byte (exit 2 on malformed input)."""
-    text = sys.stdin.buffer.read().decode("utf-8", errors="replace")
+    """Read contest input on stdin, print the judge's output byte for byte (exit 2 on malformed input).
+
+    The input streams: each case's output is written when it is done, in constant memory."""
+    if sys.stdin is None or sys.stdout is None:
+        _fail(f"std{'in' if sys.stdin is None else 'out'} is closed; simulate reads the contest input on stdin "
+              "and writes the results to stdout")
     reports: list | None = [] if log else None
-    error = run(text, sys.stdout, trace=sys.stderr if trace else None, keep=reports)
-    sys.stdout.flush()
+    try:
+        error = run(stdin_lines(), sys.stdout, trace=sys.stderr if trace else None, keep=reports)
+        sys.stdout.flush()
+    except OSError as exc:  # a closed pipe, a full disk: one line, not a traceback
+        _quiet_stdout()
+        _fail(f"cannot read the input or write the results: {exc.strerror or exc}")
     if reports:
         _log_simulated(reports)
     if error is not None:
         _fail(str(error))
+
+
+def stdin_lines():
+    """stdin as text lines, undecodable bytes replaced, any line end kept for the reader."""
+    return io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="")
+
+
+def _quiet_stdout() -> None:
+    """After a failed write, point stdout at /dev/null so the exit-time flush cannot fail again."""
+    import os
+
+    try:
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # not a real file (tests), nothing to quiet
+        pass
 
 
 def _log_simulated(reports) -> None:
@@ -232,9 +256,10 @@ def export(
         shutil.copyfile(source / name, target / name)
     (out / "simulate.py").write_text(
         '"""Tractor single-round simulator: contest input on stdin, results on stdout."""\n'
-        "import sys\n\n"
+        "import io\nimport sys\n\n"
         "from engine.tractor.simulate import run\n\n"
-        'error = run(sys.stdin.buffer.read().decode("utf-8", errors="replace"), sys.stdout)\n'
+        'lines = io.TextIOWrapper(sys.stdin.buffer, encoding="utf-8", errors="replace", newline="")\n'
+        "error = run(lines, sys.stdout)\n"
         "sys.stdout.flush()\n"
         "if error is not None:\n"
         '    print(f"error: {error}", file=sys.stderr)\n'

@@ -1,6 +1,6 @@
 """The single-round simulator of the contest: parsed input -> trick winners -> the output lines."""
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.tractor.protocol import InputError, RoundInput, read_rounds, render_result
@@ -62,6 +62,9 @@ def simulate_round(rnd: RoundInput) -> RoundReport:
         else:
             pos, shape = trick_winner(plays, code_of)
             if shape.group == MIXED:
+                # Refused, not scored: the accepted solutions' handling of such a lead is not recorded in
+                # shared/specs/tractor.md (which only says a mixed play never wins), so there is nothing
+                # to match byte for byte; legal play never produces one.
                 raise InputError("the lead mixes trumps and non-trumps or several suits; a lead is all trumps "
                                  "or one non-trump suit", case=rnd.case, line=trick.line, token=trick.texts[0])
             points = sum(points_of[c] for play in plays for c in play)
@@ -79,20 +82,22 @@ def simulate_round(rnd: RoundInput) -> RoundReport:
     return RoundReport(round=rnd, tricks=tuple(records), outcome=outcome)
 
 
-def simulate_text(text: str) -> Iterator[RoundReport]:
-    """Reports of every case in order; an InputError surfaces after the cases before it."""
-    for rnd in read_rounds(text):
+def simulate_text(source: str | Iterable[str]) -> Iterator[RoundReport]:
+    """Reports of every case in order, from a text or its lines (read as needed); an InputError
+    surfaces after the cases before it."""
+    for rnd in read_rounds(source):
         yield simulate_round(rnd)
 
 
-def run(text: str, out, *, trace=None, keep: list | None = None) -> InputError | None:
-    """Write every case's output to `out` (trick rows to `trace`); return the input error, if any.
+def run(source: str | Iterable[str], out, *, trace=None, keep: list | None = None) -> InputError | None:
+    """Write every case's output to `out` as it is done (trick rows to `trace`); return the input
+    error, if any. `source` is a text or an iterable of lines (a file streams in constant memory).
 
     The output of the cases before a malformed one is written (and flushed) first. `keep`
     collects the reports.
     """
     try:
-        for report in simulate_text(text):
+        for report in simulate_text(source):
             out.write(report.output())
             if keep is not None:
                 keep.append(report)

@@ -113,3 +113,63 @@ def test_mangled_input_gives_input_errors_never_crashes():
             assert str(exc).startswith("case ") or "bad case count" in str(exc)
             outcomes["error"] += 1
     assert outcomes["error"] > 100
+
+
+@pytest.mark.parametrize("second, where, words", [
+    # a play missing or one too many on line 20: the reader (token-based, as the judges read)
+    # fails later, and the message names the line that caused it
+    (GOOD.replace("DA DQ DK D4\n", "DA DQ DK\n"), "case 2, line 20", "this line holds 3 plays"),
+    (GOOD.replace("DA DQ DK D4\n", "DA DQ DK D4 D5\n"), "case 2, line 20", "this line holds 5 plays"),
+    (GOOD.replace("DA DQ DK D4", "DA DQ H10 D4"), "case 2, line 20, token 'H10'", "unknown card 'H10' (a ten is"),
+])
+def test_layout_and_card_errors_point_at_the_cause(second, where, words):
+    result = runner.invoke(app, ["simulate"], input=two_cases(second).encode())
+    assert result.exit_code == 2
+    assert result.stdout == read(DATA / "core" / "00_official_sample.out")
+    assert result.stderr.startswith(f"error: {where}") and words in result.stderr, result.stderr
+    assert result.stderr.count("\n") == 1
+
+
+def test_a_huge_bad_token_is_cut_in_the_message():
+    huge = "DX" * 5_000_000  # 10 MB
+    result = runner.invoke(app, ["simulate"], input=two_cases(GOOD.replace("DA DQ DK D4", f"DA DQ {huge} D4")).encode())
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert len(result.stderr) < 300 and "'DXDXDXDX" in result.stderr and "...'" in result.stderr
+
+
+@pytest.mark.parametrize("count", ["²", "١٢", "1" * 5000])
+def test_odd_case_counts_get_one_line(count):
+    with pytest.raises(InputError, match="bad case count"):
+        list(simulate_text(f"{count}\n"))
+
+
+def test_input_is_read_as_needed():
+    """A case is simulated before the lines after it are read (constant memory on a stream)."""
+    lines_read = []
+
+    text = f"4\n\n{GOOD}\n{GOOD}\n{GOOD}\n{GOOD}"
+
+    def lines():
+        for line in text.splitlines():
+            lines_read.append(line)
+            yield line
+
+    reports = simulate_text(lines())
+    next(reports)
+    assert 0 < len(lines_read) <= len(GOOD.splitlines()) + 3 < len(text.splitlines())
+    assert len(list(reports)) == 3
+
+
+@pytest.mark.parametrize("shell, message", [("< {case} > /dev/full", "No space left on device"),
+                                            ("< {case} >&-", "stdout is closed"),
+                                            ("<&-", "stdin is closed")])
+def test_closed_or_full_streams_give_one_line(shell, message):
+    import subprocess
+    import sys
+
+    cardlab = Path(sys.executable).parent / "cardlab"
+    case = DATA / "core" / "00_official_sample.in"
+    done = subprocess.run(f"'{cardlab}' tractor simulate " + shell.format(case=case), shell=True,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and message in done.stderr, done.stderr
