@@ -10,7 +10,7 @@ import pytest
 from bots.cg_holdem import BOTS
 from engine.cg_holdem.judge import BotSeat, ProgramSeat, play_game
 from engine.cg_holdem.rules import GameConfig
-from tests.core.test_contestant import HOSTILE, survivors
+from tests.core.test_contestant import HOSTILE, ReportPipe, survivors
 
 
 def game_with(mode: str, *extra: str, answer: str = "CALL", first_turn_ms: int = 2000, turn_ms: int = 300):
@@ -36,7 +36,7 @@ def test_a_faulty_program_is_timed_out_and_the_game_is_played_out(mode):
 
 def test_a_flood_is_read_as_answers_and_its_daemon_dies(tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
-    seen = tmp_path / "seen.txt"
+    seen = ReportPipe(tmp_path / "seen.txt")  # a FIFO: files outside its folder are read-only
     result = game_with("escape", str(seen), first_turn_ms=10000, turn_ms=2000)  # slack for a loaded machine
     assert result.seat_reports[0]["failure"] is None and result.seat_reports[0]["answers"] > 0
     text = seen.read_text()

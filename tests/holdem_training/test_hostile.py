@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.holdem_training.judge import play_external
-from tests.core.test_contestant import HOSTILE, survivors
+from tests.core.test_contestant import HOSTILE, ReportPipe, survivors
 
 CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
 
@@ -55,12 +55,12 @@ def test_a_limit_after_good_hands_keeps_those_hands(mode, limit):
 def test_a_daemon_child_dies_and_the_secret_stays_hidden(tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
     marker = uuid.uuid4().hex
-    seen = tmp_path / "seen.txt"
+    seen = ReportPipe(tmp_path / "seen.txt")  # a FIFO: files outside its folder are read-only
     result = judged([sys.executable, HOSTILE, marker, "escape", str(seen)], env={"HOSTILE_EXTRA": "given"})
     assert survivors(marker) == []
     text = seen.read_text()
     assert "FOO_TOKEN=unset" in text and "HOSTILE_EXTRA=given" in text
-    assert result.isolation in ("namespaces", "subreaper")
+    assert result.isolation in ("namespaces+readonly-fs", "namespaces", "subreaper")
 
 
 def test_ctrl_c_keeps_the_hands_played_and_kills_the_program():

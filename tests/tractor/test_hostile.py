@@ -8,7 +8,7 @@ import uuid
 import pytest
 
 from engine.tractor.judge import run_program
-from tests.core.test_contestant import HOSTILE, survivors
+from tests.core.test_contestant import HOSTILE, ReportPipe, survivors
 from tests.tractor.test_program import CASE
 
 WALL = 3.0
@@ -41,7 +41,7 @@ def test_a_burned_cpu_figure_is_past_the_limit():
 
 def test_a_daemon_dies_and_secrets_stay_hidden(tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
-    seen = tmp_path / "seen.txt"
+    seen = ReportPipe(tmp_path / "seen.txt")  # a FIFO: files outside its folder are read-only
     verdict = judged("escape_exit", str(seen), env={"HOSTILE_EXTRA": "given"})
     assert verdict.verdict == "wrong answer"
     text = seen.read_text()

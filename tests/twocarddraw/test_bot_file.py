@@ -11,7 +11,7 @@ import pytest
 from engine.twocarddraw import judge as J
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.program import parse_bot_file, play_program
-from tests.core.test_contestant import survivors
+from tests.core.test_contestant import ReportPipe, survivors
 
 USER_BOT = f"""
     import os, random
@@ -60,7 +60,7 @@ def test_a_user_class_plays_exactly_as_it_does_in_process(generated_12, tmp_path
     path = user_file(tmp_path)
     result, isolation = play_program(path, "Bot", generated_12, seed=4, count=2_000)
     alone = J.play_match(in_process(path, "Bot"), generated_12, seed=4, hands=2_000)
-    assert result.status == alone.status == J.OK and isolation in ("namespaces", "subreaper")
+    assert result.status == alone.status == J.OK and isolation in ("namespaces+readonly-fs", "namespaces", "subreaper")
     assert np.array_equal(result.profits, alone.profits) and result.record.columns == alone.record.columns
     assert 0 < result.cpu_seconds < 5
     assert survivors(str(tmp_path)) == []
@@ -123,7 +123,7 @@ def test_a_bot_that_cannot_load_scores_zero(generated_12, tmp_path):
 
 def test_secrets_and_daemons(generated_12, tmp_path, monkeypatch):
     monkeypatch.setenv("FOO_TOKEN", "secret-value")
-    seen = tmp_path / "seen.txt"
+    seen = ReportPipe(tmp_path / "seen.txt")  # a FIFO: files outside its folder are read-only
     path = user_file(tmp_path, f"""
         class Snoop(Bot):
             def init(self, bet1, bet2):
@@ -161,6 +161,7 @@ def test_judge_bot_file_on_the_command_line(generated_12, tmp_path):
     assert result.exit_code == 0, result.output
     out = json.loads(result.output.strip().splitlines()[-1])
     alone = J.play_match(in_process(path, "Bot"), generated_12, seed=4, hands=500)
-    assert out["status"] == "ok" and out["profit"] == alone.profit and out["isolation"] in ("namespaces", "subreaper")
+    assert out["status"] == "ok" and out["profit"] == alone.profit
+    assert out["isolation"] in ("namespaces+readonly-fs", "namespaces", "subreaper")
     bad = runner.invoke(cli, args + ["--bot-file", path])
     assert bad.exit_code == 2 and "accepted: PATH.py:ClassName" in bad.output
