@@ -73,21 +73,25 @@ class _Tokens:
 
     def __init__(self, lines: Iterable[str]):
         self._source = iter(lines)
+        self._parts = self._lines()
         self._number = 0
         self.words: list[str] = []
         self.pos = 0
         self.line = 0  # the number of the line `words` came from
         self.odd: tuple[int, int] | None = None  # (line, plays on it)
 
+    def _lines(self) -> Iterator[str]:
+        for raw in self._source:
+            yield from raw.splitlines() or [""]  # \r, \v, \f ... end lines too, as in str.splitlines
+
     def _fill(self) -> bool:
         """Load the next line with tokens; False at the end of the input."""
-        for raw in self._source:
-            for part in raw.splitlines() or [""]:  # a lone \r also ends a line
-                self._number += 1
-                words = part.split()
-                if words:
-                    self.words, self.pos, self.line = words, 0, self._number
-                    return True
+        for part in self._parts:
+            self._number += 1
+            words = part.split()
+            if words:
+                self.words, self.pos, self.line = words, 0, self._number
+                return True
         self.words, self.pos = [], 0
         return False
 
@@ -204,18 +208,18 @@ def _check_copies(tricks: list[Trick], case: int) -> None:
                                      case=case, line=trick.line, token=text)
 
 
-def read_rounds(source: str | Iterable[str]) -> Iterator[RoundInput]:
+def read_rounds(source: str | Iterable[str], *, resume: tuple[int, int, int] | None = None) -> Iterator[RoundInput]:
     """The cases of an input (a text or its lines), one at a time, so a bad case comes after the
-    good ones and only one case is held in memory."""
+    good ones and only one case is held in memory.
+
+    `resume` = (case, T, lines before): the source starts at that case's header, after that many
+    lines of the input (a faster reader handed over the rest)."""
     stream = _Tokens(source.splitlines() if isinstance(source, str) else source)
-    first = stream.next()
-    if first is None:
-        raise InputError("empty input; expected the number of cases T on the first line")
-    token, line = first
-    if not _COUNT.fullmatch(token) or len(token) > 18:
-        raise InputError("bad case count; expected a non-negative integer T (ASCII digits, below 10**18)",
-                         line=line, token=token)
-    for case in range(1, int(token) + 1):
+    if resume is not None:
+        first_case, count, stream._number = resume
+    else:
+        first_case, count = 1, case_count(stream.next())
+    for case in range(first_case, count + 1):
         stream.odd = None
         try:
             yield _case(stream, case)
@@ -225,6 +229,17 @@ def read_rounds(source: str | Iterable[str]) -> Iterator[RoundInput]:
                 raise InputError(f"this line holds {plays} plays; a trick is 4 plays on one line",
                                  case=case, line=odd_line) from None
             raise
+
+
+def case_count(first: tuple[str, int] | None) -> int:
+    """T from the input's first token (and its line)."""
+    if first is None:
+        raise InputError("empty input; expected the number of cases T on the first line")
+    token, line = first
+    if not _COUNT.fullmatch(token) or len(token) > 18:
+        raise InputError("bad case count; expected a non-negative integer T (ASCII digits, below 10**18)",
+                         line=line, token=token)
+    return int(token)
 
 
 def _case(stream: _Tokens, case: int) -> RoundInput:

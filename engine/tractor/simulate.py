@@ -82,14 +82,16 @@ def simulate_round(rnd: RoundInput) -> RoundReport:
     return RoundReport(round=rnd, tricks=tuple(records), outcome=outcome)
 
 
-def simulate_text(source: str | Iterable[str]) -> Iterator[RoundReport]:
+def simulate_text(source: str | Iterable[str], *, resume: tuple[int, int, int] | None = None
+                  ) -> Iterator[RoundReport]:
     """Reports of every case in order, from a text or its lines (read as needed); an InputError
-    surfaces after the cases before it."""
-    for rnd in read_rounds(source):
+    surfaces after the cases before it. `resume`: see protocol.read_rounds."""
+    for rnd in read_rounds(source, resume=resume):
         yield simulate_round(rnd)
 
 
-def run(source: str | Iterable[str], out, *, trace=None, keep: list | None = None) -> InputError | None:
+def run(source: str | Iterable[str], out, *, trace=None, keep: list | None = None,
+        resume: tuple[int, int, int] | None = None) -> InputError | None:
     """Write every case's output to `out` as it is done (trick rows to `trace`); return the input
     error, if any. `source` is a text or an iterable of lines (a file streams in constant memory).
 
@@ -97,7 +99,7 @@ def run(source: str | Iterable[str], out, *, trace=None, keep: list | None = Non
     collects the reports.
     """
     try:
-        for report in simulate_text(source):
+        for report in simulate_text(source, resume=resume):
             out.write(report.output())
             if keep is not None:
                 keep.append(report)

@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 from cardlab.commands.tractor import app
 from engine.tractor.protocol import InputError
 from engine.tractor.simulate import render_trace, simulate_text
+from tests.tractor.helpers import mangle
 
 DATA = Path(__file__).parent / "data"
 CASES = sorted(DATA.glob("*/*.in"))
@@ -96,18 +97,8 @@ def test_mangled_input_gives_input_errors_never_crashes():
     alphabet = "HSCDOBRJ23456789TJQKA \n\r"
     outcomes = Counter()
     for _ in range(400):
-        text = list(base)
-        for _ in range(rng.randint(1, 3)):
-            at = rng.randrange(len(text))
-            kind = rng.randrange(3)
-            if kind == 0:
-                del text[at]
-            elif kind == 1:
-                text.insert(at, rng.choice(alphabet))
-            else:
-                text[at] = rng.choice(alphabet)
         try:
-            list(simulate_text("".join(text)))
+            list(simulate_text(mangle(base, rng, alphabet)))
             outcomes["ok"] += 1
         except InputError as exc:
             assert str(exc).startswith("case ") or "bad case count" in str(exc)
