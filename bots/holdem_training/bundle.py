@@ -95,6 +95,9 @@ def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...]
     if warm:
         from engine.holdem_training.judge import play_external
 
-        result = play_external([str(run)], seed=0, hands=WARM_HANDS, cpu_seconds=WARM_CPU_SECONDS)
+        # Contestants get a read-only view of the file system: only this trusted warm-up may
+        # write the cache, which the judged runs then load.
+        result = play_external([str(run)], seed=0, hands=WARM_HANDS, cpu_seconds=WARM_CPU_SECONDS,
+                               writable=(str(_numba_cache()),))
         status, cpu = result.status if not result.reason else f"{result.status}: {result.reason}", result.cpu_seconds
     return Bundle(directory, run, status, cpu)

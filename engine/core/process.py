@@ -87,6 +87,28 @@ class ProcessReport:
     isolation: str = ""  # sandbox.READONLY_FS, NAMESPACES or SUBREAPER: what was in force
 
 
+def compiled_caches() -> tuple[str, ...]:
+    """Caches of compiled code every program sees as a private copy (an overlay: what it writes
+    stays in its own folder): the project's numba cache, which exported bundles name. numba
+    uses a cache only where it may write; the judge's own copy must never be written by a
+    program, since the judge loads its entries, which are pickles."""
+    project = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    return (os.environ.get("NUMBA_CACHE_DIR") or os.path.join(project, ".cache", "numba"),)
+
+
+def _remove_folder(path: str) -> None:
+    """rmtree, also through the mode-0 folder an overlay leaves in its work folder."""
+    def unlock_and_retry(function, failed, _exc):
+        parent = failed if function in (os.scandir, os.open) else os.path.dirname(failed)
+        try:
+            os.chmod(parent, 0o700)
+            shutil.rmtree(failed, ignore_errors=True) if os.path.isdir(failed) else os.unlink(failed)
+        except OSError:
+            pass
+
+    shutil.rmtree(path, onerror=unlock_and_retry)
+
+
 def contestant_env(home: str, extra: dict[str, str] | None = None) -> dict[str, str]:
     """The allow-listed variables, HOME and TMPDIR in the program's private folder, then `extra`."""
     env = {name: os.environ[name] for name in ENV_ALLOWED if name in os.environ}
@@ -140,13 +162,19 @@ class LineProcess:
         env: dict[str, str] | None = None,
         spin: bool = False,
         namespaces: bool = True,
+        writable: tuple[str, ...] = (),
+        private_copies: tuple[str, ...] | None = None,
         max_line_bytes: int = MAX_LINE_BYTES,
         max_output_bytes: int = MAX_OUTPUT_BYTES,
         _probe: bool = False,
     ):
         """`cwd`: the folder to run in (the contest's rule, e.g. the program's own folder); by
         default a private temporary folder, removed at close. `env`: variables added to the
-        scrubbed environment. `namespaces`: try PID/network namespaces (False: subreaper only).
+        scrubbed environment. `namespaces`: try PID/network namespaces (False: subreaper only);
+        with them the file system is read-only for the program but for its folder (`cwd`, or the
+        private one) and `writable`, folders a trusted caller grants (never a cache the judge
+        itself loads code from, for an untrusted program). `private_copies` (default:
+        compiled_caches()): folders it sees writable through an overlay in its own folder.
         `spin`: read_line polls for an answer for a while (SpinBudget) before sleeping. For
         judges of programs that answer within microseconds: the judge's own wake-up delays its
         reply, and the program waiting for that reply is charged for the wait."""
@@ -182,7 +210,9 @@ class LineProcess:
                 cwd=cwd or self._home,
                 env=contestant_env(self._home, env),
                 preexec_fn=sandbox.preexec(limits, control_read, info_write, namespaces=namespaces,
-                                           writable=(self._home, cwd or self._home)),
+                                           writable=(self._home, cwd or self._home, *writable),
+                                           private_copies=compiled_caches() if private_copies is None
+                                           else private_copies),
                 start_new_session=True,
                 bufsize=0,
             )
@@ -214,7 +244,7 @@ class LineProcess:
             os.close(self._info)
             self._info = -1
         self._stderr_file.close()
-        shutil.rmtree(self._home, ignore_errors=True)
+        _remove_folder(self._home)
 
     def _info_line(self, timeout: float) -> str | None:
         """The guard's next line: '' if none comes within `timeout`, None if the guard is gone."""
@@ -480,4 +510,4 @@ class LineProcess:
     def __del__(self):  # dropped without close: the guard still kills the program
         if getattr(self, "_control", -1) >= 0:
             self._close_control()
-            shutil.rmtree(self._home, ignore_errors=True)
+            _remove_folder(self._home)

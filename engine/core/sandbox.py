@@ -110,19 +110,41 @@ def _drop_root_powers() -> bool:
     return all(_libc.prctl(_PR_CAPBSET_DROP, cap, 0, 0, 0) == 0 for cap in _ROOT_CAPS_DROPPED)
 
 
-def _read_only_view(writable: tuple[str, ...]) -> bool:
-    """In the guard, in its new mount namespace: everything read-only but `writable` (folders).
+def _private_copy(folder: bytes, scratch: bytes, number: int) -> bool:
+    """`folder` seen through an overlay whose writes land in `scratch` (the program's own, removed
+    with it): it reads what is there and may add to it, and the original never changes."""
+    if any(c in folder for c in b",:\\"):
+        return False  # would break the overlay's option string
+    layer = os.path.join(scratch, b".cardlab-overlay-%d" % number)
+    upper, work = os.path.join(layer, b"upper"), os.path.join(layer, b"work")
+    try:
+        for path in (layer, upper, work):
+            os.mkdir(path)
+    except OSError:
+        return False
+    options = b"lowerdir=%s,upperdir=%s,workdir=%s" % (folder, upper, work)
+    return any(_libc.mount(b"overlay", folder, b"overlay", 0, options + extra) == 0
+               for extra in (b"", b",userxattr"))  # userxattr: what a user namespace may need
+
+
+def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] = ()) -> bool:
+    """In the guard, in its new mount namespace: everything read-only but `writable` (folders,
+    the first its private one) and `private_copies` (overlays: writes go to the private folder).
     False, with the mounts as they were (bar harmless self-binds), if any step failed."""
     mount = _libc.mount
     if mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:  # nothing propagates back out
         return False
-    folders = [os.fsencode(os.path.realpath(f)) for f in dict.fromkeys(writable)]
+    folders = [os.fsencode(os.path.realpath(f)) for f in dict.fromkeys(writable) if os.path.isdir(f)]
     if any(mount(f, f, None, _MS_BIND | _MS_REC, None) != 0 for f in folders):
         return False
     os.chdir(os.getcwd())  # the program's folder was chdir'ed to under the bind: onto it
+    copies = [os.fsencode(os.path.realpath(f)) for f in dict.fromkeys(private_copies) if os.path.isdir(f)]
+    copies = [f for f in copies if f not in folders]
+    if folders and not all(_private_copy(f, folders[0], i) for i, f in enumerate(copies)):
+        return False
     done = []
     for point, kept in _mount_points():
-        if any(point == f or point.startswith(f.rstrip(b"/") + b"/") for f in folders):
+        if any(point == f or point.startswith(f.rstrip(b"/") + b"/") for f in folders + copies):
             continue
         if mount(None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | kept, None) == 0:
             done.append((point, kept))
@@ -239,14 +261,16 @@ def _guard(child: int, control: int, info: int, mode: str) -> None:
     os.write(info, f"{code} {usage.ru_utime + usage.ru_stime!r}\n".encode())
 
 
-def preexec(limits: Limits, control: int, info: int, *, namespaces: bool, writable: tuple[str, ...] = ()):
+def preexec(limits: Limits, control: int, info: int, *, namespaces: bool, writable: tuple[str, ...] = (),
+            private_copies: tuple[str, ...] = ()):
     """The preexec_fn for Popen (start_new_session=True): becomes the guard, and returns only
     in the program's process, which Popen then execs. `writable`: the folders the program may
-    write in when namespaces are in force (its working folder among them)."""
+    write in when namespaces are in force (its private folder first, its working folder among
+    them); `private_copies`: folders it sees writable through an overlay in its private folder."""
 
     def run() -> None:
         pid_one = namespaces and _enter_namespaces()
-        mode = (READONLY_FS if _read_only_view(writable) else NAMESPACES) if pid_one else SUBREAPER
+        mode = (READONLY_FS if _read_only_view(writable, private_copies) else NAMESPACES) if pid_one else SUBREAPER
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         child = os.fork()
         if child == 0:

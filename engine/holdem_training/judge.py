@@ -408,14 +408,16 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                   cpu_seconds: float = CPU_SECONDS, memory_mb: float = MEMORY_MB,
                   wall_seconds: float | None = None, cwd: str | None = None,
                   transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS,
-                  env: dict[str, str] | None = None, first: int = 0) -> MatchResult:
+                  env: dict[str, str] | None = None, first: int = 0,
+                  writable: tuple[str, ...] = ()) -> MatchResult:
     """Run `argv` as the contestant for a whole match with the contest's limits.
 
     `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge.
     `cwd`: where the program runs (default: a private temporary folder); `env`: variables added
     to its scrubbed environment. Every fault, Ctrl-C included, keeps the hands played before it.
     `first`: the match is hands first..first+hands-1 of `seed`'s deal (a sweep's chunk), so every
-    config of a sweep over a program plays the same hands."""
+    config of a sweep over a program plays the same hands. `writable`: folders outside its own
+    the program may write (LineProcess; for trusted programs only, e.g. a bundle's warm-up)."""
     # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
     # generous because on a shared machine a program gets a fraction of a core.
     wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
@@ -428,7 +430,8 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     deadline = time.monotonic() + wall
     proc = None
     try:
-        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, env=env, spin=True)
+        proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, env=env, spin=True,
+                           writable=writable)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
         next_token = protocol.token_reader(talk.read)

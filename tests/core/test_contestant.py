@@ -220,6 +220,26 @@ def test_runners_in_parallel_threads_do_not_hold_each_others_pipes():
     assert results == [(True, 0)] * 8
 
 
+def test_a_cache_is_a_private_copy_and_a_granted_folder_is_writable(tmp_path):
+    """numba uses a cache only where it may write: the program gets an overlay of it (reads what
+    the judge compiled, its own writes vanish with it); a folder granted by a trusted caller (a
+    bundle's warm-up) is written for real."""
+    if not _namespaces_allowed():
+        pytest.skip("no namespaces here")
+    cache, granted = tmp_path / "cache", tmp_path / "granted"
+    cache.mkdir()
+    granted.mkdir()
+    (cache / "kernel.nbi").write_text("compiled")
+    code = (f"import os; os.chdir({str(cache)!r}); print(open('kernel.nbi').read(), flush=True); "
+            f"open('kernel.nbi', 'a').write('poisoned'); open('new.nbi', 'w').write('x'); "
+            f"open({str(granted / 'kept.txt')!r}, 'w').write('y'); print(open('kernel.nbi').read(), flush=True)")
+    with LineProcess([sys.executable, "-c", code], private_copies=(str(cache),), writable=(str(granted),)) as proc:
+        assert proc.read_line(timeout=10) == "compiled" and proc.read_line(timeout=10) == "compiledpoisoned"
+        assert proc.wait(10) == 0 and proc.isolation == sandbox.READONLY_FS
+    assert sorted(os.listdir(cache)) == ["kernel.nbi"] and (cache / "kernel.nbi").read_text() == "compiled"
+    assert (granted / "kept.txt").read_text() == "y"
+
+
 @pytest.mark.parametrize("fault", ["remount", "capabilities"])
 def test_a_read_only_view_that_cannot_be_made_falls_back_to_plain_namespaces(monkeypatch, tmp_path, fault):
     """As where a mount refuses to be remounted read-only (EINVAL: not a mount point), or root's
