@@ -162,7 +162,7 @@ def _reading(text: str):
 @app.command()
 def evaluate(
     strategy: Path = typer.Option(..., "--strategy", help="the true server strategy file"),
-    bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br, learner or learner_v1"),
+    bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br, learner or mixture"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     seeds: str = typer.Option("1", "--seeds", help="deal seeds, comma-separated (e.g. 1,2,3)"),
     hands: int = typer.Option(10_000, "--hands", help="hands per test (the contest: 10,000)", callback=checks.count),
@@ -320,9 +320,11 @@ def generate(
 def bank(
     pairs: list[str] = typer.Option([], "--pair", help="bet pair b1,b2 (repeatable); default: all 35"),
     count: int = typer.Option(16, "--count", min=1, help="strategies per pair"),
+    mixture: bool = typer.Option(True, "--mixture/--no-mixture",
+                                 help="also the mixture bot's banks (default config: 4 step buckets x 12)"),
 ):
-    """Build (or check) the cached prior banks the prior_br and learner bots load at init."""
-    from bots.twocarddraw.prior import load_bank
+    """Build (or check) the cached prior banks the prior_br, learner and mixture bots load at init."""
+    from bots.twocarddraw.prior import load_bank, load_step_banks
     from engine.twocarddraw.rules import ALL_BET_SIZES
 
     chosen = []
@@ -335,7 +337,10 @@ def bank(
     for bets in chosen or ALL_BET_SIZES:
         started = time.perf_counter()
         load_bank(bets, count=count)
-        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count} ready in {time.perf_counter() - started:.1f} s")
+        if mixture:
+            load_step_banks(bets)
+        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count}{' + step buckets' if mixture else ''} ready in "
+                   f"{time.perf_counter() - started:.1f} s")
 
 
 @app.command()
