@@ -8,6 +8,8 @@ the contestant loads them from its bundle, so a fresh process never rebuilds the
 engine builds them at import, which costs seconds of the 10 s CPU budget).
 """
 
+import math
+
 import numpy as np
 
 from engine.core._rng import below
@@ -137,13 +139,65 @@ def interpolated(cdf, i, j, tw, td, smax):
 
 
 @kernel
+def breakeven_calls(pot, x, rollouts):
+    """(Alice's wins, ties) of Bob's rollouts that score exactly the break-even S0 and that his
+    rule still calls: the judge evaluates it in doubles, as the reference interactor does
+    (engine/holdem_training/_kernels.call_decision; not imported, since that module builds the
+    evaluator tables at import). Empty when (pot, x) has no integer break-even score."""
+    num = 2 * rollouts * (pot + x)
+    den = pot + 2 * x
+    out = np.empty((rollouts + 1, 2), np.int64)
+    n = 0
+    if num % den:
+        return out[:0]
+    s0 = num // den
+    for alice in range(min(s0 // 2, rollouts) + 1):
+        ties = s0 - 2 * alice
+        if alice + ties > rollouts:
+            continue
+        w = alice / rollouts
+        d = ties / rollouts
+        if -w * x + d * pot / 2 + (1.0 - w - d) * (pot + x) > 0.0:
+            out[n, 0] = alice
+            out[n, 1] = ties
+            n += 1
+    return out[:n]
+
+
+@kernel
+def _log_or_none(p):
+    return np.log(p) if p > 0.0 else -np.inf
+
+
+@kernel
+def breakeven_call_prob(pairs, w, d, rollouts):
+    """P(Bob's counts land on one of `pairs`) when each rollout is an Alice win w.p. w, a tie
+    w.p. d (multinomial)."""
+    if pairs.shape[0] == 0:
+        return 0.0
+    lw, ld, ll = _log_or_none(w), _log_or_none(d), _log_or_none(1.0 - w - d)
+    total = 0.0
+    top = math.lgamma(rollouts + 1)
+    for k in range(pairs.shape[0]):
+        a, t = pairs[k, 0], pairs[k, 1]
+        rest = rollouts - a - t
+        log_p = top - math.lgamma(a + 1) - math.lgamma(t + 1) - math.lgamma(rest + 1)
+        log_p += (a * lw if a else 0.0) + (t * ld if t else 0.0) + (rest * ll if rest else 0.0)
+        total += math.exp(log_p)
+    return total
+
+
+@kernel
 def call_probs(cdf, bob_w, bob_d, active, pot, x, rollouts):
-    """P(Bob calls raise x) for each active holding, given his exact equity (w, d)."""
+    """P(Bob calls raise x) for each active holding, given his exact equity (w, d): his score
+    below the break-even, plus the break-even counts that his double-precision rule calls."""
     smax = call_threshold(pot, x, rollouts)
+    pairs = breakeven_calls(pot, x, rollouts)
     out = np.zeros(PAIRS)
     for h in active:
         i, j, tw, td = corners(cdf, bob_w[h], bob_d[h])
-        out[h] = interpolated(cdf, i, j, tw, td, smax)
+        out[h] = min(1.0, interpolated(cdf, i, j, tw, td, smax) + breakeven_call_prob(pairs, bob_w[h], bob_d[h],
+                                                                                         rollouts))
     return out
 
 

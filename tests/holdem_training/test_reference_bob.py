@@ -82,3 +82,42 @@ def test_known_break_even_answers():
     assert _kernels.call_decision(30, 0, ROLLOUTS, 20, 15)
     assert not _kernels.call_decision(20, 0, ROLLOUTS, 30, 10)
     assert not _kernels.call_decision(40, 0, ROLLOUTS, 10, 20)
+
+
+def test_exploit_bot_models_the_break_even_calls():
+    """The exploit bot's P(call) adds the break-even counts Bob's double rule calls: against an
+    exact enumeration of his 100 rollouts (Alice wins w.p. 0.7, no ties; pot 20, raise 15, where
+    70 Alice wins is exactly even and called)."""
+    from math import comb
+
+    from bots.holdem_training import _kernels as K
+
+    pairs = K.breakeven_calls(20, 15, ROLLOUTS)
+    for b, t, pot, x in ((30, 0, 20, 15), (20, 0, 30, 10), (40, 0, 10, 20)):
+        alice = ROLLOUTS - b - t
+        in_pairs = any(int(p[0]) == alice and int(p[1]) == t for p in K.breakeven_calls(pot, x, ROLLOUTS))
+        assert in_pairs == _kernels.call_decision(b, t, ROLLOUTS, pot, x)
+    assert len(pairs) > 0
+    exact = sum(comb(ROLLOUTS, a) * 0.7**a * 0.3 ** (ROLLOUTS - a)
+                for a in range(ROLLOUTS + 1) if _kernels.call_decision(ROLLOUTS - a, 0, ROLLOUTS, 20, 15))
+    cdf = K.score_cdf(100, ROLLOUTS)
+    model = K.call_probs(cdf, np.full(1326, 0.7), np.zeros(1326), np.array([0]), 20, 15, ROLLOUTS)[0]
+    without = float(cdf[K.call_threshold(20, 15, ROLLOUTS), 70, 0])
+    assert abs(model - exact) < 1e-5 and model - without > 0.05  # P(70 of 100) = 0.087
+
+
+def test_bot_and_judge_agree_on_every_break_even_case():
+    from bots.holdem_training import _kernels as K
+
+    for pot in range(10, 411, 2):
+        for x in range(1, 101):
+            pairs = {(int(a), int(t)) for a, t in K.breakeven_calls(pot, x, ROLLOUTS)}
+            num, den = 2 * ROLLOUTS * (pot + x), pot + 2 * x
+            if num % den:
+                assert not pairs
+                continue
+            s0 = num // den
+            for alice in range(ROLLOUTS + 1):
+                t = s0 - 2 * alice
+                if 0 <= t and alice + t <= ROLLOUTS:
+                    assert ((alice, t) in pairs) == _kernels.call_decision(ROLLOUTS - alice - t, t, ROLLOUTS, pot, x)
