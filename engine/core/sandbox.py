@@ -10,10 +10,11 @@ Popen's child (so it costs a fork, not an interpreter start) that
 - in that mount namespace, gives the program a read-only view of the whole file system except
   its writable folders (its private folder, or the contest's folder for it): every mount is
   bind-remounted read-only, the folders are bind-mounted over themselves first and stay
-  writable; device nodes still work (a read-only mount does not stop writes to devices). Run
-  as root, the program also loses the capabilities that could undo this (mount, mknod, raw
-  I/O, ...) from its bounding set. If any step fails, the view is put back as it was and the
-  mode says so;
+  writable; caches of compiled code are private overlays; /dev is a read-only tmpfs holding only
+  null, zero, full, random, urandom and tty (a read-only mount does not stop writes to a
+  device, and the real /dev holds the disks). Run as root, the program also loses the
+  capabilities that could undo this (mount, mknod, raw I/O, ...) from its bounding set. If
+  any step fails, the view is put back as it was and the mode says so;
 - is in any case a child subreaper (PR_SET_CHILD_SUBREAPER): descendants orphaned by the
   program are re-parented to the guard rather than to init, so the guard can find and kill
   them by walking /proc;
@@ -127,6 +128,46 @@ def _private_copy(folder: bytes, scratch: bytes, number: int) -> bool:
                for extra in (b"", b",userxattr"))  # userxattr: what a user namespace may need
 
 
+_DEVICES = (b"null", b"zero", b"full", b"random", b"urandom", b"tty")
+_DEV_LINKS = {b"fd": b"/proc/self/fd", b"stdin": b"/proc/self/fd/0", b"stdout": b"/proc/self/fd/1",
+              b"stderr": b"/proc/self/fd/2"}
+_MNT_DETACH = 2
+
+
+def _minimal_dev() -> bool:
+    """A /dev of the program's own with only harmless devices, bound from the real ones: a
+    read-only mount does not stop writes to a device, and the real /dev holds the disks (which
+    root may write). Read-only once built (no shm: POSIX semaphores and shared memory fail)."""
+    nodes = []
+    for name in _DEVICES:
+        try:
+            nodes.append((name, os.open(b"/dev/" + name, os.O_PATH)))
+        except OSError:
+            pass  # absent here: absent for the program too
+    mount = _libc.mount
+    fixed = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC  # nodev is forced on a tmpfs made in a user namespace
+    built = mount(b"tmpfs", b"/dev", b"tmpfs", fixed, b"mode=755,size=64k") == 0
+    try:
+        for name, fd in nodes:
+            if built:
+                os.close(os.open(b"/dev/" + name, os.O_CREAT | os.O_WRONLY, 0o666))
+                built = mount(b"/proc/self/fd/%d" % fd, b"/dev/" + name, None, _MS_BIND, None) == 0
+        if built:
+            for name, target in _DEV_LINKS.items():
+                os.symlink(target, b"/dev/" + name)
+            os.mkdir(b"/dev/shm")
+            os.mkdir(b"/dev/pts")
+            built = mount(None, b"/dev", None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY | fixed, None) == 0
+    except OSError:
+        built = False
+    finally:
+        for _, fd in nodes:
+            os.close(fd)
+    if not built:
+        _libc.umount2(b"/dev", _MNT_DETACH)
+    return built
+
+
 def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] = ()) -> bool:
     """In the guard, in its new mount namespace: everything read-only but `writable` (folders,
     the first its private one) and `private_copies` (overlays: writes go to the private folder).
@@ -151,8 +192,10 @@ def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] =
         elif ctypes.get_errno() not in (errno.ENOENT, errno.EACCES):  # those: hidden, unreachable
             break
     else:
-        if _drop_root_powers():
-            return True
+        if _minimal_dev():
+            if _drop_root_powers():
+                return True
+            _libc.umount2(b"/dev", _MNT_DETACH)
     for point, kept in reversed(done):  # today's behaviour rather than half a view
         mount(None, point, None, _MS_REMOUNT | _MS_BIND | kept, None)
     return False

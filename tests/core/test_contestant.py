@@ -136,8 +136,8 @@ def test_detached_grandchildren_die_with_the_program_and_it_sees_only_what_it_is
 
 
 def test_a_program_writes_only_in_its_own_folder(namespaces, tmp_path):
-    """With the read-only view, creating a file in the project root, in /tmp or next to its
-    HOME, or appending to a file it can read, fails; its folder (cwd, HOME, TMPDIR) and
+    """With the read-only view, creating a file in the project root, in /tmp, in /dev or next
+    to its HOME, or appending to a file it can read, fails; its folder (cwd, HOME, TMPDIR) and
     /dev/null stay writable. Without namespaces those writes succeed (the README says so)."""
     existing = tmp_path / "readable.txt"
     existing.write_text("the judge's\n")
@@ -145,6 +145,7 @@ def test_a_program_writes_only_in_its_own_folder(namespaces, tmp_path):
     targets = [PROJECT / name, Path("/tmp") / name]
     proc, marker = hostile("scribble", *map(str, targets), "--", str(existing), namespaces=namespaces)
     home_parent = Path(proc._home).parent / marker
+    targets.append(Path("/dev") / marker)
     try:
         proc.send("GO")
         seen = dict(item.split("=") for item in proc.read_line(timeout=20).split())
@@ -154,7 +155,7 @@ def test_a_program_writes_only_in_its_own_folder(namespaces, tmp_path):
             path.unlink(missing_ok=True)
     inside = {k: v for k, v in seen.items() if k.startswith("in:")}
     outside = {k: v for k, v in seen.items() if k.startswith("out:")}
-    assert set(inside.values()) == {"ok"} and len(outside) == 4
+    assert set(inside.values()) == {"ok"} and len(outside) == 5
     if report.isolation == sandbox.READONLY_FS:
         assert set(outside.values()) <= {"EROFS", "EACCES"}
         assert existing.read_text() == "the judge's\n"

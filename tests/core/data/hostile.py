@@ -62,6 +62,7 @@ def scribble(args: list[str]) -> str:
     split = args.index("--")
     outside = {f"create{i}": outcome(path) for i, path in enumerate(args[:split])}
     outside["home_parent"] = outcome(os.path.join(os.path.dirname(os.environ["HOME"].rstrip("/")), sys.argv[1]))
+    outside["dev"] = outcome(os.path.join("/dev", sys.argv[1]))  # a read-only mount still writes devices
     outside["append"] = outcome(args[split + 1], "a")
     inside = {"cwd": outcome("mine.txt"), "home": outcome(os.path.join(os.environ["HOME"], "home.txt")),
               "tmpdir": outcome(os.path.join(os.environ["TMPDIR"], "tmp.txt")), "devnull": outcome(os.devnull, "w")}
