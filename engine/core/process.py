@@ -6,8 +6,9 @@ watching /proc (address-space limits break JIT runtimes that reserve large virtu
 ranges), and wall-clock time per read by the caller's timeout.
 
 The program is untrusted (engine.core.sandbox starts it): it gets a scrubbed environment, a
-private working directory, no network where the kernel allows it, and it and everything it
-starts are killed when it ends or is closed. Talking to it can never deadlock: writes are
+private working directory, and where the kernel allows namespaces no network and a read-only
+file system beyond its folders; it and everything it starts are killed when it ends or is
+closed. Talking to it can never deadlock: writes are
 non-blocking (what the pipe does not take waits in a buffer and goes out while the judge waits
 for an answer), reads are bounded (a line over `max_line_bytes`, or more than
 `max_output_bytes` in all, is an 'output' limit at once).
