@@ -139,8 +139,12 @@ def judge(
         limits = sum(t.reply.limit is not None for t in turns)
         console.print(f"{name}: max per move {cpu_max:.2f} s CPU, {wall_max:.2f} s wall; "
                       f"limit hits {limits}; passes {sum(t.event.move is None for t in turns)}")
-    if log:
+    if result.interrupted:
+        typer.echo(f"interrupted: {len(result.games)} of {games} games finished and kept", err=True)
+    if log and result.games:
         _log(match_chunk(result, names[0]), names, commands, seed, seconds)
+    if result.interrupted:
+        raise typer.Exit(130)
 
 
 def _log(chunk, names, commands, seed, seconds):

@@ -108,6 +108,7 @@ class Standing:
 class MatchResult:
     games: tuple[GameResult, ...]
     standings: tuple[Standing, ...]  # ranked
+    interrupted: bool = False  # Ctrl-C: `games` holds the games finished before it
 
 
 def add_game(standings: dict[str, Standing], result: GameResult) -> None:
@@ -151,18 +152,22 @@ def play_match(
         deal_for = arbiter_deals(seed, len(agents), games).__getitem__
     standings = {a.name: Standing(a.name) for a in agents}
     results = []
-    for g in range(games):
-        seated = seat_order(agents, g)
-        for seat, agent in enumerate(seated):
-            agent.new_game(bot_key(seed, g, seat))
-        deal = deal_for(g) if deal_for else game_deal(seed, g, len(agents))
-        result = play_game(seated, deal, keep_inputs=keep_inputs)
-        add_game(standings, result)
-        results.append(result)
-        if on_game is not None:
-            on_game(g, result)
+    interrupted = False
+    try:
+        for g in range(games):
+            seated = seat_order(agents, g)
+            for seat, agent in enumerate(seated):
+                agent.new_game(bot_key(seed, g, seat))
+            deal = deal_for(g) if deal_for else game_deal(seed, g, len(agents))
+            result = play_game(seated, deal, keep_inputs=keep_inputs)
+            add_game(standings, result)
+            results.append(result)
+            if on_game is not None:
+                on_game(g, result)
+    except KeyboardInterrupt:  # the move in progress is killed with its runner; finished games are kept
+        interrupted = True
     ranked = sorted(standings.values(), key=Standing.sort_key)
-    return MatchResult(tuple(results), tuple(ranked))
+    return MatchResult(tuple(results), tuple(ranked), interrupted)
 
 
 # -- the workspace's view: a chunk of a match as raw table columns ---------------------------

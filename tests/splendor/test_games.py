@@ -95,3 +95,19 @@ def test_match_rotates_seats_and_shares_points(tmp_path):
     assert abs(total - sum(1 for g in result.games if g.winners)) < 1e-9
     assert result.standings[0].name == "g"
     assert json.loads(record.dumps(record.record_of(result.games[0])))["nobles"] == list(result.games[0].deal.nobles)
+
+
+def test_ctrl_c_keeps_the_games_already_finished():
+    class Interrupting(InProcessAgent):
+        def new_game(self, key):
+            self.games = getattr(self, "games", 0) + 1
+            if self.games == 3:
+                raise KeyboardInterrupt
+            super().new_game(key)
+
+    agents = [Interrupting("g", BOTS["greedy"].make()), InProcessAgent("r", BOTS["random"].make())]
+    result = play_match(agents, games=4, seed=3)
+    whole = play_match([InProcessAgent("g", BOTS["greedy"].make()), InProcessAgent("r", BOTS["random"].make())],
+                       games=2, seed=3)
+    assert result.interrupted and len(result.games) == 2
+    assert [g.scores for g in result.games] == [g.scores for g in whole.games]
