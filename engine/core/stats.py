@@ -1,0 +1,185 @@
+"""The one home of 95% intervals: means (normal and Student t), shares (Wilson, exact binomial), paired differences.
+
+numpy and the standard library only, so engine and bots can use it; flows.stats re-exports it. The t and
+beta quantiles come from the regularised incomplete beta function (continued fraction, modified Lentz), solved
+by bisection, which is plenty fast for the handful of intervals a report draws.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+Z95 = 1.959963984540054  # two-sided 95% normal quantile
+_TINY = 1e-300
+_CF_STEPS = 100_000  # the continued fraction needs about sqrt(a + b) steps; a million trials stays far below
+
+
+@dataclass(frozen=True)
+class Summary:
+    n: int
+    mean: float
+    sd: float
+    se: float
+
+    @property
+    def ci_low(self) -> float:
+        return self.mean - Z95 * self.se
+
+    @property
+    def ci_high(self) -> float:
+        return self.mean + Z95 * self.se
+
+    @property
+    def half_width(self) -> float:
+        """Normal 95% half-width (nan below two values)."""
+        return Z95 * self.se
+
+    def describe(self, unit: str = "unit") -> str:
+        return f"{self.mean:+.4f} per {unit}  (95% CI {self.ci_low:+.4f} .. {self.ci_high:+.4f}, n={self.n:,})"
+
+
+def summarize(values) -> Summary:
+    x = np.asarray(values, dtype=np.float64)
+    n = len(x)
+    if n == 0:
+        return Summary(0, math.nan, math.nan, math.nan)
+    sd = float(x.std(ddof=1)) if n > 1 else math.nan
+    return Summary(n, float(x.mean()), sd, sd / math.sqrt(n) if n > 1 else math.nan)
+
+
+class RunningSummary:
+    """Welford's streaming mean/variance, so a long match never holds all payoffs."""
+
+    def __init__(self):
+        self.n, self.mean, self._m2 = 0, 0.0, 0.0
+
+    def add(self, values) -> None:
+        x = np.asarray(values, dtype=np.float64)
+        if len(x) == 0:
+            return
+        n_b, mean_b = len(x), float(x.mean())
+        m2_b = float(((x - mean_b) ** 2).sum())
+        n = self.n + n_b
+        delta = mean_b - self.mean
+        self.mean += delta * n_b / n
+        self._m2 += m2_b + delta * delta * self.n * n_b / n
+        self.n = n
+
+    def result(self) -> Summary:
+        if self.n < 2:
+            return Summary(self.n, self.mean if self.n else math.nan, math.nan, math.nan)
+        sd = math.sqrt(self._m2 / (self.n - 1))
+        return Summary(self.n, self.mean, sd, sd / math.sqrt(self.n))
+
+
+def paired_interval(mean_diff: float, se_diff: float) -> tuple[float, float]:
+    return mean_diff - Z95 * se_diff, mean_diff + Z95 * se_diff
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    """Continued fraction of the incomplete beta function, evaluated by the modified Lentz method."""
+    c, d = 1.0, 1.0 - (a + b) * x / (a + 1.0)
+    d = 1.0 / (d if abs(d) > _TINY else _TINY)
+    h = d
+    for m in range(1, _CF_STEPS):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1.0 + num * d
+            d = 1.0 / (d if abs(d) > _TINY else _TINY)
+            c = 1.0 + num / c
+            c = c if abs(c) > _TINY else _TINY
+            step = c * d
+            h *= step
+        if abs(step - 1.0) < 1e-15:
+            return h
+    raise ArithmeticError(f"incomplete beta did not converge for a={a}, b={b}, x={x}")
+
+
+def incomplete_beta(a: float, b: float, x: float) -> float:
+    """Regularised incomplete beta I_x(a, b) for a, b > 0 and 0 <= x <= 1."""
+    if x <= 0.0:
+        return 0.0
+    if x >= 1.0:
+        return 1.0
+    log_front = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    front = math.exp(log_front)
+    if x < (a + 1.0) / (a + b + 2.0):  # the fraction converges fast on this side; use symmetry on the other
+        return front * _beta_fraction(a, b, x) / a
+    return 1.0 - front * _beta_fraction(b, a, 1.0 - x) / b
+
+
+def beta_quantile(q: float, a: float, b: float) -> float:
+    """x with I_x(a, b) = q, by bisection (I is increasing in x)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = 0.5 * (lo + hi)
+        if mid in (lo, hi):
+            break
+        if incomplete_beta(a, b, mid) < q:
+            lo = mid
+        else:
+            hi = mid
+    return 0.5 * (lo + hi)
+
+
+def t_quantile(p: float, df: float) -> float:
+    """Student t quantile: P(T <= t) = p with `df` degrees of freedom."""
+    if not 0.0 < p < 1.0 or df <= 0:
+        raise ValueError(f"t quantile needs 0 < p < 1 and df > 0, got p={p}, df={df}")
+    if p == 0.5:
+        return 0.0
+    tail = min(p, 1.0 - p)  # P(|T| > t) = I_{df/(df+t^2)}(df/2, 1/2)
+    x = beta_quantile(2.0 * tail, df / 2.0, 0.5)
+    t = math.sqrt(df * (1.0 - x) / x)
+    return t if p > 0.5 else -t
+
+
+def t95(df: float) -> float:
+    """Two-sided 95% Student t quantile."""
+    return t_quantile(0.975, df)
+
+
+def t_interval(values) -> tuple[float, float, float]:
+    """Mean and its 95% interval, mean +/- t(n-1) * se (nan bounds below 2 values)."""
+    s = summarize(values)
+    if s.n < 2 or not math.isfinite(s.se):
+        return s.mean, math.nan, math.nan
+    half = t95(s.n - 1) * s.se
+    return s.mean, s.mean - half, s.mean + half
+
+
+@dataclass(frozen=True)
+class Proportion:
+    """k successes in n trials with a 95% interval (k may hold halves for ties in Wilson's)."""
+
+    k: float
+    n: int
+    low: float
+    high: float
+
+    @property
+    def rate(self) -> float:
+        return self.k / self.n if self.n else math.nan
+
+
+def wilson(k: float, n: int) -> Proportion:
+    """Wilson score interval: keeps inside [0, 1] and stays honest near 0 and 1."""
+    if n == 0:
+        return Proportion(k, n, math.nan, math.nan)
+    p = k / n
+    denom = 1 + Z95 * Z95 / n
+    centre = (p + Z95 * Z95 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denom
+    low = 0.0 if k <= 0 else max(0.0, centre - half)  # exact at the ends: rounding would leave 3e-17
+    high = 1.0 if k >= n else min(1.0, centre + half)
+    return Proportion(k, n, low, high)
+
+
+def exact_binomial(k: int, n: int) -> Proportion:
+    """Clopper-Pearson interval: never narrower than 95% coverage asks, for small counts."""
+    if n == 0:
+        return Proportion(k, n, math.nan, math.nan)
+    low = 0.0 if k == 0 else beta_quantile(0.025, k, n - k + 1)
+    high = 1.0 if k == n else beta_quantile(0.975, k + 1, n - k)
+    return Proportion(k, n, low, high)
