@@ -4,5 +4,5 @@ rules.py (constants, GameConfig), sha1prng.py + deck.py (Java SHA1PRNG decks fro
 seed), state.py (positions, blinds, betting, replacement, eliminations), settle.py (layered
 side pots, odd chips), protocol.py (byte-exact turn input and output parsing), judge.py
 (in-process bots and external programs; play_chunk for the workspace), phh.py (PokerKit
-hand histories), _kernels.py (numba Monte Carlo equity). Rules: /work/shared/specs/cg_holdem.md.
+hand histories), _kernels.py (numba Monte Carlo equity). Rules: docs/rules/cg_holdem.md.
 """

@@ -140,7 +140,7 @@ def class_equity_matrix(samples, state):
     return eq
 
 
-# -- the referee's decks: Java SHA1PRNG (spec 4.2-4.3) ---------------------------------
+# -- the referee's decks: Java SHA1PRNG (docs/rules/cg_holdem.md#deck) ---------------------
 # A generator is an int64 array of PRNG_SIZE: the 20-byte state, then the current 20-byte
 # output block, then how many bytes of that block are used (20 = none left). The Python
 # class in sha1prng.py is the reference (hashlib-based) and seeds it.
@@ -252,7 +252,7 @@ def next_deck(prng, canonical, deck):
     return cut
 
 
-# -- showdown settlement (spec 7.5) ----------------------------------------------------
+# -- showdown settlement (docs/rules/cg_holdem.md#settlement) ---------------------------
 @kernel
 def showdown_winnings(totals, folded, hole, board, dealer):
     """Chips each seat receives at a showdown, settle.pay_layers' rule with the hands

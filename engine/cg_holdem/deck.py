@@ -1,6 +1,6 @@
 """Per-game deck source: the referee's draw order from one SHA1PRNG seeded by the game seed.
 
-Draw order (spec 4.2-4.3): nextInt(players) for the first big blind, then for every hand
+Draw order (docs/rules/cg_holdem.md#deck): nextInt(players) for the first big blind, then for every hand
 51 shuffle draws over a fresh canonical deck and one cut (rotate left by nextInt(52)).
 The first draw uses the hashlib-based generator; every hand's deck comes from the numba
 copy of the same stream (``next_deck``), which the tests check against it.

@@ -1,10 +1,11 @@
 """The referee loop: one game of 2-4 seats, in-process bots or external programs.
 
-A seat is asked only when it must decide (spec 2). It gets the 8 setup lines before its
-first decision, then one Turn per decision; its answer is parsed and replaced as the
-referee does (spec 6). An external program that does not answer in time (1000 ms on its
-first turn, 50 ms after, configurable) or dies is treated as a TIMEOUT (spec 8): its
-stack leaves the game, it is folded and ranked out at the end of the hand.
+A seat is asked only when it must decide (docs/rules/cg_holdem.md#rounds-and-hands). It
+gets the 8 setup lines before its first decision, then one Turn per decision; its answer is
+parsed and replaced as the referee does (docs/rules/cg_holdem.md#replacement). An external
+program that does not answer in time (1000 ms on its first turn, 50 ms after, configurable)
+or dies is treated as a TIMEOUT (docs/rules/cg_holdem.md#timeouts): its stack leaves the
+game, it is folded and ranked out at the end of the hand.
 """
 
 from collections.abc import Callable, Sequence
@@ -102,7 +103,7 @@ class GameResult:
     hands: tuple[HandRecord, ...]
     history: tuple[HistoryLine, ...]
     messages: tuple[tuple[int, int, str], ...]  # (round, seat, chat message)
-    overflow: bool  # the Java referee would have crashed (spec 11.12)
+    overflow: bool  # the Java referee would have crashed (docs/rules/cg_holdem.md#differences)
     seat_reports: tuple[dict, ...] = field(default_factory=tuple)
 
 

@@ -42,7 +42,7 @@ def pokerkit_can_replay(record: HandRecord) -> bool:
 
 def min_bet(record: HandRecord) -> int:
     """PokerKit's minimum bet for the hand. When the big blind is all-in short, nobody posted
-    a full BB, yet the referee makes every caller reach one (spec 5): PokerKit can only take
+    a full BB, yet the referee makes every caller reach one (docs/rules/cg_holdem.md#betting): PokerKit can only take
     that call as a raise to the BB, so its minimum is lowered to allow exactly that (it only
     ever accepts more than the referee's own minimum raises, never less)."""
     full = max(record.big_blind, BIG_BLIND)
@@ -107,8 +107,9 @@ def _pokerkit_queue(order: list[int], folded: set, left: dict, street_bet: dict)
 
 
 def _unasked_checks(order: list[int], index: dict, queue: set) -> list[str]:
-    """A lone seat that cannot be outbet is not asked by the referee (spec 7.2) but still is
-    by PokerKit when the street began with it queued: nothing faces it, so it checks."""
+    """A lone seat that cannot be outbet is not asked by the referee
+    (docs/rules/cg_holdem.md#flow-of-a-hand) but still is by PokerKit when the street began
+    with it queued: nothing faces it, so it checks."""
     return [f"p{index[s] + 1} cc" for s in order if s in queue]
 
 

@@ -1,4 +1,4 @@
-"""The contest's text I/O, byte for byte (spec 6 and 9): no rules here.
+"""The contest's text I/O, byte for byte (docs/rules/cg_holdem.md#input-format): no rules here.
 
 ``Setup`` (the 8 first-turn lines) and ``Turn`` (every decision's lines) are what a bot is
 shown; in-process bots receive them as objects, external programs as the lines rendered

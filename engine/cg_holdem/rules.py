@@ -1,6 +1,6 @@
 """CodinGame Hold'em ("Poker"): the contest's fixed facts and a frozen game config.
 
-Facts from /work/shared/specs/cg_holdem.md sections 1-4: 2-4 seats, 4800 chips shared out,
+Facts (docs/rules/cg_holdem.md#constants): 2-4 seats, 4800 chips shared out,
 blinds 5/10 doubling at every hand number divisible by 10, a street capped after 10 full
 raises past the first, 600 decisions per game, 1000 ms for a player's first answer and
 50 ms after.

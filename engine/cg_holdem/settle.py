@@ -1,4 +1,4 @@
-"""Pot settlement in layers (spec 7.5), with the referee's odd-chip rule.
+"""Pot settlement in layers (docs/rules/cg_holdem.md#settlement), with the referee's odd-chip rule.
 
 Kept apart from the state so it can be checked on its own against PokerKit.
 """

@@ -2,7 +2,7 @@
 
 The CodinGame referee draws every random number of a game from this generator (the first
 big blind, then 51 shuffle draws and one cut per hand), so reproducing it bit for bit is
-what lets a seed replay an arena game. Algorithm facts: spec cg_holdem.md section 4.3.
+what lets a seed replay an arena game. Draw order: docs/rules/cg_holdem.md#deck.
 """
 
 import functools

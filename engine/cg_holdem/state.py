@@ -2,7 +2,7 @@
 
 One ``Game`` is one CodinGame game (many hands). The judge asks ``to_act`` for a decision,
 feeds the player's parsed output to ``apply`` and reads the history for the protocol.
-Every rule below follows /work/shared/specs/cg_holdem.md; section numbers point there.
+Every rule below is stated in docs/rules/cg_holdem.md; the section comments point there.
 """
 
 from typing import NamedTuple
@@ -79,7 +79,7 @@ class HandRecord(NamedTuple):
 
 
 class RefereeOverflow(RuntimeError):
-    """The Java referee would crash here (spec 11.12): a NONE round past the round cap."""
+    """The Java referee would crash here (docs/rules/cg_holdem.md#differences): a NONE round past the round cap."""
 
 
 # tuple.__new__ skips the NamedTuple's Python-level __new__ on the per-decision path.
@@ -121,7 +121,7 @@ class Game:
         self._start_hand()
         self._run()
 
-    # -- hand setup (spec 3, 4.2) ------------------------------------------------------
+    # -- hand setup (docs/rules/cg_holdem.md#seats-and-blinds, docs/rules/cg_holdem.md#deck) --
     def _next_live(self, seat: int, step: int) -> int:
         for k in range(1, self.n + 1):
             s = (seat + step * k) % self.n
@@ -183,7 +183,7 @@ class Game:
         self.full_board = (deck[top + 1], deck[top + 2], deck[top + 3], deck[top + 5], deck[top + 7])
         self.board = ()
 
-    # -- betting state (spec 5) --------------------------------------------------------
+    # -- betting state (docs/rules/cg_holdem.md#betting) --------------------------------
     def _next_active(self, seat: int) -> int:
         folded, stack = self.folded, self.stack
         for s in self.seats_after[seat]:
@@ -295,7 +295,8 @@ class Game:
         self._run()
         return line
 
-    # -- the referee's loop between decisions (spec 7, 8) -----------------------------
+    # -- the referee's loop between decisions --------------------------------------------
+    # (docs/rules/cg_holdem.md#flow-of-a-hand, docs/rules/cg_holdem.md#round-cap)
     def _street_over(self) -> bool:
         """Spec 7.2, checked on the next seat to act (``to_act``, set by whoever moved last):
         action goes round in order, so if that seat is done (acted, at the max total) every
@@ -398,7 +399,7 @@ class Game:
         return won.tolist()
 
     def _cancel_hand(self) -> None:
-        """Round cap (spec 8): every chip put in this hand goes back to its owner."""
+        """Round cap (docs/rules/cg_holdem.md#round-cap): every chip put in this hand goes back to its owner."""
         refund = list(self.total)
         for s in range(self.n):
             if not self.timed_out[s]:
@@ -427,7 +428,7 @@ class Game:
         self.over = True
         self.to_act = -1
 
-    # -- results (spec 8) ---------------------------------------------------------------
+    # -- results (docs/rules/cg_holdem.md#elimination-and-scores) ------------------------
     def scores(self) -> list[int]:
         """CodinGame score: final stack for survivors, rank - players for the eliminated."""
         return [self.stack[s] if self.rank[s] is None else self.rank[s] - self.n for s in range(self.n)]

@@ -1,4 +1,4 @@
-"""Game records in the arbiter's JSON shape (spec section 8), the inputs dump, and replay.
+"""Game records in the arbiter's JSON shape (docs/rules/splendor.md#game-record), the inputs dump, and replay.
 
 Records are byte-identical to the arbiter's: returned colours are written as strings (the
 arbiter stores the agent's own tokens), and ``/`` is escaped as PHP's json_encode does. A

@@ -121,7 +121,7 @@ class PlayerState:
 
 @dataclass(frozen=True)
 class TurnEvent:
-    """One turn as the record stores it (spec section 8), plus who and when."""
+    """One turn as the record stores it (docs/rules/splendor.md#game-record), plus who and when."""
 
     seat: int
     round: int

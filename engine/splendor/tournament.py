@@ -1,4 +1,4 @@
-"""Tournaments as the contest ran them (spec section 9).
+"""Tournaments as the contest ran them (docs/rules/splendor.md#matches-and-tournaments).
 
 Two players: a round robin by the circle method (a bye when the count is odd); one seed
 per round gives every pairing of that round the same deals; seats flip on even rounds.

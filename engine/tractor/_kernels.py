@@ -4,7 +4,7 @@ It reads cases token by token from a byte buffer and stops at anything it does n
 (a malformed token, a mixed lead, a third copy of a card, bytes other than ASCII letters,
 digits and blanks, the end of the buffer): the caller hands the rest to the pure-Python
 simulator (engine/tractor/simulate.py), which gives the exact error or result. The rules are
-the ones in tricks.py (shared/specs/tractor.md 3.3-3.5); tests check both on every shared
+the ones in tricks.py (docs/rules/tractor.md#trick-winner); tests check both on every shared
 case and on bot-played and mangled inputs.
 """
 

@@ -63,7 +63,7 @@ def simulate_round(rnd: RoundInput) -> RoundReport:
             pos, shape = trick_winner(plays, code_of)
             if shape.group == MIXED:
                 # Refused, not scored: the accepted solutions' handling of such a lead is not recorded in
-                # shared/specs/tractor.md (which only says a mixed play never wins), so there is nothing
+                # the rules only say a mixed play never wins (docs/rules/tractor.md#differences), so there is nothing
                 # to match byte for byte; legal play never produces one.
                 raise InputError("the lead mixes trumps and non-trumps or several suits; a lead is all trumps "
                                  "or one non-trump suit", case=rnd.case, line=trick.line, token=trick.texts[0])

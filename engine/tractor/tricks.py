@@ -1,4 +1,5 @@
-"""Who wins a trick, and what a round is worth: the judge's rules (shared/specs/tractor.md 3.3-3.5).
+"""Who wins a trick, and what a round is worth: the judge's rules
+(docs/rules/tractor.md#lead-structure, docs/rules/tractor.md#trick-winner, docs/rules/tractor.md#round-result).
 
 Plays are sequences of card identities (ints in the engine, two-letter tokens in the
 simulator) plus a `code_of` lookup from identity to order code (rules.Ordering). A pair is

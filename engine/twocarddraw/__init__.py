@@ -5,5 +5,5 @@ rules.py (hands by strength, draw transitions, the flat layouts of the 4155 serv
 hand), judge.py (the TopCoder tester in process), _kernels.py + best_response.py (exact best
 response, fixed-policy value, the generator and its readings), exact.py (a bot's exact expected
 profit per hand over a test), numpy_peer.py (benchmark peer), analysis.py (fit quality).
-The model follows shared/specs/twocarddraw.md.
+Rules: docs/rules/twocarddraw.md.
 """

@@ -70,7 +70,8 @@ MISTAKES = ("all", "betting")
 
 @dataclass(frozen=True)
 class Reading:
-    """How the generator reads the statement where it is ambiguous; the default is spec section 2.6.
+    """How the generator reads the statement where it is ambiguous; the default is
+    docs/rules/twocarddraw.md#ambiguities.
 
     order: situations in a cyclic sweep, or one picked at random per step. proposal: a fresh
     uniform draw on the allowed simplex, or a random step from the current row towards one.

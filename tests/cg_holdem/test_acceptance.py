@@ -1,4 +1,4 @@
-"""Spec section 13 acceptance tests and the two input examples of section 9, byte for byte."""
+"""Acceptance cases for the referee and two turn inputs, byte for byte (docs/rules/cg_holdem.md#input-format)."""
 
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.protocol import board_text

@@ -1,4 +1,5 @@
-"""Output parsing (spec 6) and the replacement table, on states built by the real referee."""
+"""Output parsing (docs/rules/cg_holdem.md#reading-an-answer) and the replacement table, on
+states built by the real referee."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Deck reproduction from the game seed: the spec's Java 17 SHA1PRNG vectors (section 4.3)."""
+"""Deck reproduction from the game seed: Java 17 SHA1PRNG vectors (docs/rules/cg_holdem.md#deck)."""
 
 import hashlib
 import random

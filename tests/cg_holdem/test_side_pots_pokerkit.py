@@ -1,7 +1,8 @@
 """Layered side pots cross-checked against PokerKit on random multi-way all-in hands.
 
 Each hand: every seat antes a random stake (a multiple of 60, so no layer has odd chips:
-the odd-chip rule is the referee's own and is tested with the spec's seeds elsewhere).
+the odd-chip rule is the referee's own, docs/rules/cg_holdem.md#settlement, and is tested
+with known split seeds elsewhere).
 Seats whose ante is their whole stack are all-in contenders; the others keep chips, and
 all but the big blind fold to it, so folded chips sit in the layers too. PokerKit plays
 the hand; our pay_layers must give every seat the same final stack.

@@ -1,4 +1,4 @@
-"""Card and noble data against the invariants the spec lists (section 2) and the shared copy."""
+"""Card and noble data against their invariants (docs/rules/splendor.md#constants) and the shared copy."""
 
 import filecmp
 from collections import Counter

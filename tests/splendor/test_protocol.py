@@ -1,4 +1,4 @@
-"""The agent's stdin byte for byte (spec section 4 worked example) and stdout token rules."""
+"""The agent's stdin byte for byte (docs/rules/splendor.md#input-format, a worked example) and stdout token rules."""
 
 from engine.splendor import rules
 from engine.splendor import state as st

@@ -1,4 +1,5 @@
-"""Move validation: the arbiter's checks in its order, with its messages (spec section 5)."""
+"""Move validation: the arbiter's checks in its order, with its messages
+(docs/rules/splendor.md#output-and-validation)."""
 
 import pytest
 

@@ -1,4 +1,4 @@
-"""Card order, lead structure and trick winners against the statement's examples and the spec."""
+"""Card order, lead structure and trick winners against the statement's examples and docs/rules/tractor.md."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""The numba best response and generator against their pure-Python twins and the spec's values."""
+"""The numba best response and generator against their pure-Python twins and known
+values (docs/rules/twocarddraw.md#generator)."""
 
 import numpy as np
 import pytest
@@ -83,7 +84,7 @@ def test_generated_strategies_respect_constraints_and_sum_to_one():
     probs = B.generate(R.BetSizes(2, 3), steps=5_000, seed=3).strategy.probs
     np.testing.assert_allclose(probs.sum(axis=1), 1.0, atol=1e-12)
     assert np.all(probs[R.allowed_actions() == 0] == 0)
-    assert len(B.free_rows()) == 3881  # spec section 2.5
+    assert len(B.free_rows()) == 3881  # docs/rules/twocarddraw.md#server-strategy-file
 
 
 def test_generator_is_reproducible_and_seed_dependent():
@@ -98,7 +99,8 @@ def test_known_values_from_the_spec():
     start = B.best_response(B.generate(R.BetSizes(1, 2), steps=0, seed=1).strategy).value
     assert 1.4 < start < 2.1
     assert B.best_response(uniform_over_allowed(R.BetSizes(1, 2))).value == pytest.approx(1.7646, abs=1e-4)
-    # spec 4.3: +0.409 after 20k steps and +0.080 after 200k at (1, 2); +0.218 after 200k at (5, 15)
+    # docs/rules/twocarddraw.md#generator: +0.409 after 20k steps and +0.080 after 200k at (1, 2);
+    # +0.218 after 200k at (5, 15)
     assert 0.28 < B.best_response(B.generate(R.BetSizes(1, 2), steps=20_000, seed=2).strategy).value < 0.55
     for bets, low, high in ((R.BetSizes(1, 2), 0.04, 0.14), (R.BetSizes(5, 15), 0.12, 0.32)):
         value = B.best_response(B.generate(bets, steps=200_000, seed=1).strategy).value
