@@ -21,6 +21,7 @@ from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.protocol import write_strategy
 from engine.twocarddraw.strategy import Strategy
+from flows.stats import Z95, summarize
 
 DEFAULT_CHECKPOINTS = (0, 100, 300, 1000, 3000, 10_000)
 LETTER_CODES = {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}
@@ -186,7 +187,7 @@ def quality_curve(hands: dict, truth: Strategy, checkpoints=DEFAULT_CHECKPOINTS,
 
 
 def _se(values: list[float]) -> float:
-    return float(np.std(values, ddof=1) / np.sqrt(len(values))) if len(values) > 1 else 0.0
+    return summarize(values).se if len(values) > 1 else 0.0
 
 
 def plot_curve(points: list[CurvePoint], path: Path, *, title: str = "") -> Path:
@@ -205,7 +206,7 @@ def plot_curve(points: list[CurvePoint], path: Path, *, title: str = "") -> Path
         for method in ("observed", "full_info"):
             pts = [p for p in points if p.method == method]
             ax.errorbar([p.hands for p in pts], [getattr(p, key) for p in pts],
-                        yerr=[1.96 * getattr(p, f"{key}_se") for p in pts], marker="o", capsize=3, label=method)
+                        yerr=[Z95 * getattr(p, f"{key}_se") for p in pts], marker="o", capsize=3, label=method)
         prior = [getattr(p, key) for p in points if p.hands == 0]
         if prior:
             ax.axhline(prior[0], color="grey", ls="--", lw=1, label="prior alone (0 hands)")

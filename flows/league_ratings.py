@@ -16,7 +16,7 @@ from datetime import UTC, datetime
 import polars as pl
 
 from flows.league_spec import FIXED_OPPONENT, REFERENCE, LeagueSpec
-from flows.stats import Z95, summarize
+from flows.stats import t_interval, wilson
 
 Query = Callable[[str, list], pl.DataFrame]
 
@@ -65,27 +65,6 @@ class Leaderboard:
 
 def _finite(row: dict) -> dict:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
-
-
-def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a share (successes may hold halves for ties)."""
-    if n == 0:
-        return math.nan, math.nan
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return max(0.0, centre - half), min(1.0, centre + half)
-
-
-def t_interval(values) -> tuple[float, float, float]:
-    """Mean and its 95% interval, mean +/- t(n-1) * se (nan bounds below 2 values)."""
-    from scipy.stats import t
-
-    s = summarize(values)
-    if s.n < 2 or not math.isfinite(s.se):
-        return s.mean, math.nan, math.nan
-    half = float(t.ppf(0.975, s.n - 1)) * s.se
-    return s.mean, s.mean - half, s.mean + half
 
 
 def seat_rows(query: Query, league: str) -> pl.DataFrame:
@@ -158,13 +137,15 @@ def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between:
     n = len(payoffs)
     if between:
         measure = sum(payoffs) / n
-        low, high = wilson(sum(payoffs), n)
+        p = wilson(sum(payoffs), n)
+        low, high = p.low, p.high
         score = rating["ordinal"] if rating and rating["ordinal"] is not None else math.nan
     elif reference:  # cases, not tests, are the trials
         units = part["units"].to_list()
         agreed = sum(p * u for p, u in zip(payoffs, units, strict=True))
         measure = score = agreed / sum(units)
-        low, high = wilson(agreed, sum(units))
+        p = wilson(agreed, sum(units))
+        low, high = p.low, p.high
     else:
         measure, low, high = t_interval(payoffs)
         score = measure
@@ -184,7 +165,8 @@ def _pair(rows: pl.DataFrame, a: str, b: str, *, game: str) -> Pairing:
         both = mine.join(theirs, on=on)
         ahead = float(sum(1.0 if x < y else 0.5 if x == y else 0.0 for x, y in both.select("ra", "rb").iter_rows()))
         n = both.height
-        low, high = wilson(ahead, n)
+        p = wilson(ahead, n)
+        low, high = p.low, p.high
         return Pairing(a, b, n, ahead / n if n else math.nan, low, high)
     mine = rows.filter(pl.col("entrant") == a).select("round", pa="payoff")
     theirs = rows.filter(pl.col("entrant") == b).select("round", pb="payoff")

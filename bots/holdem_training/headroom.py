@@ -16,7 +16,6 @@ hand by hand (a paired difference, so the deal's luck cancels):
 """
 
 import argparse
-import math
 import time
 from dataclasses import dataclass
 
@@ -24,12 +23,12 @@ import numpy as np
 
 from bots.holdem_training import _kernels as K
 from bots.holdem_training.exploit import ExploitBot, ExploitConfig
+from engine.core.stats import summarize
 from engine.holdem_training.judge import dealt_cards, play_match
 from engine.holdem_training.rules import BOB_ROLLOUTS, View, view_of
 
 _NO_FUTURE = np.zeros(3)
 _NO_RAISES = np.zeros(0, np.int64)  # the turn's later-street term is the river lookahead itself
-Z95 = 1.96
 
 
 class SeerBot(ExploitBot):
@@ -119,7 +118,8 @@ class Variant:
 def paired_difference(variant: np.ndarray, base: np.ndarray) -> tuple[float, float]:
     """Mean of variant - base per hand and its 95% half-width (normal: thousands of hands)."""
     d = np.asarray(variant, float) - np.asarray(base, float)
-    return float(d.mean()), Z95 * float(d.std(ddof=1)) / math.sqrt(len(d))
+    s = summarize(d)
+    return s.mean, s.half_width
 
 
 def play(name: str, seeds: list[int], hands: int, config: ExploitConfig) -> Variant:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from bots.holdem_training import bundle
+from engine.core.stats import summarize, t95
 from engine.holdem_training.judge import play_external
 from engine.holdem_training.rules import points
 
@@ -29,8 +30,6 @@ CONTEST_CPU_SECONDS = 10.0
 SEED_LABEL = "first"
 WALL_SECONDS = 900.0  # a safety net only: the contest limit is CPU time, and this machine is shared
 _LEAN_NOTE = re.compile(r"(\d+) of \d+ hands decided lean")  # ExploitBot.summary()
-# two-sided 95% Student t quantiles by degrees of freedom (1..10); normal beyond
-_T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228)
 
 
 @dataclass(frozen=True)
@@ -51,8 +50,7 @@ class Strength:
         n = len(self.scores)
         if n < 2:
             return math.nan
-        t = _T95[n - 2] if n - 1 <= len(_T95) else 1.96
-        return t * statistics.stdev(self.scores) / math.sqrt(n)
+        return t95(n - 1) * summarize(self.scores).se
 
 
 def replay_cpu(run: Path, judge_lines: list[str]) -> float:

@@ -17,6 +17,7 @@ import numpy as np
 
 from bots.twocarddraw import BOTS
 from engine.core import seeds
+from engine.core.stats import summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.exact import exact_run
@@ -92,8 +93,8 @@ def strength_rows(entries: list[Entry], *, servers: Iterable[int], hands: int, d
 
 
 def _paired(diff: np.ndarray) -> dict:
-    half = 1.96 * diff.std(ddof=1) / math.sqrt(len(diff)) if len(diff) > 1 else math.nan
-    return {"mean": float(diff.mean()), "ci_low": float(diff.mean() - half), "ci_high": float(diff.mean() + half)}
+    s = summarize(diff)
+    return {"mean": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
 
 
 def summarise(rows: list[dict], labels: list[str]) -> dict:

@@ -14,6 +14,7 @@ from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from flows.games.base import GameAdapter
+from flows.stats import summarize
 
 
 def _unknown_opponents(text: str) -> str | None:
@@ -107,7 +108,6 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
     every rotation (duplicate format); standings by mean finishing position with 95% CIs and
     openskill (Plackett-Luce) ratings over all games in order."""
     import itertools
-    import math
 
     from openskill.models import PlackettLuce
 
@@ -134,11 +134,9 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
                 ratings[b] = team[0]
     standings = []
     for e, pos in positions.items():
-        n = len(pos)
-        mean = sum(pos) / n
-        sd = math.sqrt(sum((p - mean) ** 2 for p in pos) / (n - 1)) if n > 1 else 0.0
-        r = ratings[e]
-        standings.append(Standing(e, n, mean, 1.96 * sd / math.sqrt(n) if n else 0.0,
+        s, r = summarize(pos), ratings[e]
+        n, mean = s.n, s.mean
+        standings.append(Standing(e, n, mean, s.half_width if n > 1 else 0.0,
                                   sum(p == 1 for p in pos) / n, r.ordinal(), r.mu, r.sigma))
     standings.sort(key=lambda s: s.mean_position)
     return Tournament(players, deals, tuple(standings), tuple(logs))

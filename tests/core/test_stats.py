@@ -59,3 +59,5 @@ def test_t_interval_is_wider_than_normal_for_few_values():
     s = summarize(values)
     assert mean == s.mean and high - mean > s.half_width
     assert math.isnan(t_interval([1.0])[1])
+    mean, low, high = t_interval([1.0, 2.0, 3.0])
+    assert mean == 2.0 and round(high - mean, 3) == 2.484  # t(2) = 4.303 times se 0.577

@@ -10,6 +10,7 @@ from bots.holdem_training.exploit import ExploitBot, ExploitConfig
 from bots.holdem_training.headroom import SeerBot, flop_values, paired_difference
 from bots.holdem_training.simple import CheckerBot, CheckerConfig
 from cardlab.cli import app
+from engine.core.stats import Z95
 from engine.holdem_training import judge
 from engine.holdem_training.judge import dealt_cards, play_match
 from engine.holdem_training.rules import view_of
@@ -61,7 +62,7 @@ def test_flop_values_pay_the_pot_when_bob_surely_folds():
 def test_paired_difference_is_the_mean_and_normal_half_width():
     diff, half = paired_difference(np.array([3, 4, 8]), np.array([1, 1, 1]))
     assert diff == 4.0
-    assert math.isclose(half, 1.96 * np.std([2, 3, 7], ddof=1) / math.sqrt(3))
+    assert math.isclose(half, Z95 * np.std([2, 3, 7], ddof=1) / math.sqrt(3))
 
 
 def test_headroom_bench_command_reports_each_variant_against_exploit():
