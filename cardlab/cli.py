@@ -21,6 +21,7 @@ from cardlab import prefect_local, progress  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
+from flows.stats import Z95  # noqa: E402
 
 console = Console() if sys.stdout and sys.stdout.isatty() else Console(width=150)  # pipes: no 80-column wrap
 app = typer.Typer(help="cardlab: faithful contest judges, strong bots and a hand-logging sweep pipeline.",
@@ -137,10 +138,10 @@ def _print_sweep(outcome, unit: str) -> None:
     console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
     if outcome.paired_diff is not None:
         console.print(f"paired difference to the runner-up on the same deals: {outcome.paired_diff:+.4f} "
-                      f"+/- {1.96 * outcome.paired_se:.4f} (95%)")
+                      f"+/- {Z95 * outcome.paired_se:.4f} (95%)")
     if outcome.baseline is not None and outcome.baseline is not outcome.best:
         console.print(f"paired difference to the baseline on the same deals: {outcome.baseline_diff:+.4f} "
-                      f"+/- {1.96 * outcome.baseline_se:.4f} (95%)")
+                      f"+/- {Z95 * outcome.baseline_se:.4f} (95%)")
     console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
                   f"MLflow parent run {outcome.mlflow_run_id}")
 

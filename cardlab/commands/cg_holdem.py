@@ -247,8 +247,8 @@ def bench_strength(
     console.print(table)
     top = four.standings[0].bot
     console.print(f"best mean position: {top} ({'as expected' if top == best else 'NOT ' + best})")
-    wins, games, ci = heads_up
-    console.print(f"heads-up {best} vs montecarlo: {wins}/{games} = {wins / games:.3f} ± {ci:.3f} (95% CI)")
+    console.print(f"heads-up {best} vs montecarlo: {heads_up.k}/{heads_up.n} = {heads_up.rate:.3f} "
+                  f"(95% Wilson CI {heads_up.low:.3f} .. {heads_up.high:.3f})")
 
 
 # ------------------------------------------------------------------------------------ benchmark bodies
@@ -414,9 +414,8 @@ def _replay_bots(bots_per_game, shown) -> None:
 
 
 def strength(best: str, *, deals: int, seed: int):
-    import math
-
     from engine.cg_holdem import judge as referee
+    from engine.core.stats import wilson
     from flows.games.cg_holdem import run_tournament
 
     four = run_tournament([best] + [b for b in ("aggressive", "montecarlo", "pushfold", "station") if b != best],
@@ -424,7 +423,4 @@ def strength(best: str, *, deals: int, seed: int):
     hu_deals = deals * 4
     log = referee.play_chunk(_makers([best, "montecarlo"]), seed=seed + 1, first=0, count=hu_deals * 2,
                              names=[best, "montecarlo"])
-    wins = int(log.payoffs.sum())
-    games = len(log.payoffs)
-    rate = wins / games
-    return four, (wins, games, 1.96 * math.sqrt(rate * (1 - rate) / games))
+    return four, wilson(int(log.payoffs.sum()), len(log.payoffs))

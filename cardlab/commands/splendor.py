@@ -310,6 +310,7 @@ def bench_strength(
     set_: list[str] = typer.Option([], "--set", help="extra mcts config key=value"),
 ):
     """The search bot vs greedy: 2-player win share, and 4-player tables vs three greedy bots."""
+    from engine.core.stats import wilson
     from flows.games.splendor import ADAPTER, SplendorOptions
 
     spec, config = _bot_config("mcts", [f"time_ms={time_ms}", *set_])
@@ -323,10 +324,9 @@ def bench_strength(
         started = time.perf_counter()
         log = ADAPTER.play_chunk(spec, config, seed=seed, first=0, count=games,
                                  options=SplendorOptions(players=size, opponent="greedy"))
-        share = float(log.payoffs.mean())
-        sd = float(log.payoffs.std(ddof=1)) if games > 1 else 0.0
-        typer.echo(f"{size} players, mcts {time_ms} ms/move vs greedy: win share {share:.2f} "
-                   f"(+/- {1.96 * sd / games ** 0.5:.2f}) over {games} games; chance-level {1 / size:.2f}; "
+        share = wilson(float(log.payoffs.sum()), games)  # ties count as fractions of a win
+        typer.echo(f"{size} players, mcts {time_ms} ms/move vs greedy: win share {share.rate:.2f} "
+                   f"(95% Wilson {share.low:.2f} .. {share.high:.2f}) over {games} games; chance-level {1 / size:.2f}; "
                    f"issue target at 1 s/move {targets[size]:.2f}; {time.perf_counter() - started:.0f} s")
 
 

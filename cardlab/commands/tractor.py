@@ -6,7 +6,6 @@ rounds on stdin and prints each round's result. There is no bot-vs-judge protoco
 """
 
 import io
-import math
 import shutil
 import sys
 import time
@@ -18,6 +17,7 @@ from rich.table import Table
 
 from cardlab import checks
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.stats import summarize
 from engine.tractor.rules import SEATS, team_of
 from engine.tractor.simulate import run
 
@@ -206,15 +206,14 @@ def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: 
 def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:
     payoffs = chunk.payoffs
     n = len(payoffs)
-    mean = float(payoffs.mean())
-    se = float(payoffs.std(ddof=1)) / math.sqrt(n) if n > 1 else float("nan")
+    levels = summarize(payoffs)
     rounds = chunk.tables["tr_rounds"]
     declares = [team_of(SEATS.index(dealer)) == team
                 for dealer, team in zip(rounds["dealer"], rounds["primary_team"], strict=True)]
     table = Table(title=f"tractor: {bot} vs {opponent}, {n} rounds ({seconds:.1f} s)")
     table.add_column("measure")
     table.add_column("value", justify="right")
-    table.add_row("levels per round (primary - other)", f"{mean:+.3f} ± {1.96 * se:.3f}")
+    table.add_row("levels per round (primary - other)", f"{levels.mean:+.3f} ± {levels.half_width:.3f}")
     table.add_row("total levels", f"{payoffs.sum():+.0f}")
     for role, flag in (("as declarer", True), ("as defender", False)):
         pts = [p for p, d in zip(rounds["ft_points"], declares, strict=True) if d == flag]

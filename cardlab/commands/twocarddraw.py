@@ -19,6 +19,7 @@ from rich.table import Table
 from cardlab import checks
 from cardlab.errors import fail as _fail
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.stats import summarize
 
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
                   no_args_is_help=True)
@@ -119,7 +120,7 @@ def judge(
         "hands": hands, "hands_played": len(profits), "profit": result.profit, "score": result.score,
         "cpu_seconds": round(result.cpu_seconds, 4), "status": result.status, "message": result.record.message,
         "mean_per_hand": float(profits.mean()) if len(profits) else 0.0,
-        "se_per_hand": float(profits.std(ddof=1) / math.sqrt(len(profits))) if len(profits) > 1 else None,
+        "se_per_hand": summarize(profits).se if len(profits) > 1 else None,
         "best_response_value": best_response(parsed.strategy).value, "seconds": round(seconds, 3),
         "warnings": list(parsed.warnings),
     }
