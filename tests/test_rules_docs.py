@@ -11,7 +11,10 @@ RULES = ROOT / "docs" / "rules"
 GAMES = ("holdem_training", "twocarddraw", "splendor", "cg_holdem", "tractor")
 PACKAGES = ("engine", "bots", "flows", "cardlab", "tests", "bench", "reports")
 CITATION = re.compile(r"docs/rules/([A-Za-z0-9_]+)\.md(?:#([A-Za-z0-9_-]+))?")
-OUTSIDE = re.compile(r"shared/specs|specs/[a-z_]+\.md")
+OUTSIDE = re.compile(r"shared/specs|specs/[a-z_]+\.md|\bspecs? (section )?[0-9]", re.I)
+# User-facing CLI help text (code, not a comment) that still names a spec section; to be reworded
+# by whoever owns cardlab/commands/twocarddraw.py, then removed from here.
+KNOWN_OUTSIDE = {"cardlab/commands/twocarddraw.py"}
 
 
 def anchor(heading: str) -> str:
@@ -68,6 +71,7 @@ def test_every_cited_rules_anchor_exists():
 def test_no_code_cites_documents_outside_the_repository():
     this = Path(__file__).resolve()
     offenders = [f"{path.relative_to(ROOT)}:{number}"
-                 for path in python_files() if path.resolve() != this
+                 for path in python_files()
+                 if path.resolve() != this and str(path.relative_to(ROOT)) not in KNOWN_OUTSIDE
                  for number, line in enumerate(path.read_text().splitlines(), 1) if OUTSIDE.search(line)]
     assert not offenders, "cite docs/rules/<game>.md instead of ../shared/specs:\n" + "\n".join(offenders)

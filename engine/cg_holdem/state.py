@@ -204,7 +204,8 @@ class Game:
         return self.raise_count > RAISE_CAP
 
     def possible_actions(self) -> tuple[str, ...]:
-        """Spec 5.1, in the referee's order: [CALL | ALL-IN], [ALL-IN], [BET_min], [CHECK], FOLD."""
+        """In the referee's order (docs/rules/cg_holdem.md#betting):
+        [CALL | ALL-IN], [ALL-IN], [BET_min], [CHECK], FOLD."""
         s = self.to_act
         stack = self.stack[s]
         top = self.bb if self.street == PREFLOP and self.top < self.bb else self.top  # call_amount, inlined
@@ -225,7 +226,7 @@ class Game:
         return head + (_CHECK_FOLD if call == 0 else _FOLD_ONLY)
 
     def replace(self, action: Action) -> Action:
-        """Spec 6 replacement table: what the referee actually plays for this output."""
+        """The replacement table (docs/rules/cg_holdem.md#replacement): what the referee plays for this output."""
         kind, chips = self._resolve(self.to_act, action.kind, action.amount)
         if kind == action.kind and chips == action.amount:
             return action
@@ -298,8 +299,8 @@ class Game:
     # -- the referee's loop between decisions --------------------------------------------
     # (docs/rules/cg_holdem.md#flow-of-a-hand, docs/rules/cg_holdem.md#round-cap)
     def _street_over(self) -> bool:
-        """Spec 7.2, checked on the next seat to act (``to_act``, set by whoever moved last):
-        action goes round in order, so if that seat is done (acted, at the max total) every
+        """docs/rules/cg_holdem.md#flow-of-a-hand, checked on the next seat to act (``to_act``,
+        set by whoever moved last): action goes round in order, so if that seat is done (acted, at the max total) every
         seat is; the one exception is a lone seat that has not acted, asked only when below
         the max."""
         s = self.to_act

@@ -157,7 +157,7 @@ def test_dealt_hands_seed_42():
 
 
 def test_none_round_past_the_cap_ends_the_game_flagged():
-    """Spec 11.12: the Java referee would overflow its history here; we cancel and flag it."""
+    """docs/rules/cg_holdem.md#differences: the Java referee would overflow its history here; we cancel and flag it."""
     config = GameConfig(players=2, stacks=(10, 4790), round_cap=1)
     result = play_game([BotSeat(Scripted(lambda t: "FOLD")) for _ in range(2)], seed=42, config=config)
     assert result.overflow and result.rounds == 1

@@ -65,7 +65,7 @@ def test_rendered_turns_read_back_identically():
 
 
 def test_locked_raiser_and_short_all_in_reopening():
-    """Spec 5 example: flop bet 300, two calls, a short all-in to 490: the bettor may only call
+    """docs/rules/cg_holdem.md#betting example: flop bet 300, two calls, a short all-in to 490: the bettor may only call
     (ALL-IN and BET become CALL), while a caller may re-raise by the old minimum (BET_300)."""
     from engine.cg_holdem.rules import GameConfig
     from engine.cg_holdem.state import Game
