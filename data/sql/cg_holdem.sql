@@ -93,8 +93,8 @@ CREATE OR REPLACE VIEW mart_cgh_positions AS
 SELECT s.match_id, s.bot, g.players, count(*) AS games,
        avg(s.position) AS mean_position,
        stddev_samp(s.position) / sqrt(count(*)) AS se,
-       avg(s.position) - 1.96 * stddev_samp(s.position) / sqrt(count(*)) AS ci_low,
-       avg(s.position) + 1.96 * stddev_samp(s.position) / sqrt(count(*)) AS ci_high,
+       avg(s.position) - 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_low,
+       avg(s.position) + 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_high,
        avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
 FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
 GROUP BY s.match_id, s.bot, g.players;

@@ -69,8 +69,8 @@ SELECT m.match_id, m.game, m.bot, m.config, m.sweep_id, m.source, m.seed,
        coalesce(p.units, 0)                    AS units,
        p.mean, p.sd,
        p.sd / sqrt(p.units)                    AS se,
-       p.mean - 1.96 * p.sd / sqrt(p.units)    AS ci_low,
-       p.mean + 1.96 * p.sd / sqrt(p.units)    AS ci_high,
+       p.mean - 1.959963984540054 * p.sd / sqrt(p.units)    AS ci_low,
+       p.mean + 1.959963984540054 * p.sd / sqrt(p.units)    AS ci_high,
        m.seconds,
        p.units / nullif(m.seconds, 0)          AS units_per_s
 FROM matches m LEFT JOIN per_match p USING (match_id);

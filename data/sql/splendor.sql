@@ -47,15 +47,24 @@ SELECT g.*, m.bot, m.config, m.sweep_id, m.options,
        g.winners = 0 AS capped, g.cand_points - g.opp_best_points AS margin
 FROM spl_games g JOIN matches m USING (match_id);
 
--- Mart: per match, win rate with a 95% normal-approximation interval, points and length.
+-- Mart: per match, win share with a 95% Wilson interval (as engine.core.stats.wilson, z = Z95; a normal
+-- interval would claim [1, 1] after a clean sweep), points and length.
 CREATE OR REPLACE VIEW mart_spl_results AS
-SELECT match_id, any_value(bot) AS bot, any_value(config) AS config, count(*) AS games,
-       avg(cand_share) AS win_share,
-       avg(cand_share) - 1.96 * coalesce(stddev_samp(cand_share), 0) / sqrt(count(*)) AS win_share_lo,
-       avg(cand_share) + 1.96 * coalesce(stddev_samp(cand_share), 0) / sqrt(count(*)) AS win_share_hi,
-       avg(cand_points) AS mean_points, avg(margin) AS mean_margin, avg(rounds) AS mean_rounds,
-       avg(CASE WHEN capped THEN 1.0 ELSE 0.0 END) AS capped_rate, sum(passes) AS passes
-FROM stg_spl_games GROUP BY match_id;
+WITH per_match AS (
+    SELECT match_id, any_value(bot) AS bot, any_value(config) AS config, count(*) AS games,
+           avg(cand_share) AS win_share, 1.959963984540054 AS z,
+           avg(cand_points) AS mean_points, avg(margin) AS mean_margin, avg(rounds) AS mean_rounds,
+           avg(CASE WHEN capped THEN 1.0 ELSE 0.0 END) AS capped_rate, sum(passes) AS passes
+    FROM stg_spl_games GROUP BY match_id)
+SELECT match_id, bot, config, games, win_share,
+       CASE WHEN win_share <= 0 THEN 0.0 ELSE greatest(0.0,
+           (win_share + z * z / (2 * games) - z * sqrt(win_share * (1 - win_share) / games + z * z / (4 * games * games)))
+           / (1 + z * z / games)) END AS win_share_lo,
+       CASE WHEN win_share >= 1 THEN 1.0 ELSE least(1.0,
+           (win_share + z * z / (2 * games) + z * sqrt(win_share * (1 - win_share) / games + z * z / (4 * games * games)))
+           / (1 + z * z / games)) END AS win_share_hi,
+       mean_points, mean_margin, mean_rounds, capped_rate, passes
+FROM per_match;
 
 -- Mart: the candidate's average score by round (the points-over-rounds curve).
 CREATE OR REPLACE VIEW mart_spl_points_by_round AS

@@ -1,9 +1,8 @@
-"""Workspace wiring: chunks are deterministic and independent of chunking, the SQL loads and
+"""Workspace wiring: the candidate's seat rotates (chunking: tests/test_conformance.py), the SQL loads and
 its views answer, tournaments pair and deal as the contest did, ratings come from openskill."""
 
 from itertools import combinations
 
-import numpy as np
 import typer
 from typer.testing import CliRunner
 
@@ -24,25 +23,24 @@ def chunk(first, count):
                               options=SplendorOptions(opponent="random"))
 
 
-def test_chunks_do_not_depend_on_chunking():
-    whole = chunk(0, 3)
-    parts = [chunk(0, 1), chunk(1, 2)]
-    assert np.array_equal(whole.payoffs, np.concatenate([p.payoffs for p in parts]))
-    games = whole.tables["spl_games"]
+def test_the_candidate_changes_seat_every_game():
+    games = chunk(0, 3).tables["spl_games"]
     assert games["game"] == [0, 1, 2] and games["cand_seat"] == [0, 1, 0]
-    assert whole.tables["spl_turns"]["tokens"] == sum((p.tables["spl_turns"]["tokens"] for p in parts), [])
 
 
 def test_sql_views_decode_a_logged_chunk(tmp_path):
+    from engine.core.stats import wilson
     from flows.store import log_judged_match, read_only
 
     log = chunk(0, 2)
     db = tmp_path / "log.duckdb"
     match_id = log_judged_match(ADAPTER, bot="random", config={}, seed=5, log=log, db=db)
     con = read_only(db)
-    games, share = con.execute("SELECT games, win_share FROM mart_spl_results WHERE match_id = ?",
-                               [match_id]).fetchone()
+    games, share, low, high = con.execute("SELECT games, win_share, win_share_lo, win_share_hi FROM mart_spl_results "
+                                          "WHERE match_id = ?", [match_id]).fetchone()
     assert games == 2 and abs(share - log.payoffs.mean()) < 1e-12
+    expected = wilson(float(log.payoffs.sum()), 2)
+    assert abs(low - expected.low) < 1e-12 and abs(high - expected.high) < 1e-12
     turns = con.execute("SELECT count(*) FROM stg_spl_turns").fetchone()[0]
     assert turns == len(log.tables["spl_turns"]["game"])
     assert con.execute("SELECT sum(share) FROM mart_spl_action_mix").fetchone()[0] == 1.0
