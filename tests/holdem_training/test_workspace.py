@@ -17,13 +17,11 @@ from flows.store import log_judged_match
 CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
 
 
-def test_the_adapter_plays_deterministic_chunks():
+def test_the_adapter_plays_the_checker_for_showdown_payoffs_only():
     adapter = games.get("holdem-training")
     assert adapter.unit == "hand" and adapter.default_bot in adapter.bots and "checker" in adapter.bots
     spec = adapter.spec("checker")
     whole = adapter.play_chunk(spec, spec.default_config(), seed=3, first=0, count=60)
-    tail = adapter.play_chunk(spec, spec.default_config(), seed=3, first=40, count=20)
-    assert whole.payoffs[40:].tolist() == tail.payoffs.tolist()
     assert set(whole.payoffs.tolist()) <= {0, 5, 10}
     options = adapter.options({"rate_budget_per_hand": "10"})
     assert options.rate_budget_per_hand == 10
