@@ -5,7 +5,6 @@ first answer and 50 ms after); the seed is the referee's own game seed (a Java l
 seed replays the decks of an arena game.
 """
 
-import gc
 import json
 import shlex
 import time
@@ -226,6 +225,8 @@ def bench_speed(
         fail(f"--lineup needs 4 bot names, got {len(names)}")
     for name in names:
         _spec_and_config(name.split(":")[0], name.split(":")[1:])
+    from bench.cg_holdem.speed import speed
+
     report = speed(names, games=games, seed=seed, repeats=repeats)
     table = Table("measure", "value", title=f"speed: {games} games, line-up {lineup}")
     for key, value in report.items():
@@ -240,7 +241,10 @@ def bench_strength(
     seed: int = typer.Option(1, min=0),
 ):
     """4-player games among all bots (mean position, 95% CI) and the best bot heads-up vs montecarlo."""
-    four, heads_up = strength(best, deals=deals, seed=seed)
+    from bench.cg_holdem.strength import strength
+
+    result = strength(best, deals=deals, seed=seed)
+    four, heads_up = result.four, result.heads_up
     table = Table("bot", "games", "mean position (95% CI)", "win rate", title="4-player tables")
     for s in four.standings:
         table.add_row(s.bot, str(s.games), f"{s.mean_position:.3f} ± {s.ci95:.3f}", f"{s.win_rate:.3f}")
@@ -249,178 +253,3 @@ def bench_strength(
     console.print(f"best mean position: {top} ({'as expected' if top == best else 'NOT ' + best})")
     console.print(f"heads-up {best} vs montecarlo: {heads_up.k}/{heads_up.n} = {heads_up.rate:.3f} "
                   f"(95% Wilson CI {heads_up.low:.3f} .. {heads_up.high:.3f})")
-
-
-# ------------------------------------------------------------------------------------ benchmark bodies
-def _makers(entries: list[str]):
-    from bots.cg_holdem import BOTS
-
-    makers = []
-    for entry in entries:
-        name, *pairs = entry.split(":")
-        config = BOTS[name].config_from(pairs)
-        makers.append(lambda name=name, config=config: BOTS[name].make(config))
-    return makers
-
-
-def _pokerkit_plan(record):
-    """(create_state args, operations, expected final stacks) replaying one hand in PokerKit,
-    from its PHH actions. An operation is (method, argument, player expected to act or show)."""
-    from engine.cg_holdem.phh import actions, blinds_by_position, min_bet, seat_order
-
-    order = seat_order(record)
-    ops = []
-    for text in actions(record, order):
-        parts = text.split()
-        if parts[0] == "d":
-            ops.append(("deal_hole" if parts[1] == "dh" else "deal_board", parts[-1], None))
-            continue
-        player = int(parts[0][1:]) - 1
-        if parts[1] == "f":
-            ops.append(("fold", None, player))
-        elif parts[1] == "cc":
-            ops.append(("check_or_call", None, player))
-        elif parts[1] == "cbr":
-            ops.append(("complete_bet_or_raise_to", int(parts[2]), player))
-        else:  # "sm": the player due to show shows what it holds
-            ops.append(("show_or_muck_hole_cards", True, player))
-    args = (tuple(blinds_by_position(record, order)), min_bet(record),
-            tuple(record.start_stacks[s] for s in order), len(order))
-    return args, ops, [record.end_stacks[s] for s in order]
-
-
-_POKERKIT_AUTOMATIONS = ("ANTE_POSTING", "BET_COLLECTION", "BLIND_OR_STRADDLE_POSTING", "CARD_BURNING",
-                         "RUNOUT_COUNT_SELECTION", "HAND_KILLING", "CHIPS_PUSHING", "CHIPS_PULLING")
-
-
-def _pokerkit_run(plans, *, check_actors: bool = False) -> int:
-    """Replay every hand; returns how many ended on different stacks or were refused (and,
-    with check_actors, how many had an operation applied by another player than the PHH's)."""
-    import warnings
-
-    from pokerkit import Automation, NoLimitTexasHoldem
-
-    automations = tuple(Automation[name] for name in _POKERKIT_AUTOMATIONS)
-    mismatches = 0
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        for (blinds, min_bet, stacks, n), ops, expected in plans:
-            try:
-                state = NoLimitTexasHoldem.create_state(automations, True, 0, blinds, min_bet, stacks, n)
-                for method, arg, player in ops:
-                    if check_actors and player is not None and player != (
-                            state.showdown_index if method == "show_or_muck_hole_cards" else state.actor_index):
-                        raise ValueError("another player is due")
-                    getattr(state, method)() if arg is None else getattr(state, method)(arg)
-                mismatches += list(state.stacks) != expected
-            except ValueError:
-                mismatches += 1
-    return mismatches
-
-
-OUR_PASSES = 3
-
-
-def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dict:
-    from engine.cg_holdem.judge import BotSeat, java_seed, play_game
-    from engine.cg_holdem.phh import pokerkit_can_replay
-    from engine.cg_holdem.rules import GameConfig
-    from engine.core.seeds import Purpose, match_key, unit_key
-
-    makers = _makers(entries)
-    key = match_key(seed)
-    config = GameConfig(players=4)
-
-    def fresh_bots(g):
-        bots = [m() for m in makers]
-        for k, b in enumerate(bots):
-            b.new_game(unit_key(key, g * 4 + k, Purpose.BOT))
-        return bots
-
-    def one(g, seat=BotSeat):
-        return play_game([seat(b) for b in fresh_bots(g)], seed=java_seed(unit_key(key, g, Purpose.DEAL)),
-                         config=config)
-
-    one(games)  # warm-up: loads the compiled kernels, not timed
-    shown = [[] for _ in range(games)]  # per game, per seat: what the bot was shown (untimed)
-    results = [one(g, seat=_recording_seat(BotSeat, shown[g])) for g in range(games)]
-    played = [h for r in results for h in r.hands if not h.cancelled]
-    plans = [_pokerkit_plan(h) for h in played if pokerkit_can_replay(h)]
-    mismatches = _pokerkit_run(plans, check_actors=True)  # untimed: the strict check
-    ours = theirs = bots_alone = float("inf")
-    # Both sides run single-threaded in this process; CPU time (not wall time) keeps other
-    # work on a shared machine out of the figures. Alternate them, keep each side's best.
-    # Our side is ~40x shorter, so one repeat times OUR_PASSES passes over the same games
-    # (their mean, warm-up pass included) to be less at the mercy of a noisy moment.
-    # The harness's own objects (recorded games, inputs, plans, PokerKit's modules) are
-    # frozen out of the garbage collector: a full collection would otherwise walk them all
-    # inside whichever side happens to trigger it. Each side's own garbage is still collected.
-    gc.collect()
-    gc.freeze()
-    try:
-        for _ in range(repeats):
-            started = time.process_time()
-            for _ in range(OUR_PASSES):
-                replayed = [one(g).scores for g in range(games)]
-            ours = min(ours, (time.process_time() - started) / OUR_PASSES)
-            started = time.process_time()
-            _pokerkit_run(plans)
-            theirs = min(theirs, time.process_time() - started)
-            started = time.process_time()
-            _replay_bots([fresh_bots(g) for g in range(games)], shown)
-            bots_alone = min(bots_alone, time.process_time() - started)
-    finally:
-        gc.unfreeze()
-    assert replayed == [r.scores for r in results], "games must replay identically"
-    hands = sum(len(r.hands) for r in results)
-    return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
-            "hands PokerKit cannot express (short big blind, no more than another post)": len(played) - len(plans),
-            "PokerKit replays with other final stacks, another actor, or refused": mismatches,
-            "ours: games per CPU second (bots included)": games / ours,
-            "PokerKit: games per CPU second (state machine only)": games / theirs,
-            "ours: hands per CPU second": hands / ours, "PokerKit: hands per CPU second": len(plans) / theirs,
-            "speed ratio (ours / PokerKit)": theirs / ours,
-            "breakdown: bots' share of our time (their inputs replayed alone, approx.)": min(1.0, bots_alone / ours),
-            f"repeats (best time kept; ours: mean of {OUR_PASSES} passes each)": repeats}
-
-
-def _recording_seat(seat_class, shown: list):
-    """A seat class that also keeps, per seat, every (setup, turn) its bot was shown."""
-
-    def make(bot):
-        seat = seat_class(bot)
-        inputs = []
-        shown.append(inputs)
-        decide = seat.decide
-
-        def recording_decide(setup, turn):
-            inputs.append((setup, turn))
-            return decide(setup, turn)
-
-        seat.decide = recording_decide
-        return seat
-
-    return make
-
-
-def _replay_bots(bots_per_game, shown) -> None:
-    """Each fresh bot answers the inputs it was shown, in order (answers depend only on them)."""
-    for bots, inputs in zip(bots_per_game, shown, strict=True):
-        for bot, calls in zip(bots, inputs, strict=True):
-            for setup, turn in calls:
-                if setup is not None:
-                    bot.start(setup)
-                bot.act(turn)
-
-
-def strength(best: str, *, deals: int, seed: int):
-    from engine.cg_holdem import judge as referee
-    from engine.core.stats import wilson
-    from flows.games.cg_holdem import run_tournament
-
-    four = run_tournament([best] + [b for b in ("aggressive", "montecarlo", "pushfold", "station") if b != best],
-                          players=4, deals=deals, seed=seed)
-    hu_deals = deals * 4
-    log = referee.play_chunk(_makers([best, "montecarlo"]), seed=seed + 1, first=0, count=hu_deals * 2,
-                             names=[best, "montecarlo"])
-    return four, wilson(int(log.payoffs.sum()), len(log.payoffs))

@@ -9,7 +9,7 @@ than the other seats, has no PokerKit equivalent and is flagged as such.
 
 import pytest
 
-from cardlab.commands.cg_holdem import _pokerkit_plan, _pokerkit_run
+from bench.cg_holdem.pokerkit_peer import pokerkit_plan, pokerkit_replay
 from engine.cg_holdem.phh import hand_history, pokerkit_can_replay
 from engine.cg_holdem.state import HandRecord
 
@@ -49,7 +49,7 @@ SHORT_BELOW_OTHERS = (
 
 def strict_replay_mismatches(record: HandRecord) -> int:
     """The speed benchmark's replay, with every action checked to come from the PHH's player."""
-    return _pokerkit_run([_pokerkit_plan(record)], check_actors=True)
+    return pokerkit_replay([pokerkit_plan(record)], check_actors=True)
 
 
 @pytest.mark.parametrize("fields", REPLAYABLE)
@@ -66,7 +66,7 @@ def test_big_blind_below_another_post_is_flagged_and_fails_strictly():
 
 
 def test_speed_bench_replays_its_hands_in_pokerkit_without_mismatch():
-    from cardlab.commands.cg_holdem import speed
+    from bench.cg_holdem.speed import speed
 
     report = speed(["pushfold", "station", "aggressive:samples=40", "montecarlo:samples=40"], games=3, seed=2,
                    repeats=1)

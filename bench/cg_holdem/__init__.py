@@ -1,0 +1,1 @@
+"""CodinGame Hold'em benchmarks: speed against PokerKit, bot strength."""
