@@ -295,7 +295,7 @@ def generate(
     out: Path = typer.Option(..., "--out", help="strategy file to write"),
     reading: str = typer.Option("default", "--reading",
                                 help="where the statement is ambiguous, e.g. order=random,proposal=perturb,"
-                                     "accept=ties,mistakes=betting (default: spec section 2.6)"),
+                                     "accept=ties,mistakes=betting (default: docs/rules/twocarddraw.md#ambiguities)"),
     json_: bool = typer.Option(False, "--json"),
 ):
     """Generate a server strategy as the statement describes and write it in the contest's format."""
