@@ -107,7 +107,7 @@ def bench_strength(ctx: typer.Context):
     """Bots as external programs through the judge: mean W with a 95% CI over seeds, CPU per match.
 
     Options (see --help): --bots exploit,rate_equity,checker --seeds 5 --hands 10000 --cpu-limit 10 --set k=v"""
-    from bots.holdem_training import strength
+    from bench.holdem_training import strength
 
     strength.main(list(ctx.args))
 
@@ -118,7 +118,7 @@ def bench_headroom(ctx: typer.Context):
     """The exploit bot against a flop turn-lookahead and a planner told Bob's cards, paired on the same deals.
 
     Options (see --help): --variants turn-lookahead,seer --seeds 2 --first-seed 1 --hands 3000"""
-    from bots.holdem_training import headroom
+    from bench.holdem_training import headroom
 
     headroom.main(list(ctx.args))
 
@@ -130,7 +130,7 @@ def bench_evaluator(
     repeat: int = typer.Option(3, "--repeat", min=1, help="timed runs each (alternating); the best counts"),
 ):
     """7-card evaluations per second on one core: ours vs phevaluator's C core, same hands, same run."""
-    from engine.holdem_training.bench import evaluator_measures
+    from bench.holdem_training.speed import evaluator_measures
 
     measures = evaluator_measures(count=hands, seed=seed, repeats=repeat)
     _print_measures(f"evaluator: {hands:,} random 7-card hands in random order", measures, unit="evals/s")
@@ -143,7 +143,7 @@ def bench_equity(
     repeat: int = typer.Option(3, "--repeat", min=1),
 ):
     """Monte Carlo decisions per second (Bob's call rule, 100 rollouts each)."""
-    from engine.holdem_training.bench import equity_measures
+    from bench.holdem_training.speed import equity_measures
 
     measures = equity_measures(decisions=decisions, seed=seed, repeats=repeat)
     _print_measures("Monte Carlo: Bob's call decisions, 100 rollouts each", measures, unit="decisions/s")
@@ -156,7 +156,7 @@ def bench_judge(
     repeat: int = typer.Option(3, "--repeat", min=1),
 ):
     """In-process judge hands per second with a bot that raises 1 every round (one core)."""
-    from engine.holdem_training.bench import judge_measure
+    from bench.holdem_training.speed import judge_measure
 
     measure, result = judge_measure(hands=hands, seed=seed, repeats=repeat)
     _print_measures(f"judge: {hands:,}-hand match, RAISE 1 every round (W = {result.average_profit:.4f})",

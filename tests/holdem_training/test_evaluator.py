@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from numba import njit
 
+from bench.holdem_training.speed import random_hands
 from engine.core.cards import card_name
 from engine.holdem_training import _kernels
-from engine.holdem_training.bench import random_hands
 from tests.holdem_training import reference
 
 

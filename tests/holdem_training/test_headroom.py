@@ -5,9 +5,9 @@ import math
 import numpy as np
 from typer.testing import CliRunner
 
+from bench.holdem_training.headroom import SeerBot, flop_values, paired_difference
 from bots.holdem_training import _kernels as K
 from bots.holdem_training.exploit import ExploitBot, ExploitConfig
-from bots.holdem_training.headroom import SeerBot, flop_values, paired_difference
 from bots.holdem_training.simple import CheckerBot, CheckerConfig
 from cardlab.cli import app
 from engine.core.stats import Z95

@@ -1,6 +1,6 @@
 """Strength benchmark: exported bots played as external programs through the real judge.
 
-    python -m bots.holdem_training.strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
+    python -m bench.holdem_training.strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
 
 For each bot: export a bundle (warming its cache), then play one full match per seed under
 the contest's limits (512 MB; 10 s CPU unless --cpu-limit says otherwise, so that a

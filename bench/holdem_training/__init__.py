@@ -1,0 +1,1 @@
+"""Hold'em Training benchmarks: evaluator, equity and judge speed against peers; bot strength; headroom."""
