@@ -8,7 +8,6 @@ for an external program: the judge plays registered bots, and export writes a bu
 
 import dataclasses
 import json
-import math
 import time
 from pathlib import Path
 
@@ -390,36 +389,16 @@ def speed(
     steps: int = typer.Option(200_000, help="generator steps to time (the issue's target: 200k in 30 s)"),
 ):
     """Best-response time and generator steps/s, numba kernels vs the vectorised numpy peer."""
-    from engine.twocarddraw import numpy_peer
-    from engine.twocarddraw.best_response import GENERATOR_EPS, Evaluator, generate
-    from engine.twocarddraw.rules import BetSizes
+    from bench.twocarddraw.speed import speed as measure
 
-    bets = BetSizes(2, 4)
-    probs = generate(bets, steps=1_000, seed=1).strategy.probs
-    evaluator = Evaluator(bets)
-    evaluator.solve(probs)
-    kernel_s = _per_call(lambda: evaluator.solve(probs, eps=GENERATOR_EPS), evals)
-    peer_s = _per_call(lambda: numpy_peer.best_response_value(probs, bets, GENERATOR_EPS), max(evals // 10, 50))
-    started = time.thread_time()
-    generate(bets, steps=steps, seed=2)
-    gen_rate = steps / (time.thread_time() - started)
+    result = measure(evals=evals, steps=steps)
+    kernel_s, peer_s, gen_rate = result.kernel_seconds, result.peer_seconds, result.generator_steps_per_second
     table = Table("figure (thread CPU time)", "numba", "numpy peer", "ratio")
     table.add_row("best response (ms)", f"{kernel_s * 1e3:.4f}", f"{peer_s * 1e3:.4f}", f"{peer_s / kernel_s:.1f}x")
     table.add_row("generator steps/s", f"{gen_rate:,.0f}", f"{1 / peer_s:,.0f}", f"{gen_rate * peer_s:.0f}x")
     table.add_row(f"{steps:,} steps (s)", f"{steps / gen_rate:.2f}", f"{steps * peer_s:.0f} (est.)", "")
     console.print(table)
     typer.echo("the numpy peer re-evaluates the whole tree per step; the kernel recomputes only what a row touches")
-
-
-def _per_call(fn, n: int) -> float:
-    """Best of 3 of the mean thread CPU time per call (CPU time, since the machine is shared)."""
-    best = math.inf
-    for _ in range(3):
-        started = time.thread_time()
-        for _ in range(n):
-            fn()
-        best = min(best, (time.thread_time() - started) / n)
-    return best
 
 
 @bench_app.command()
@@ -436,7 +415,7 @@ def strength(
     """Exact expected profit per hand of each bot over generated servers as a ratio to the best
     response (mean of per-server ratios and ratio of sums), with paired 95% CIs over servers of the
     first bot minus each other (same servers, same deals)."""
-    from bots.twocarddraw.strength import Entry, strength_rows, summarise
+    from bench.twocarddraw.strength import Entry, strength_rows, summarise
 
     entries = []
     for text in bot:

@@ -4,6 +4,6 @@ rules.py (hands by strength, draw transitions, the flat layouts of the 4155 serv
 3945 player decision points), strategy.py + protocol.py (the strategy file), state.py (one
 hand), judge.py (the TopCoder tester in process), _kernels.py + best_response.py (exact best
 response, fixed-policy value, the generator and its readings), exact.py (a bot's exact expected
-profit per hand over a test), numpy_peer.py (benchmark peer), analysis.py (fit quality).
+profit per hand over a test), analysis.py (fit quality).
 Rules: docs/rules/twocarddraw.md.
 """

@@ -4,10 +4,10 @@ values (docs/rules/twocarddraw.md#generator)."""
 import numpy as np
 import pytest
 
+from bench.twocarddraw import numpy_peer
 from engine.core import seeds
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import best_response as B
-from engine.twocarddraw import numpy_peer
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.strategy import uniform_over_allowed
 from tests.twocarddraw.conftest import random_strategy

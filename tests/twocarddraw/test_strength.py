@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bots.twocarddraw.strength import Entry, benchmark_server, summarise
+from bench.twocarddraw.strength import Entry, benchmark_server, summarise
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 

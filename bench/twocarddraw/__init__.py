@@ -1,0 +1,1 @@
+"""TwoCardDraw benchmarks: best-response and generator speed against a numpy peer; bot strength over servers."""
