@@ -272,32 +272,14 @@ def bench_speed(
     seed: int = typer.Option(1, "--seed", min=0),
 ):
     """Random 2-player games per second on one core: numba engine vs the Python reference."""
-    import numpy as np
+    from bench.splendor.speed import TARGET_GAMES_PER_SECOND, speed
 
-    from engine.core.seeds import stream
-    from engine.splendor import fast
-    from engine.splendor import state as st
-    from engine.splendor.rules import SplendorConfig
-
-    fast.random_games(seed, 0, 10)  # compile / load the cache outside the timing
-    deals, moves = fast.game_keys(seed, 0, games)
-    scores = np.zeros((games, 2), dtype=np.int64)
-    turns = np.zeros(games, dtype=np.int64)
-    wall, cpu = time.perf_counter(), time.process_time()
-    fast.K.random_games(deals, moves, 2, scores, turns)
-    numba_wall, numba_cpu = time.perf_counter() - wall, time.process_time() - cpu
-    wall, cpu = time.perf_counter(), time.process_time()
-    for g in range(peer_games):
-        game = st.GameState.new(st.deal_from_key(int(deals[g]), 2), SplendorConfig())
-        rng = stream(int(moves[g]))
-        while not game.over:
-            st.apply(game, st.random_move(game, rng))
-    peer_wall, peer_cpu = time.perf_counter() - wall, time.process_time() - cpu
-    fast_rate, peer_rate = games / numba_cpu, peer_games / peer_cpu
-    verdict = "met" if fast_rate >= 20000 else "NOT met"
-    typer.echo(f"numba: {fast_rate:,.0f} games/s of CPU time ({games / numba_wall:,.0f}/s wall on a shared machine;"
-               f" {turns.mean():.1f} turns/game, {turns.sum() / numba_cpu / 1e6:.2f} M turns/s)")
-    typer.echo(f"python reference engine (peer): {peer_rate:,.1f} games/s of CPU ({peer_games / peer_wall:,.1f}/s "
+    r = speed(games=games, peer_games=peer_games, seed=seed)
+    fast_rate, peer_rate = r.games_per_cpu_second, r.peer_games_per_cpu_second
+    verdict = "met" if fast_rate >= TARGET_GAMES_PER_SECOND else "NOT met"
+    typer.echo(f"numba: {fast_rate:,.0f} games/s of CPU time ({games / r.numba_wall:,.0f}/s wall on a shared machine;"
+               f" {r.turns_per_game:.1f} turns/game, {r.total_turns / r.numba_cpu / 1e6:.2f} M turns/s)")
+    typer.echo(f"python reference engine (peer): {peer_rate:,.1f} games/s of CPU ({peer_games / r.peer_wall:,.1f}/s "
                f"wall); numba/peer {fast_rate / peer_rate:,.0f}x; issue target 20,000 games/s: {verdict}")
 
 
@@ -310,8 +292,7 @@ def bench_strength(
     set_: list[str] = typer.Option([], "--set", help="extra mcts config key=value"),
 ):
     """The search bot vs greedy: 2-player win share, and 4-player tables vs three greedy bots."""
-    from engine.core.stats import wilson
-    from flows.games.splendor import ADAPTER, SplendorOptions
+    from bench.splendor.strength import TARGETS, strength_at
 
     spec, config = _bot_config("mcts", [f"time_ms={time_ms}", *set_])
     try:
@@ -319,15 +300,12 @@ def bench_strength(
         assert sizes and all(p in (2, 4) for p in sizes)
     except (ValueError, AssertionError):
         raise typer.BadParameter(f"--players takes 2, 4 or 2,4; got {players!r}") from None
-    targets = {2: 0.90, 4: 0.60}
     for size in sizes:
-        started = time.perf_counter()
-        log = ADAPTER.play_chunk(spec, config, seed=seed, first=0, count=games,
-                                 options=SplendorOptions(players=size, opponent="greedy"))
-        share = wilson(float(log.payoffs.sum()), games)  # ties count as fractions of a win
+        r = strength_at(spec, config, players=size, games=games, seed=seed)
+        share = r.share
         typer.echo(f"{size} players, mcts {time_ms} ms/move vs greedy: win share {share.rate:.2f} "
                    f"(95% Wilson {share.low:.2f} .. {share.high:.2f}) over {games} games; chance-level {1 / size:.2f}; "
-                   f"issue target at 1 s/move {targets[size]:.2f}; {time.perf_counter() - started:.0f} s")
+                   f"issue target at 1 s/move {TARGETS[size]:.2f}; {r.seconds:.0f} s")
 
 
 @app.command("report")
