@@ -15,11 +15,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks
+from cardlab import checks, progress
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.log import concat
 from engine.core.stats import summarize
 from engine.tractor.rules import SEATS, team_of
 from engine.tractor.simulate import run
+
+PROGRESS_ROUNDS = 10  # the judge plays and reports this many rounds at a time
 
 app = typer.Typer(help="Tractor single-round simulator (SPOJ TRACTOR) and full-round tools.",
                   no_args_is_help=True)
@@ -164,7 +167,15 @@ def judge(
         return
     options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
     started = time.perf_counter()
-    chunk = play_tractor_chunk(bots[bot], config, seed=seed, first=0, count=rounds, options=options, bots=bots)
+    parts = []
+    with progress.make() as bar:  # rounds depend only on (seed, round), so pieces add up to the whole match
+        task = bar.add_task(f"judge tractor, {rounds:,} rounds", total=rounds)
+        for first in range(0, rounds, PROGRESS_ROUNDS):
+            count = min(PROGRESS_ROUNDS, rounds - first)
+            parts.append(play_tractor_chunk(bots[bot], config, seed=seed, first=first, count=count, options=options,
+                                            bots=bots))
+            bar.advance(task, count)
+    chunk = concat(parts)
     seconds = time.perf_counter() - started
     _print_scores(chunk, bot=bot, opponent=opponent, seconds=seconds)
     if log:
@@ -275,10 +286,6 @@ def export(
     typer.echo(f"wrote {out} (run it as: {runner} < input > output)")
 
 
-PEER_CPU_100K = 0.6  # s CPU of the accepted C++ solution on 100,000 cases: the issue's figure (not built here)
-DISTINCT_ROUNDS = 1000  # bot-played rounds generated for the benchmark; repeated up to --cases
-
-
 @bench_app.command("simulate")
 def bench_simulate(
     cases: int = typer.Option(100_000, "--cases", min=1, help="cases in the generated input"),
@@ -290,84 +297,23 @@ def bench_simulate(
     """Run `cardlab tractor simulate` as its own process on a large input: peak RSS and CPU, against
     the accepted C++ solution's figure. The input repeats 1,000 bot-played rounds (random vs rule)
     up to --cases; a tenth of it shows that memory does not grow with the input."""
-    import tempfile
+    from bench.tractor.simulate import SimulatorFailed, simulate_bench
 
-    folder = Path(tempfile.mkdtemp(prefix="cardlab-bench-tractor-"))
     try:
-        if input_file is not None:
-            big, count = input_file, None
-        else:
-            big, count = folder / "input.txt", cases
-            started = time.perf_counter()
-            _write_repeated(big, cases, seed)
-            typer.echo(f"generated {min(cases, DISTINCT_ROUNDS):,} rounds (random vs rule, seed {seed}) repeated to "
-                       f"{cases:,} cases in {time.perf_counter() - started:.1f} s")
-            if write is not None:
-                shutil.copyfile(big, write)
-        empty = folder / "empty.txt"
-        empty.write_text("0\n")
-        start_cpu, start_rss = _best_run(empty, repeat)
-        cpu, rss = _best_run(big, repeat)
-        done = count if count is not None else _count_cases(big)
-        typer.echo(f"simulated {done:,} cases: best of {repeat} {cpu:.2f} s CPU (process), peak RSS {rss:.0f} MB; "
-                   f"process start alone (0 cases) {start_cpu:.2f} s CPU, {start_rss:.0f} MB")
-        if count is not None and count >= 10:
-            small = folder / "tenth.txt"
-            _write_repeated(small, count // 10, seed)
-            _, small_rss = _best_run(small, 1)
-            typer.echo(f"memory: {count // 10:,} cases {small_rss:.0f} MB peak, {count:,} cases {rss:.0f} MB peak")
-        if done:
-            peer = PEER_CPU_100K * done / 100_000
-            typer.echo(f"peer: accepted C++ solution {peer:.2f} s CPU for {done:,} cases (the issue's stated figure, "
-                       f"scaled; not built here): {cpu / peer:.2f}x with our process start, "
-                       f"{max(cpu - start_cpu, 0.0) / peer:.2f}x without it")
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-
-
-def _write_repeated(path: Path, cases: int, seed: int) -> None:
-    from bots.tractor import BOTS
-    from engine.tractor.judge import contest_input, play_rounds
-
-    played = play_rounds(BOTS["random"].make(), BOTS["rule"].make(), seed=seed, first=0,
-                         count=min(cases, DISTINCT_ROUNDS))
-    body = contest_input(played).split("\n", 1)[1].strip("\n")
-    rounds = body.split("\n\n")
-    with path.open("w") as out:
-        out.write(f"{cases}\n")
-        for i in range(cases):
-            out.write("\n" + rounds[i % len(rounds)] + "\n")
-
-
-def _count_cases(path: Path) -> int:
-    with path.open("rb") as handle:
-        first = handle.readline().split()
-    return int(first[0]) if first and first[0].isdigit() else 0
-
-
-def _simulate_command() -> list[str]:
-    script = Path(sys.executable).parent / "cardlab"
-    if script.exists():
-        return [str(script), "tractor", "simulate"]
-    return [sys.executable, "-c", "from cardlab.cli import main; main()", "tractor", "simulate"]
-
-
-def _best_run(path: Path, repeat: int) -> tuple[float, float]:
-    """(best CPU seconds, its peak RSS in MB) of `cardlab tractor simulate < path > /dev/null`."""
-    import os
-    import subprocess
-
-    best = (float("inf"), 0.0)
-    for _ in range(repeat):
-        with path.open("rb") as source, open(os.devnull, "wb") as sink:
-            proc = subprocess.Popen(_simulate_command(), stdin=source, stdout=sink, stderr=subprocess.PIPE)
-            _, status, usage = os.wait4(proc.pid, 0)
-            proc.returncode = os.waitstatus_to_exitcode(status)
-            error = proc.stderr.read().decode(errors="replace").strip()
-            proc.stderr.close()
-        if proc.returncode != 0:
-            _fail(f"the simulator failed on {path.name}: {error or f'exit {proc.returncode}'}")
-        cpu = usage.ru_utime + usage.ru_stime
-        if cpu < best[0]:
-            best = (cpu, usage.ru_maxrss / 1024)
-    return best
+        r = simulate_bench(cases=cases, seed=seed, input_file=input_file, write=write, repeat=repeat)
+    except SimulatorFailed as exc:
+        _fail(str(exc))
+    if r.generated is not None:
+        typer.echo(f"generated {r.generated.rounds:,} rounds (random vs rule, seed {seed}) repeated to "
+                   f"{r.generated.cases:,} cases in {r.generated.seconds:.1f} s")
+    typer.echo(f"simulated {r.cases:,} cases: best of {repeat} {r.cpu:.2f} s CPU (process), "
+               f"peak RSS {r.rss_mb:.0f} MB; "
+               f"process start alone (0 cases) {r.start_cpu:.2f} s CPU, {r.start_rss_mb:.0f} MB")
+    if r.tenth_rss_mb is not None:
+        typer.echo(f"memory: {r.cases // 10:,} cases {r.tenth_rss_mb:.0f} MB peak, "
+                   f"{r.cases:,} cases {r.rss_mb:.0f} MB peak")
+    if r.cases:
+        peer = r.peer_cpu
+        typer.echo(f"peer: accepted C++ solution {peer:.2f} s CPU for {r.cases:,} cases (the issue's stated figure, "
+                   f"scaled; not built here): {r.cpu / peer:.2f}x with our process start, "
+                   f"{max(r.cpu - r.start_cpu, 0.0) / peer:.2f}x without it")

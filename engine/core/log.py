@@ -4,6 +4,7 @@ The flows layer turns these into Arrow frames and appends them to DuckDB; the en
 promises column names that match the game's raw tables in data/sql/<game>.sql.
 """
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -26,3 +27,26 @@ class ChunkLog:
     @property
     def count(self) -> int:
         return len(self.payoffs)
+
+
+def concat(logs: list[ChunkLog]) -> ChunkLog:
+    """Consecutive chunks of one match as one chunk: payoffs and table columns end to end, stats
+    added up (a judge that plays a match in pieces, e.g. to report progress, logs it whole)."""
+    if not logs:
+        raise ValueError("concat needs at least one chunk")
+    for before, after in itertools.pairwise(logs):
+        if after.first != before.first + before.count:
+            raise ValueError(f"chunks are not consecutive: units {before.first}+{before.count} then {after.first}")
+    tables: dict[str, dict[str, object]] = {}
+    for name, columns in logs[0].tables.items():
+        tables[name] = {}
+        for column, values in columns.items():
+            parts = [log.tables[name][column] for log in logs]
+            tables[name][column] = (np.concatenate(parts) if isinstance(values, np.ndarray)
+                                    else [v for part in parts for v in part])
+    stats: dict[str, float] = {}
+    for log in logs:
+        for key, value in log.stats.items():
+            stats[key] = stats.get(key, 0.0) + value
+    return ChunkLog(first=logs[0].first, payoffs=np.concatenate([log.payoffs for log in logs]), tables=tables,
+                    stats=stats)
