@@ -1,15 +1,10 @@
-"""Benchmarks of the workspace itself: hand-log ingest, logging's share of a match, sweep scale."""
+"""`cardlab bench store|sweep`: parse, run bench.workspace, print; Dask workers for the sweep are started here."""
 
 import os
 import resource
-import tempfile
-import time
-from pathlib import Path
 
 import typer
 from rich.console import Console
-
-from flows.store import PendingChunk
 
 console = Console()
 
@@ -34,40 +29,14 @@ def store(
     With --reader (the default), the logged match is played once more while another process
     opens the log read-only, counts its units and closes it, every 0.1 s: how long each read
     waits for its turn, and what giving the file up for it costs the match."""
-    from flows import games
-    from flows.match import MatchPlan, play_chunk, run_match
-    from flows.store import HandLog
+    from bench.workspace import store_bench
 
-    adapter = games.get(game)
-    plan = MatchPlan(game=adapter.name, bot=bot or adapter.default_bot, seed=seed, units=hands, chunk_size=chunk)
-    logs = [play_chunk(plan, first, count)[0] for _, first, count in plan.chunks()]  # also warms caches
-    rows = sum(log.count + sum(len(next(iter(c.values()))) for c in log.tables.values() if c) for log in logs)
-    with tempfile.TemporaryDirectory() as tmp:
-        with HandLog(Path(tmp) / "ingest.duckdb") as log_store:
-            log_store.ensure_game(adapter)
-            log_store.write_chunk("warm-up", 0, logs[0])  # first-use imports (pyarrow) outside the timing
-            started = time.perf_counter()
-            log_store.write_chunks([PendingChunk("ingest", i, log) for i, log in enumerate(logs)])
-            log_store.con.execute("CHECKPOINT")  # the deferred compression is logging's cost too
-            ingest = time.perf_counter() - started
-        with_log, without, schema, inside, shared = [], [], [], [], None
-        for repeat in range(repeats):  # which goes first alternates, so a drift in load hits both
-            for logged in (False, True) if repeat % 2 == 0 else (True, False):
-                if logged:
-                    wall, in_log, setup = _logged_match(plan, adapter, Path(tmp) / f"match{repeat}.duckdb")
-                    with_log.append(wall)
-                    inside.append(in_log)
-                    schema.append(setup)
-                    continue
-                started = time.perf_counter()
-                run_match(plan, None)
-                without.append(time.perf_counter() - started)
-        if reader:
-            shared = _match_with_a_reader(plan, adapter, Path(tmp) / "shared.duckdb")
+    r = store_bench(game=game, bot=bot, hands=hands, chunk=chunk, seed=seed, repeats=repeats, reader=reader)
+    with_log, without, inside, schema, shared = r.with_log, r.without, r.inside, r.schema, r.shared
+    rows, ingest, unit = r.rows, r.ingest, r.unit
     best_with, best_without = min(with_log), min(without)
-    share = max(0.0, best_with - best_without) / best_with
-    unit = adapter.unit
-    console.print(f"{adapter.name} / {plan.bot}: {hands:,} {unit}s in chunks of {chunk:,}, "
+    share = r.share
+    console.print(f"{r.game} / {r.bot}: {hands:,} {unit}s in chunks of {chunk:,}, "
                   f"{rows:,} rows over all tables")
     console.print(f"  ingest alone       {ingest:7.3f} s  ({rows / ingest:,.0f} rows/s, "
                   f"{hands / ingest:,.0f} {unit}s/s)")
@@ -83,91 +52,11 @@ def store(
     console.print(f"  time spent inside the hand log (match record, chunk writes, closing the file): "
                   f"median {own[len(own) // 2]:.1%} of the logged match, from {own[0]:.1%} to {own[-1]:.1%}")
     if shared is not None:
-        wall, in_log, waits = shared
-        waits.sort()
+        wall, in_log, waits = shared.wall, shared.in_log, shared.waits
         console.print(f"  with a reader in another process (read-only open, count, close, every 0.1 s): match with "
                       f"log {wall:.3f} s (inside the hand log {in_log / wall:.1%}); {len(waits)} reads, each waited "
                       f"median {waits[len(waits) // 2] * 1000:.0f} ms, at most {waits[-1] * 1000:.0f} ms"
                       if waits else f"  with a reader: match with log {wall:.3f} s; no read got in")
-
-
-READER = """
-import json, os, sys, time
-from flows.store import read_only
-print("ready", flush=True)
-waits = []
-while not os.path.exists(sys.argv[2]):
-    started = time.perf_counter()
-    try:
-        con = read_only(sys.argv[1], wait=60)
-    except FileNotFoundError:
-        time.sleep(0.01)
-        continue
-    waits.append(time.perf_counter() - started)
-    con.execute("SELECT count(*) FROM units").fetchall()
-    con.close()
-    time.sleep(0.1)
-print(json.dumps(waits))
-"""
-
-
-def _match_with_a_reader(plan, adapter, path: Path) -> tuple[float, float, list[float]]:
-    """The logged match while another process reads the log back to back: (wall, inside, waits)."""
-    import json
-    import subprocess
-    import sys
-
-    from flows.settings import PROJECT_ROOT
-
-    stop = path.with_name("stop-reading")
-    process = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop)], stdout=subprocess.PIPE,
-                               text=True, cwd=PROJECT_ROOT)
-    try:
-        process.stdout.readline()  # imported and reading
-        wall, in_log, _ = _logged_match(plan, adapter, path)
-    finally:
-        stop.touch()
-        out, _ = process.communicate(timeout=120)
-    return wall, in_log, json.loads(out or "[]")
-
-
-def _logged_match(plan, adapter, path: Path) -> tuple[float, float, float]:
-    """One match with the hand log, as `cardlab match` runs it: (wall seconds, seconds spent
-    inside the hand log's calls, seconds to give a fresh file the game's schema, not timed)."""
-    from flows.match import run_match
-    from flows.store import HandLog
-
-    spent = [0.0]
-
-    class TimedHandLog(HandLog):  # the writes happen on the match's own thread, so they add up
-        def timed(self, method, *args, **kwargs):
-            started = time.perf_counter()
-            try:
-                return method(*args, **kwargs)
-            finally:
-                spent[0] += time.perf_counter() - started
-
-        def begin_match(self, **kwargs):
-            return self.timed(super().begin_match, **kwargs)
-
-        def write_chunks(self, pending):
-            return self.timed(super().write_chunks, pending)
-
-        def finish_match(self, match_id, seconds):
-            return self.timed(super().finish_match, match_id, seconds)
-
-    with TimedHandLog(path) as log_store:
-        # A hand log gets its game's tables and views once, not per match (an existing log
-        # skips the schema file unless it changed), so a fresh file's is not timed.
-        started = time.perf_counter()
-        log_store.ensure_game(adapter)
-        setup = time.perf_counter() - started
-        started = time.perf_counter()
-        run_match(plan, log_store)
-        # Closing writes what is left in the WAL into the file, as at the end of `cardlab match`
-        # (the log has usually let the file go already after the match's finish, doing just that).
-        log_store.timed(log_store.close)
-        return time.perf_counter() - started, spent[0], setup
 
 
 def sweep_scale(
@@ -183,6 +72,7 @@ def sweep_scale(
                                             "only --workers Dask workers (a long sweep's memory, once)."),
 ):
     """A large sweep (default 1,000,000 hands over the default grid): wall time, hands/s per core, peak memory."""
+    from bench.workspace import timed_sweep, warm_up
     from flows import games
     from flows.sweep import SweepSpec
 
@@ -195,7 +85,7 @@ def sweep_scale(
         raise typer.BadParameter(f"unknown runner {runner!r}; accepted: threads, dask", param_hint="--runner")
     console.print(f"{adapter.name} / {spec.bot}: {len(spec.configs())} configs x {per_config:,} "
                   f"{adapter.unit}s, chunks of {chunk:,}")
-    _warm_up(spec.plans()[0])  # this process's numba cache and tables, outside the timing
+    warm_up(spec.plans()[0])  # this process's numba cache and tables, outside the timing
     runs = [("threads", workers)]
     if runner == "dask":
         from cardlab import prefect_local
@@ -210,51 +100,14 @@ def sweep_scale(
             address = None
             if kind == "dask":
                 address, count = scale(count, spec.plans()[0])
-            outcome, wall, peak_mb = _timed_sweep(spec, kind=kind, workers=count, address=address)
-            written = outcome.units_written
+            run = timed_sweep(spec, kind=kind, workers=count, address=address)
+            written, wall, peak_mb = run.outcome.units_written, run.wall, run.peak_mb
             console.print(f"  {kind:7} x{count}: {written:,} {adapter.unit}s in {wall:.1f} s, "
                           f"{written / wall:,.0f}/s, {written / wall / count:,.0f}/s per worker, "
                           f"flow process peak RSS {peak_mb:,.0f} MB", soft_wrap=True)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     console.print(f"  peak memory (max RSS of this process over all runs): {peak_mb:,.0f} MB "
                   f"({'under' if peak_mb < 2048 else 'over'} the 2 GB target)", soft_wrap=True)
-
-
-def _warm_up(plan) -> None:
-    """One small chunk: loads the numba cache and the bot's tables in the calling process."""
-    from dataclasses import replace
-
-    from flows.match import play_chunk
-
-    play_chunk(replace(plan, chunk_size=10), 0, 10)
-
-
-def _timed_sweep(spec, *, kind: str, workers: int, address: str | None):
-    """(outcome, wall seconds, peak RSS of this process in MB sampled during the sweep)."""
-    import threading
-
-    from flows.sweep import with_runner
-
-    peak = [0]
-    done = threading.Event()
-
-    def sample() -> None:
-        page = resource.getpagesize()
-        while not done.wait(0.1):
-            peak[0] = max(peak[0], int(Path("/proc/self/statm").read_text().split()[1]) * page)
-
-    sampler = threading.Thread(target=sample, daemon=True)
-    sampler.start()
-    with tempfile.TemporaryDirectory() as tmp:
-        started = time.perf_counter()
-        try:
-            outcome = with_runner(kind, workers=workers, address=address)(
-                spec, db=str(Path(tmp) / "scale.duckdb"), track=False)
-        finally:
-            done.set()
-            sampler.join()
-        wall = time.perf_counter() - started
-    return outcome, wall, peak[0] / 2**20
 
 
 class _dask_workers:  # noqa: N801 - used as a context manager, reads as one
@@ -272,12 +125,13 @@ class _dask_workers:  # noqa: N801 - used as a context manager, reads as one
         """(scheduler address, workers on it); 0 asks for the given cluster as it is."""
         from distributed import Client
 
+        from bench.workspace import warm_up
         from cardlab import cluster
 
         given = os.environ.get("CARDLAB_DASK_ADDRESS")
         if given:
             with Client(given, timeout=60) as client:
-                client.run(_warm_up, plan)
+                client.run(warm_up, plan)
                 return given, len(client.scheduler_info()["workers"])
         if self.scheduler is None:
             self.scheduler = cluster.start_scheduler(port=cluster.free_port(),
@@ -287,7 +141,7 @@ class _dask_workers:  # noqa: N801 - used as a context manager, reads as one
                                                      prefect_api=os.environ.get("PREFECT_API_URL")))
         cluster.wait_for_workers(self.scheduler.address, count)
         with Client(self.scheduler.address, timeout=60) as client:
-            client.run(_warm_up, plan)  # each worker's numba cache and tables, outside the timing
+            client.run(warm_up, plan)  # each worker's numba cache and tables, outside the timing
         return self.scheduler.address, count
 
     def __exit__(self, *exc):
