@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 
 import polars as pl
 
+from engine.core.errors import UnknownName
 from flows.league_spec import FIXED_OPPONENT, REFERENCE, LeagueSpec
 from flows.stats import t_interval, wilson
 
@@ -67,6 +68,17 @@ def _finite(row: dict) -> dict:
     return {k: (None if isinstance(v, float) and not math.isfinite(v) else v) for k, v in row.items()}
 
 
+def board_from_log(league: str, db: str | None = None) -> Leaderboard:
+    """The leaderboard read from a hand log (the workspace's by default), opened read-only."""
+    from flows.store import read_only
+
+    con = read_only(db)
+    try:
+        return leaderboard(lambda sql, params: pl.from_arrow(con.sql(sql, params=params).to_arrow_table()), league)
+    finally:
+        con.close()
+
+
 def seat_rows(query: Query, league: str) -> pl.DataFrame:
     return query("SELECT g.round, s.game_key, s.seat, s.entrant, s.payoff, s.units, s.rank, s.fault, s.cpu_seconds "
                  "FROM league_seats s JOIN league_games g USING (league, game_key) WHERE s.league = ? "
@@ -109,7 +121,7 @@ def recompute_ratings(store, spec: LeagueSpec) -> None:
 def leaderboard(query: Query, league: str) -> Leaderboard:
     found = query("SELECT game, options FROM leagues WHERE league = ?", [league])
     if not found.height:
-        raise KeyError(f"no league {league!r} in the hand log")
+        raise UnknownName(f"no league {league!r} in the hand log")
     game = found["game"][0]
     rows = seat_rows(query, league)
     ratings = {r["entrant"]: r for r in query("SELECT * FROM league_ratings WHERE league = ?", [league])

@@ -3,8 +3,6 @@ the same league played one game at a time and in parallel, wall times side by si
 
 import json
 import sys
-import tempfile
-import time
 from pathlib import Path
 
 import typer
@@ -59,23 +57,6 @@ def _play(spec, *, workers: int | None, quiet: bool, db: str | None = None):
         return run_league(spec, db=db, workers=workers, progress=lambda n: progress.advance(bar, n))
 
 
-def _board(league: str, db: str | None = None):
-    from flows.league_ratings import leaderboard
-    from flows.store import read_only
-
-    con = read_only(db)
-    try:
-        return leaderboard(lambda sql, params: _frame(con, sql, params), league)
-    finally:
-        con.close()
-
-
-def _frame(con, sql: str, params: list):
-    import polars as pl
-
-    return pl.from_arrow(con.sql(sql, params=params).to_arrow_table())
-
-
 def print_board(board, console: Console) -> None:
     from reports.leaderboard import PAIR_HEADERS, STANDING_HEADERS, pair_rows, standing_rows
 
@@ -116,7 +97,9 @@ def league(
     spec = _spec(target, file_arg, file, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=name)
     run = _play(spec, workers=workers, quiet=as_json)
-    board = _board(spec.name)
+    from flows.league_ratings import board_from_log
+
+    board = board_from_log(spec.name)
     page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.")
     if as_json:
         doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
@@ -143,36 +126,14 @@ def bench_league(
     parallel; wall times, and whether every game's result was the same."""
     spec = _spec(target, file_arg, None, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=None)
-    console = Console() if sys.stdout.isatty() else Console(width=150)
-    from flows.league_play import plan_games, play
+    from bench.league import league_bench
 
     prefect_local.ensure()  # started before the clocks: both runs then pay only their own flow
-    play(spec, plan_games(spec)[0])  # warm-up outside the clocks: imports, compiled kernels
-    runs, seats = {}, {}
-    with tempfile.TemporaryDirectory(prefix="cardlab-bench-league-") as scratch:
-        for n in (1, workers):
-            db = str(Path(scratch) / f"w{n}.duckdb")
-            started = time.perf_counter()
-            _play(spec, workers=n, quiet=True, db=db)
-            runs[n] = time.perf_counter() - started
-            board = _board(spec.name, db)
-            seats[n] = _seat_results(spec.name, db)
-    print_board(board, console)
-    differ = sorted(k for k in seats[1] if seats[1][k] != seats[workers].get(k))
-    console.print(f"{len(seats[1])} seat results; {spec.game}: one at a time {runs[1]:.1f} s, {workers} in parallel "
-                  f"{runs[workers]:.1f} s (x{runs[1] / runs[workers]:.2f}); same results in both: "
-                  f"{'yes' if not differ else f'NO, {len(differ)} differ'}")
-    for key in differ[:5]:
-        console.print(f"  {key}: one at a time {seats[1][key]}, in parallel {seats[workers].get(key)}")
-
-
-def _seat_results(league: str, db: str) -> dict:
-    from flows.store import read_only
-
-    con = read_only(db)
-    try:
-        rows = con.execute("SELECT game_key, seat, entrant, payoff, rank, fault FROM league_seats WHERE league = ?",
-                           [league]).fetchall()
-    finally:
-        con.close()
-    return {(r[0], r[1]): r[2:] for r in rows}
+    r = league_bench(spec, workers=workers)
+    console = Console() if sys.stdout.isatty() else Console(width=150)
+    print_board(r.board, console)
+    console.print(f"{len(r.seats_one)} seat results; {spec.game}: one at a time {r.wall_one:.1f} s, {workers} in "
+                  f"parallel {r.wall_parallel:.1f} s (x{r.wall_one / r.wall_parallel:.2f}); same results in both: "
+                  f"{'yes' if not r.differ else f'NO, {len(r.differ)} differ'}")
+    for key in r.differ[:5]:
+        console.print(f"  {key}: one at a time {r.seats_one[key]}, in parallel {r.seats_parallel.get(key)}")
