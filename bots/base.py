@@ -16,8 +16,10 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, get_type_hints
 
+from engine.core.errors import BadValue
 
-class ConfigError(ValueError):
+
+class ConfigError(BadValue):
     """A bad ``--set``/``--grid`` key or value; the message says what is accepted."""
 
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from cardlab import prefect_local
+from engine.core.errors import Unavailable
 from flows.settings import PROJECT_ROOT, apply_defaults
 
 START_TIMEOUT_S = 60.0
@@ -64,11 +65,11 @@ def _wait_port(process: subprocess.Popen, host: str, port: int, what: str, timeo
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"{what} exited with code {process.returncode} while starting")
+            raise Unavailable(f"{what} exited with code {process.returncode} while starting")
         with contextlib.suppress(OSError), socket.create_connection((host, port), timeout=1):
             return
         time.sleep(0.1)
-    raise RuntimeError(f"{what} did not listen on {host}:{port} within {timeout_s:.0f} s")
+    raise Unavailable(f"{what} did not listen on {host}:{port} within {timeout_s:.0f} s")
 
 
 def start_prefect(*, host: str = "127.0.0.1", port: int = 4200, log: Path | None = None,

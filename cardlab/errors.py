@@ -7,14 +7,15 @@ from collections.abc import Callable
 
 import typer
 
-from bots.base import ConfigError
+from engine.core.errors import UserError
 
-# Errors a user causes (bad name, key, value, file); anything else is a bug and keeps its traceback.
-USER_ERRORS: tuple[type[BaseException], ...] = (ConfigError, KeyError, LookupError, FileNotFoundError, ValueError,
-                                                RuntimeError)
+# Only the project's own user errors become one line: a KeyError or ValueError from a bug keeps its
+# traceback. A missing file the user named is a UserError (MissingFile) raised by the check naming it.
+USER_ERRORS: tuple[type[BaseException], ...] = (UserError,)
 
 
 def fail(message: str, code: int = 2):
+    """The one error style: `error: <one line>` on stderr, exit 2 (1 for a failed check)."""
     typer.secho(f"error: {message}", fg=typer.colors.RED, err=True)
     raise typer.Exit(code)
 
@@ -25,8 +26,7 @@ def run_guarded(entry: Callable[[], object]) -> None:
     except USER_ERRORS as exc:
         if os.environ.get("CARDLAB_DEBUG"):
             raise
-        text = exc.args[0] if isinstance(exc, KeyError) and exc.args else str(exc)
-        print(f"error: {text}", file=sys.stderr)
+        print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
 
 

@@ -32,6 +32,8 @@ import urllib.request
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.errors import Unavailable
+
 PR_SET_PDEATHSIG = 1
 OWNED_MARK = "CARDLAB_OWNS_PREFECT_SERVER"  # set with PREFECT_API_URL when the server is ours
 STOP_GRACE_S = 5.0
@@ -193,7 +195,7 @@ def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float) -> None
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"the local Prefect server exited with code {process.returncode} while starting")
+            raise Unavailable(f"the local Prefect server exited with code {process.returncode} while starting")
         try:
             with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
                 if response.status == 200:
@@ -201,7 +203,7 @@ def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float) -> None
         except OSError:
             pass
         time.sleep(0.1)
-    raise RuntimeError(f"the local Prefect server did not answer {url}/health within {timeout_s:.0f} s "
+    raise Unavailable(f"the local Prefect server did not answer {url}/health within {timeout_s:.0f} s "
                        "(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS)")
 
 

@@ -17,6 +17,7 @@ import numpy as np
 from bots.twocarddraw.learner import fit_em
 from bots.twocarddraw.prior import bank_pseudo_counts
 from bots.twocarddraw.tracker import Observation
+from engine.core.errors import BadValue, NotFound
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.protocol import write_strategy
@@ -39,7 +40,7 @@ def read_hands(db: duckdb.DuckDBPyConnection | str | Path, match_id: str | None 
                 "SELECT match_id FROM matches WHERE game = 'twocarddraw' ORDER BY started_at DESC LIMIT 1"
             ).fetchone()
             if row is None:
-                raise LookupError("no twocarddraw match in the hand log; run `cardlab judge twocarddraw --log`")
+                raise NotFound("no twocarddraw match in the hand log; run `cardlab judge twocarddraw --log`")
             match_id = row[0]
         cols = ", ".join(f'"{c}"' for c in HAND_COLUMNS)
         table = con.execute(
@@ -49,7 +50,7 @@ def read_hands(db: duckdb.DuckDBPyConnection | str | Path, match_id: str | None 
         if con is not db:
             con.close()
     if len(table["hand"]) == 0:
-        raise LookupError(f"match {match_id!r} has no twocarddraw hands")
+        raise NotFound(f"match {match_id!r} has no twocarddraw hands")
     return match_id, {c: np.asarray(table[c]) for c in HAND_COLUMNS}
 
 
@@ -63,7 +64,7 @@ def truth_of_match(db: str | Path, match_id: str) -> Strategy:
     with duckdb.connect(str(db), read_only=True) as con:
         row = con.execute("SELECT options FROM matches WHERE match_id = ?", [match_id]).fetchone()
     if row is None:
-        raise LookupError(f"no match {match_id!r} in {db}")
+        raise NotFound(f"no match {match_id!r} in {db}")
     options = json.loads(row[0] or "{}")  # values may be k=v strings or typed
     known = {k: str(v) for k, v in options.items() if k in MatchOptions.__dataclass_fields__}
     return load_server(build_config(MatchOptions, known, owner=f"options of {match_id}"))
@@ -112,7 +113,7 @@ def prior_counts(bets: R.BetSizes, prior: str = "bank", *, strength: float = 1.0
         return uniform_prior(strength)
     if prior == "bank":
         return bank_pseudo_counts(bets, count=bank_count, scale=strength)
-    raise ValueError(f"prior must be 'uniform' or 'bank', got {prior!r}")
+    raise BadValue(f"prior must be 'uniform' or 'bank', got {prior!r}")
 
 
 def fit_observed(obs: list[Observation], bets: R.BetSizes, prior: np.ndarray, *, iterations: int = 5) -> Strategy:

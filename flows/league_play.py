@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
 from flows.league_spec import FIXED_OPPONENT, REFERENCE, Entrant, LeagueSpec
@@ -118,7 +119,7 @@ def _twocarddraw(spec: LeagueSpec, plan: GamePlan):
     else:
         name, *pairs = entrant.command.removeprefix("bot:").split(":")
         if name not in BOTS:
-            raise ValueError(f"unknown twocarddraw bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+            raise BadValue(f"unknown twocarddraw bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
         bot = BOTS[name].make(BOTS[name].config_from(pairs))
         result = play_bot(bot, server, seed=plan.seed, count=hands)  # CPU: the bot's own thread time
     fault = "" if result.status == OK else f"{result.status}: {result.record.message}"

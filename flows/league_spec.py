@@ -26,6 +26,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from engine.core.errors import BadValue
+
 GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
 FIXED_OPPONENT = ("holdem-training", "twocarddraw")  # ranked by mean profit against the contest's opponent
 REFERENCE = ("tractor",)  # a simulator contest: ranked by agreement with the reference simulator
@@ -36,7 +38,7 @@ _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 _OPTION_KEYS = {"hands", "cases", "cpu_seconds", "strategy"}
 
 
-class LeagueError(ValueError):
+class LeagueError(BadValue):
     """A league description that cannot be played; the message says what and what is accepted."""
 
 

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bots.base import config_as_dict
 from bots.program import ProgramConfig
+from engine.core.errors import Unavailable
 from engine.core.log import ChunkLog
 from flows import games
 from flows.stats import RunningSummary, Summary
@@ -51,7 +52,7 @@ class MatchResult:
         return self.summary.n / self.seconds if self.seconds > 0 else float("nan")
 
 
-class ChunkFailed(RuntimeError):
+class ChunkFailed(Unavailable):
     """A chunk could not be played whole; the message names the config, the chunk and the cause."""
 
 

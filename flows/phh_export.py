@@ -8,13 +8,14 @@ from pathlib import Path
 from engine.cg_holdem.phh import hand_histories as cg_histories
 from engine.cg_holdem.protocol import parse_board, parse_seat_cards
 from engine.cg_holdem.state import HandRecord
+from engine.core.errors import BadValue
 from engine.holdem_training.phh import LoggedHand
 from engine.holdem_training.phh import hand_histories as ht_histories
 
 GAMES = ("holdem-training", "cg-holdem")
 
 
-class NotExportable(ValueError):
+class NotExportable(BadValue):
     """The match is unknown or not of a hold'em contest."""
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 import duckdb
 import pyarrow as pa
 
+from engine.core.errors import BadValue
 from flows.store import read_only
 
 SANDBOX = {
@@ -28,7 +29,7 @@ LIST_TABLES = ("SELECT table_name AS name, table_type AS kind FROM information_s
                "ORDER BY table_type, table_name")
 
 
-class QueryRefused(ValueError):
+class QueryRefused(BadValue):
     """The query is not one read-only statement on the hand log (one-line message)."""
 
 

@@ -5,6 +5,7 @@ import os
 from collections.abc import Callable
 from urllib.parse import urlparse
 
+from engine.core.errors import BadValue
 from flows.settings import task_runner_kind, worker_count
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
@@ -44,7 +45,7 @@ def make_task_runner(kind: str | None = None, *, workers: int | None = None, add
             return DaskTaskRunner(address=address)
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1,
                                               "dashboard_address": None})
-    raise ValueError(f"unknown task runner {kind!r}; accepted: threads, dask")
+    raise BadValue(f"unknown task runner {kind!r}; accepted: threads, dask")
 
 
 def check_reachable_prefect(address: str) -> None:
@@ -53,6 +54,6 @@ def check_reachable_prefect(address: str) -> None:
     parsed = urlparse(address if "://" in address else f"tcp://{address}")
     api = urlparse(os.environ.get("PREFECT_API_URL", "")).hostname or ""
     if parsed.scheme != "inproc" and (parsed.hostname or "") not in LOOPBACK and api in LOOPBACK + ("",):
-        raise ValueError(f"CARDLAB_DASK_ADDRESS {address} is on the network but PREFECT_API_URL is "
+        raise BadValue(f"CARDLAB_DASK_ADDRESS {address} is on the network but PREFECT_API_URL is "
                          f"{os.environ.get('PREFECT_API_URL') or 'unset'}: point PREFECT_API_URL at the team's "
                          f"Prefect server (http://HOST:4200/api), which every worker can reach")

@@ -5,6 +5,7 @@ real Prefect server (Prefect's local mode cannot schedule)."""
 import os
 from dataclasses import dataclass
 
+from engine.core.errors import BadValue, Unavailable
 from flows import games
 
 NIGHTLY_CRON = "0 3 * * *"
@@ -24,7 +25,7 @@ def check_cron(cron: str) -> str:
     try:
         return validate_cron_string(cron)
     except ValueError:
-        raise ValueError(f"--cron {cron!r} is not a cron expression; expected five fields "
+        raise BadValue(f"--cron {cron!r} is not a cron expression; expected five fields "
                          "'minute hour day-of-month month day-of-week', e.g. '0 3 * * *'") from None
 
 
@@ -34,7 +35,7 @@ def _shifted(cron: str, minutes: int) -> str:
         return cron
     minute, hour, *rest = cron.split()
     if not (minute.isdigit() and hour.isdigit()):
-        raise ValueError(f"cannot stagger --cron {cron!r}: its minute and hour must be plain numbers "
+        raise BadValue(f"cannot stagger --cron {cron!r}: its minute and hour must be plain numbers "
                          "(e.g. '0 3 * * *'), or pass --stagger 0 to start every game at once")
     start = (int(hour) * 60 + int(minute) + minutes) % (24 * 60)
     return " ".join([str(start % 60), str(start // 60), *rest])
@@ -45,7 +46,7 @@ def schedules(selected: list[str] | None = None, cron: str = NIGHTLY_CRON,
     """One schedule per game, game i starting i * stagger_minutes after `cron`."""
     check_cron(cron)
     if stagger_minutes < 0:
-        raise ValueError(f"--stagger must be >= 0 minutes, got {stagger_minutes}")
+        raise BadValue(f"--stagger must be >= 0 minutes, got {stagger_minutes}")
     chosen = selected or games.names()
     for name in chosen:
         games.get(name)  # unknown games fail here, before anything is served
@@ -59,7 +60,7 @@ def serve(plan: list[Schedule]) -> None:
     from flows.nightly import nightly_flow
 
     if not os.environ.get("PREFECT_API_URL"):
-        raise RuntimeError(
+        raise Unavailable(
             "scheduled flows need a Prefect server: run `prefect server start --host 127.0.0.1 --port 4200` "
             "and export PREFECT_API_URL=http://127.0.0.1:4200/api"
         )

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import duckdb
 
+from engine.core.errors import BadValue, Unavailable
+
 # Seconds a writer tries before it spools a write instead, and a reader before it gives up.
 DEFAULT_WRITE_WAIT = 10.0
 DEFAULT_READ_WAIT = 10.0
@@ -25,7 +27,7 @@ DEFER_AT_MOST = 2.0
 STALE_MARKER_S = 600.0
 
 
-class HandLogBusy(RuntimeError):
+class HandLogBusy(Unavailable):
     """The hand log stayed locked by another process for the whole wait (one-line message)."""
 
 
@@ -36,9 +38,9 @@ def _seconds(variable: str, default: float) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError(f"{variable}={text!r} is not a number of seconds; accepted: 0 to 3600") from None
+        raise BadValue(f"{variable}={text!r} is not a number of seconds; accepted: 0 to 3600") from None
     if not 0 <= value <= 3600:
-        raise ValueError(f"{variable}={text!r} is out of range; accepted: 0 to 3600 seconds")
+        raise BadValue(f"{variable}={text!r} is out of range; accepted: 0 to 3600 seconds")
     return value
 
 

@@ -30,6 +30,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from engine.core.errors import BadValue, MissingFile
 from engine.core.log import ChunkLog
 from flows import sharing, spool
 from flows.games.base import SQL_DIR, GameAdapter
@@ -545,7 +546,7 @@ class HandLog:
         found = self.con.execute("SELECT spec FROM sweeps WHERE sweep_id = ?", [sweep_id]).fetchall()
         if found:
             if found[0][0] != spec:
-                raise ValueError(f"sweep {sweep_id} was started with another spec ({found[0][0]}); "
+                raise BadValue(f"sweep {sweep_id} was started with another spec ({found[0][0]}); "
                                  f"it can only be resumed with its own")
             return
         self.con.execute(
@@ -630,9 +631,9 @@ def read_only(path: Path | str | None = None, *, wait: float | None = None, conf
     and says so in one line."""
     path = Path(path) if path is not None else Paths.from_env().db
     if not path.exists():
-        raise FileNotFoundError(f"no hand log at {path}; run a match or a sweep first")
+        raise MissingFile(f"no hand log at {path}; run a match or a sweep first")
     if path.is_dir():
-        raise FileNotFoundError(f"{path} is a folder, not a hand log file")
+        raise MissingFile(f"{path} is a folder, not a hand log file")
     try:
         return sharing.connect(path, read_only=True, wait=sharing.read_wait() if wait is None else wait,
                                config=config)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bots.base import config_as_dict
+from engine.core.errors import Unavailable, UserError
 from flows import games
 from flows.store import HandLog, code_version, new_match_id
 
@@ -74,8 +75,9 @@ def record_bundle(game: str, *, bot: str, config: dict, source: str, bundle: Pat
             return record(store, game=game, bot=bot, config=config, source=source, bundle=bundle,
                           sweep_id=sweep_id, mlflow_run=mlflow_run)
     except Exception as exc:  # the bundle is written: say so, and what was not recorded
-        raise RuntimeError(f"wrote the bundle {bundle} but could not record it as {game}'s submission in the hand "
-                           f"log: {str(exc).splitlines()[0]}") from exc
+        kind = Unavailable if isinstance(exc, UserError) else RuntimeError  # a bug keeps its traceback
+        raise kind(f"wrote the bundle {bundle} but could not record it as {game}'s submission in the hand "
+                   f"log: {str(exc).splitlines()[0]}") from exc
 
 
 def record_export(game: str, arguments: dict) -> Submission | None:

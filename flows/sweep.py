@@ -14,6 +14,7 @@ from prefect.futures import as_completed
 from prefect.states import Failed
 
 from bots.base import config_as_dict
+from engine.core.errors import BadValue, Unavailable
 from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import LocalOnly, make_task_runner
@@ -87,7 +88,7 @@ RESUME_FLAGS = {"game": "GAME", "bot": "--bot", "grid": "--grid", "units": "--ha
                 "pass_as": "--pass-as"}
 
 
-class ResumeRefused(ValueError):
+class ResumeRefused(BadValue):
     """--resume was asked for something the stored sweep contradicts."""
 
 
@@ -135,13 +136,13 @@ def validate(spec: SweepSpec) -> None:
     """Fail before any work if a game, bot, key or value is wrong (clear one-line errors)."""
     adapter = games.get(spec.game)
     if spec.program and adapter.play_program is None:
-        raise ValueError(f"{adapter.name} cannot sweep a program yet; it can sweep its bots: "
+        raise BadValue(f"{adapter.name} cannot sweep a program yet; it can sweep its bots: "
                          f"{', '.join(sorted(adapter.bots))}")
     for plan in spec.plans():
         plan.config()  # a bot's config, or a program's parameters against its command line
     adapter.options(dict(spec.options))
     if spec.units < 2:
-        raise ValueError("a sweep needs at least 2 units per config")
+        raise BadValue("a sweep needs at least 2 units per config")
 
 
 def play_chunk_or_failed(plan: MatchPlan, first: int, count: int):
@@ -161,7 +162,7 @@ def _match_id(sweep_id: str, index: int) -> str:
     return f"{sweep_id}-c{index:02d}"
 
 
-class SweepFailed(RuntimeError):
+class SweepFailed(Unavailable):
     """A chunk failed: nothing of it was recorded, and --resume replays exactly what is missing."""
 
 
@@ -316,7 +317,7 @@ def parse_grid(items: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
         key, sep, values = item.partition("=")
         parts = tuple(v.strip() for v in values.split(",") if v.strip())
         if not sep or not key.strip() or not parts:
-            raise ValueError(f"expected --grid key=v1,v2,..., got {item!r}")
+            raise BadValue(f"expected --grid key=v1,v2,..., got {item!r}")
         grid.append((key.strip(), parts))
     return tuple(grid)
 

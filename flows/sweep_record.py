@@ -11,12 +11,14 @@ Functions take any DuckDB connection (a writer's or a read-only one).
 import json
 from dataclasses import dataclass
 
+from engine.core.errors import BadValue, NotFound
 
-class SweepNotFound(LookupError):
+
+class SweepNotFound(NotFound):
     """No such sweep in the hand log."""
 
 
-class SweepIncomplete(ValueError):
+class SweepIncomplete(BadValue):
     """The sweep has missing units or was never closed; its best would be a guess."""
 
 

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from bots.base import BotSpec
+from engine.core.errors import BadValue
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = (
@@ -80,7 +81,7 @@ def _split_imports(source: str, path: str) -> tuple[list[str], str]:
             if top in PROJECT_PACKAGES:
                 continue
             if top not in sys.stdlib_module_names:
-                raise ValueError(f"{path}: imports {top!r}, which CodinGame's Python does not have")
+                raise BadValue(f"{path}: imports {top!r}, which CodinGame's Python does not have")
             stdlib.append(ast.unparse(node))
         elif isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and node is tree.body[0]:
             drop.update(span)  # module docstring
@@ -90,7 +91,7 @@ def _split_imports(source: str, path: str) -> tuple[list[str], str]:
 
 def submission_source(spec: BotSpec, config, *, turn_budget_s: float = 0.015) -> str:
     if spec.name not in BOT_CLASSES:
-        raise ValueError(f"bot {spec.name!r} cannot be exported; accepted: {', '.join(BOT_CLASSES)}")
+        raise BadValue(f"bot {spec.name!r} cannot be exported; accepted: {', '.join(BOT_CLASSES)}")
     imports = ["import random", "import sys", "import time"]
     bodies = []
     for rel in MODULES:

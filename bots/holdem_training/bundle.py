@@ -19,6 +19,7 @@ from pathlib import Path
 
 from bots.base import config_as_dict, config_fields
 from bots.holdem_training import BOTS, tables
+from engine.core.errors import UnknownName
 from engine.holdem_training.rules import CPU_SECONDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -66,7 +67,7 @@ def write(out: Path, bot: str = "exploit", settings: list[str] | tuple[str, ...]
           warm: bool = True) -> Bundle:
     """Write the bundle for `bot` with `settings` (k=v) into `out`, then warm the cache."""
     if bot not in BOTS:
-        raise KeyError(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+        raise UnknownName(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
     spec = BOTS[bot]
     settings = list(settings)
     if "cpu_budget" in config_fields(spec.config_type) and not any(s.startswith("cpu_budget=") for s in settings):

@@ -17,6 +17,7 @@ import numpy as np
 
 from bots.holdem_training import _kernels as K
 from engine.core import cache_file, seeds
+from engine.core.errors import MissingFile
 
 VERSION = 2
 CDF_GRID = 100  # equity grid step 1/100 for Bob's score distribution
@@ -79,7 +80,7 @@ def load(path: Path | None = None) -> BotTables:
     key = str(target)
     if key not in _LOADED:
         if path and not target.exists():
-            raise FileNotFoundError(f"bot tables not found: {target}")
+            raise MissingFile(f"bot tables not found: {target}")
         _LOADED[key] = cache_file.load_or_build(target, load=_read, build=build, convert=from_arrays)
     return _LOADED[key]
 

@@ -9,6 +9,7 @@ from bots.base import Ranged, ranged, seed_field
 from bots.splendor import _kernels as MK
 from bots.splendor.simple import SeededBot
 from bots.splendor.view import determinise
+from engine.core.errors import BadValue
 from engine.splendor import fast
 from engine.splendor import state as st
 from engine.splendor.protocol import Observation
@@ -32,7 +33,7 @@ class MctsConfig(Ranged):
     def __post_init__(self):
         super().__post_init__()
         if self.time_ms <= 0 and self.iterations <= 0:
-            raise ValueError("set time_ms > 0 or iterations > 0")
+            raise BadValue("set time_ms > 0 or iterations > 0")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ from bots.twocarddraw.learner import LearnerBot
 from bots.twocarddraw.mixture import MixtureLearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
 from bots.twocarddraw.simple import OracleBot, PriorBestResponseBot, SampleBot
+from engine.core.errors import BadValue
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class LearnerConfig(PriorConfig):
     def __post_init__(self):
         super().__post_init__()
         if self.strength_max < self.strength_min:
-            raise ValueError(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
+            raise BadValue(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
 @dataclass(frozen=True)
@@ -61,7 +62,7 @@ class MixtureConfig(Ranged):
     def __post_init__(self):
         super().__post_init__()
         if self.strength_max < self.strength_min:
-            raise ValueError(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
+            raise BadValue(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
 BOTS: dict[str, BotSpec] = {

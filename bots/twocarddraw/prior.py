@@ -11,6 +11,7 @@ from pathlib import Path
 import numpy as np
 
 from engine.core import cache_file
+from engine.core.errors import MissingFile
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
@@ -52,7 +53,7 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
     path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}{suffix}.npz"
     member_steps = steps if steps is not None else bank_steps(count)
     if not build and not path.exists():
-        raise FileNotFoundError(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
+        raise MissingFile(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
 
     def generate() -> dict[str, np.ndarray]:
         members = [B.generate(bets, steps=n, seed=seed + j).strategy.probs for j, n in enumerate(member_steps)]

@@ -2,6 +2,7 @@
 
 from bots.twocarddraw.prior import BankUser, load_bank
 from bots.twocarddraw.tracker import PolicyBot, TrackingBot
+from engine.core.errors import BadValue
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.best_response import best_response
 from engine.twocarddraw.protocol import read_strategy
@@ -35,9 +36,9 @@ class OracleBot(PolicyBot):
 
     def on_init(self) -> None:
         if self.strategy is None:
-            raise ValueError("oracle needs strategy=FILE or a judge that reveals the server's strategy")
+            raise BadValue("oracle needs strategy=FILE or a judge that reveals the server's strategy")
         if self.strategy.bets != self.bets:
-            raise ValueError(f"oracle file is for {self.strategy.bets}, the test uses {self.bets}")
+            raise BadValue(f"oracle file is for {self.strategy.bets}, the test uses {self.bets}")
         self.policy = best_response(self.strategy).policy
 
 

@@ -19,11 +19,6 @@ def _bench_group():
     """Hold'em Training benchmarks (figures, never timed tests)."""
 
 
-def _fail(message: str, code: int = 2):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def judge(
     command: list[str] = typer.Argument(..., help="the contestant program and its arguments (after --)",
                                         callback=checks.program_argv),

@@ -14,6 +14,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks
+from cardlab.errors import fail as _fail
 from cardlab.program_env import ENV_HELP, parse_env
 
 app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
@@ -31,21 +32,16 @@ def _bench_group():
     """Splendor benchmarks."""
 
 
-def _fail(message: str, code: int = 2):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
-
-
 def _bot_config(bot: str, settings: list[str]):
     from bots.base import ConfigError
     from bots.splendor import BOTS
 
     if bot not in BOTS:
-        raise typer.BadParameter(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
+        _fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
     try:
         return BOTS[bot], BOTS[bot].config_from(settings)
     except ConfigError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+        _fail(str(exc))
 
 
 def _agent_names(commands: list[str]) -> list[str]:
@@ -111,9 +107,9 @@ def judge(
         _fail("--seed 0 with --deals php is not reproducible (the arbiter replaces 0 by the clock); "
               "accepted: 1 or more")
     if not 1 <= len(commands) <= 4:
-        raise typer.BadParameter(f"give 1 to 4 agent commands, got {len(commands)}")
+        _fail(f"give 1 to 4 agent commands, got {len(commands)}")
     if save_inputs and save is None:
-        raise typer.BadParameter("--save-inputs needs --save DIR")
+        _fail("--save-inputs needs --save DIR")
     names = _agent_names(commands)
     try:
         agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit,
@@ -213,7 +209,7 @@ def tournament(
         agents.append(InProcessAgent(item if item not in [a.name for a in agents] else f"{item}#{len(agents)}",
                                      spec.make(config)))
     if len(agents) < table_size:
-        raise typer.BadParameter(f"--table-size {table_size} needs at least that many bots, got {len(agents)}")
+        _fail(f"--table-size {table_size} needs at least that many bots, got {len(agents)}")
 
     def on_match(names, result):
         if save is not None:

@@ -16,6 +16,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks, progress
+from cardlab.errors import fail as _fail
 from cardlab.program_env import ENV_HELP, parse_env
 from engine.core.log import concat
 from engine.core.stats import summarize
@@ -39,11 +40,6 @@ def _tractor_group():
 @bench_app.callback()
 def _bench_group():
     """Tractor benchmarks."""
-
-
-def _fail(message: str, code: int = 2):
-    typer.echo(f"error: {message}", err=True)
-    raise typer.Exit(code)
 
 
 @app.command()
@@ -107,11 +103,11 @@ def _bots_or_fail(bot: str, opponent: str, settings: list[str]):
 
     for name in (bot, opponent):
         if name not in BOTS:
-            raise typer.BadParameter(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+            _fail(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
     try:
         config = BOTS[bot].config_from(settings)
     except ConfigError as exc:
-        raise typer.BadParameter(str(exc)) from exc
+        _fail(str(exc))
     return BOTS, config
 
 
@@ -193,7 +189,7 @@ def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: 
         text = input_file.read_bytes().decode("utf-8", errors="replace")
     else:
         if rounds > MAX_PROGRAM_OUTPUT_CASES:
-            raise typer.BadParameter(f"--rounds with --program is at most {MAX_PROGRAM_OUTPUT_CASES}")
+            _fail(f"--rounds with --program is at most {MAX_PROGRAM_OUTPUT_CASES}")
         text = contest_input(play_rounds(BOTS["random"].make(), BOTS["rule"].make(), seed=seed, first=0,
                                          count=rounds))
     out = io.StringIO()

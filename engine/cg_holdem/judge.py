@@ -17,6 +17,7 @@ import numpy as np
 from engine.cg_holdem.protocol import Setup, Turn, board_text, parse_output, seat_cards_text
 from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
 from engine.cg_holdem.state import Game, HandRecord, HistoryLine
+from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, match_key, unit_key
@@ -129,7 +130,7 @@ def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = N
     """Play one game to its end; ``on_turn(seat, turn, answer)`` sees every exchange."""
     config = config or GameConfig(players=len(seats))
     if config.players != len(seats):
-        raise ValueError(f"config is for {config.players} players but {len(seats)} seats were given")
+        raise BadValue(f"config is for {config.players} players but {len(seats)} seats were given")
     game = Game(config, seed)
     last_round = [0] * game.n
     seen = [0] * game.n

@@ -9,6 +9,7 @@ raises past the first, 600 decisions per game, 1000 ms for a player's first answ
 from dataclasses import dataclass
 
 from engine.core.cards import card, rank_of, suit_of
+from engine.core.errors import BadValue
 
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4
@@ -48,7 +49,7 @@ def card_text(c: int) -> str:
 
 def parse_card_text(text: str) -> int:
     if len(text) != 2 or text[0] not in RANK_CHARS or text[1] not in SUIT_CHARS:
-        raise ValueError(f"bad card {text!r}: expected a rank of {RANK_CHARS} then a suit of {SUIT_CHARS}")
+        raise BadValue(f"bad card {text!r}: expected a rank of {RANK_CHARS} then a suit of {SUIT_CHARS}")
     return card(SUIT_CHARS.index(text[1]), RANK_CHARS.index(text[0]))
 
 
@@ -69,11 +70,11 @@ class GameConfig:
 
     def __post_init__(self):
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
+            raise BadValue(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, got {self.players}")
         if self.stacks and (len(self.stacks) != self.players or min(self.stacks) <= 0):
-            raise ValueError(f"stacks must be {self.players} positive numbers, got {self.stacks}")
+            raise BadValue(f"stacks must be {self.players} positive numbers, got {self.stacks}")
         if self.round_cap < 1 or self.first_turn_ms <= 0 or self.turn_ms <= 0:
-            raise ValueError("round_cap and time limits must be positive")
+            raise BadValue("round_cap and time limits must be positive")
 
     def starting_stacks(self) -> tuple[int, ...]:
         return self.stacks or (buy_in(self.players),) * self.players

@@ -12,6 +12,8 @@ import operator
 import struct
 from typing import NamedTuple
 
+from engine.core.errors import BadValue
+
 _DIGEST_SIZE = 20
 _INT31 = 1 << 31
 
@@ -42,9 +44,9 @@ class Sha1Prng:
     def __init__(self, seed: int):
         if seed == 0:
             # Java ignores setSeed(0) and self-seeds, so such a game can never be replayed.
-            raise ValueError("seed 0 is not reproducible (Java's setSeed ignores 0); use a non-zero seed")
+            raise BadValue("seed 0 is not reproducible (Java's setSeed ignores 0); use a non-zero seed")
         if not -(1 << 63) <= seed < (1 << 63):
-            raise ValueError(f"seed {seed} is not a 64-bit Java long")
+            raise BadValue(f"seed {seed} is not a 64-bit Java long")
         self._state = hashlib.sha1((seed % (1 << 64)).to_bytes(8, "little")).digest()
         self._buffer = b""
         self._at = 0

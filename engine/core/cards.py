@@ -1,5 +1,7 @@
 """The 52-card deck shared by the poker games: card = suit * 13 + rank, rank 0..12 = 2..A."""
 
+from engine.core.errors import BadValue
+
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 DECK_SIZE = 52
@@ -26,5 +28,5 @@ def card_name(c: int) -> str:
 
 def parse_card_name(name: str) -> int:
     if len(name) != 2 or name[0] not in RANKS or name[1] not in SUITS:
-        raise ValueError(f"bad card name {name!r}: expected a rank of {RANKS} and a suit of {SUITS}")
+        raise BadValue(f"bad card name {name!r}: expected a rank of {RANKS} and a suit of {SUITS}")
     return card(SUITS.index(name[1]), RANKS.index(name[0]))

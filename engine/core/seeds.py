@@ -10,6 +10,7 @@ from enum import IntEnum
 import numpy as np
 
 from engine.core import _rng
+from engine.core.errors import BadValue
 
 
 class Purpose(IntEnum):
@@ -25,7 +26,7 @@ class Purpose(IntEnum):
 def match_key(seed: int) -> int:
     """Spread a user seed (any non-negative int) over 64 bits via numpy's SeedSequence."""
     if seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+        raise BadValue(f"seed must be a non-negative integer, got {seed}")
     return int(np.random.SeedSequence(seed).generate_state(1, np.uint64)[0])
 
 

@@ -7,6 +7,8 @@ for 2..A. The contest prints a card as "suit value" with value = rank + 1.
 import math
 from dataclasses import dataclass
 
+from engine.core.errors import BadValue
+
 START_STACK = 100  # both players, every hand
 START_POT = 10  # paid by neither player
 ROUNDS = 4
@@ -72,11 +74,11 @@ class MatchConfig:
 
     def __post_init__(self):
         if self.hands < 1:
-            raise ValueError(f"hands must be at least 1, got {self.hands}")
+            raise BadValue(f"hands must be at least 1, got {self.hands}")
         if self.rate_budget < 0:
-            raise ValueError(f"rate_budget must be >= 0, got {self.rate_budget}")
+            raise BadValue(f"rate_budget must be >= 0, got {self.rate_budget}")
         if self.bob_rollouts < 1:
-            raise ValueError(f"bob_rollouts must be >= 1, got {self.bob_rollouts}")
+            raise BadValue(f"bob_rollouts must be >= 1, got {self.bob_rollouts}")
 
 
 def points(w: float) -> int:

@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine.core.errors import BadValue
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.splendor.protocol import kibitzes, parse_input
 from engine.splendor.rules import CPU_SECONDS
@@ -68,7 +69,7 @@ class InProcessAgent:
 WALL_GUARD_SECONDS = 60.0  # cardlab's safety net only: the arbiter has no wall limit
 
 
-class AgentNotFound(ValueError):
+class AgentNotFound(BadValue):
     """The agent's program cannot be started; the arbiter refuses to start the match too."""
 
 

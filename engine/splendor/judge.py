@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
 from engine.splendor import state as st
@@ -68,7 +69,7 @@ def play_game(
     """One game, agents in seat order. ``on_turn`` sees the state after every turn."""
     config = config or SplendorConfig(players=len(agents))
     if config.players != len(agents):
-        raise ValueError(f"config is for {config.players} players, got {len(agents)} agents")
+        raise BadValue(f"config is for {config.players} players, got {len(agents)} agents")
     game = st.GameState.new(deal, config)
     turns, inputs = [], {}
     while not game.over:
@@ -143,12 +144,12 @@ def play_match(
     ``deals``: "cardlab" or "php" (see the module's docstring); ``deal_for`` overrides both."""
     names = [a.name for a in agents]
     if len(set(names)) != len(names):
-        raise ValueError(f"agent names must be distinct, got {names}")
+        raise BadValue(f"agent names must be distinct, got {names}")
     if deals not in DEALS:
-        raise ValueError(f"deals {deals!r} is not one of {', '.join(DEALS)}")
+        raise BadValue(f"deals {deals!r} is not one of {', '.join(DEALS)}")
     if deal_for is None and deals == "php":
         if seed == 0:
-            raise ValueError("seed 0 is not reproducible with PHP deals: the arbiter replaces it by the clock")
+            raise BadValue("seed 0 is not reproducible with PHP deals: the arbiter replaces it by the clock")
         deal_for = arbiter_deals(seed, len(agents), games).__getitem__
     standings = {a.name: Standing(a.name) for a in agents}
     results = []

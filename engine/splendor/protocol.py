@@ -7,6 +7,7 @@ No rules here: ``Observation`` is exactly what one agent's stdin holds, and
 import re
 from dataclasses import dataclass
 
+from engine.core.errors import BadValue
 from engine.splendor.rules import KIBITZ_PREFIX
 
 # PHP's trim() and preg_split('/\s+/') as the arbiter uses them.
@@ -52,7 +53,7 @@ def render_input(obs: Observation) -> str:
     return "\n".join(lines) + "\n"
 
 
-class InputError(ValueError):
+class InputError(BadValue):
     """The stdin text does not follow the contest format; the message names the line."""
 
 

@@ -10,6 +10,7 @@ returns, nobles, the arbiter's message) and, given the inputs folder, every agen
 import json
 from pathlib import Path
 
+from engine.core.errors import BadValue
 from engine.splendor import state as st
 from engine.splendor.judge import GameResult
 from engine.splendor.protocol import render_input
@@ -73,7 +74,7 @@ def move_of_turn(turn: dict) -> st.Move | None:
         return st.Move(TAKE_TWO, (tokens[1:6].index(2),), returns=returns)
     if kind in (RESERVE, BUY):
         return st.Move(kind, card=tokens[1], returns=returns)
-    raise ValueError(f"record turn has unknown action {kind}: {turn}")
+    raise BadValue(f"record turn has unknown action {kind}: {turn}")
 
 
 class ReplayMismatch(ValueError):

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.errors import BadValue
+
 DATA_DIR = Path(__file__).resolve().parents[2] / "data" / "splendor"
 
 COLOURS = ("red", "green", "blue", "white", "black", "gold")
@@ -108,6 +110,6 @@ class SplendorConfig:
 
     def __post_init__(self):
         if self.players not in GEM_CHIPS:
-            raise ValueError(f"players must be 1..{MAX_PLAYERS}, got {self.players}")
+            raise BadValue(f"players must be 1..{MAX_PLAYERS}, got {self.players}")
         if self.max_rounds < 1:
-            raise ValueError(f"max_rounds must be >= 1, got {self.max_rounds}")
+            raise BadValue(f"max_rounds must be >= 1, got {self.max_rounds}")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
+from engine.core.errors import BadValue
 from engine.core.seeds import Purpose, generator, match_key, unit_key
 from engine.splendor import state as st
 from engine.splendor.agents import Agent
@@ -72,7 +73,7 @@ def tournament2(agents: Sequence[Agent], *, games: int, seed: int,
 def tournament34(agents: Sequence[Agent], *, table_size: int, games: int, seed: int,
                  on_match: Callable[[tuple[str, ...], MatchResult], None] | None = None) -> TournamentResult:
     if table_size not in (3, 4) or len(agents) < table_size:
-        raise ValueError(f"table size must be 3 or 4 and at most the {len(agents)} agents")
+        raise BadValue(f"table size must be 3 or 4 and at most the {len(agents)} agents")
     key = match_key(seed)
     shuffler = generator(unit_key(key, 0, Purpose.SEATS))
     tables = [list(c) for c in combinations(range(len(agents)), table_size)]

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core.errors import BadValue, UnknownName
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, generator, match_key, unit_key
@@ -197,7 +198,7 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options: Matc
     options = options or MatchOptions()
     if bots is None or options.opponent not in bots:
         accepted = ", ".join(sorted(bots or {}))
-        raise KeyError(f"unknown opponent {options.opponent!r}; accepted: {accepted}")
+        raise UnknownName(f"unknown opponent {options.opponent!r}; accepted: {accepted}")
     primary = spec.make(config)
     opponent = bots[options.opponent].make()
     rounds = play_rounds(primary, opponent, seed=seed, first=first, count=count, swap_seats=options.swap_seats)
@@ -248,7 +249,7 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
     Input is written while its output is read, so a program that never reads cannot stall it."""
     want = _case_blocks(expected.splitlines())
     if len(want) > MAX_PROGRAM_OUTPUT_CASES:
-        raise ValueError(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
+        raise BadValue(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
     # Output far past the expected size is an output limit (judges call it that), found at once.
     program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, env=env,
                           max_output_bytes=max(1 << 20, 4 * len(expected)))

@@ -12,6 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from engine.core.errors import BadValue
 from engine.tractor.rules import (
     CARD_OF_TOKEN,
     HAND_SIZE,
@@ -32,7 +33,7 @@ def shown(token: str) -> str:
     return repr(token if len(token) <= _ECHO else token[:_ECHO] + "...")
 
 
-class InputError(ValueError):
+class InputError(BadValue):
     """Malformed simulator input; str() is a one-line message naming case, line and token."""
 
     def __init__(self, message: str, *, case: int | None = None, line: int | None = None,

@@ -13,6 +13,8 @@ group are neighbours for tractors (the CR rank is taken out of the sequence).
 from dataclasses import dataclass
 from functools import cache
 
+from engine.core.errors import BadValue
+
 SEATS = ("Alice", "Bob", "Charles", "David")  # clockwise; Alice+Charles = team 1
 SUITS = "HSCD"
 NO_MAIN = "O"  # the contest's letter for "no main suit"
@@ -84,7 +86,7 @@ def _card_code(card: int, main: int, cr: int) -> int:
 @cache
 def ordering(main: int, cr: int) -> Ordering:
     if not (0 <= main <= 4 and 0 <= cr <= 12):
-        raise ValueError(f"no such round order: main {main} (0..4), CR {cr} (0..12)")
+        raise BadValue(f"no such round order: main {main} (0..4), CR {cr} (0..12)")
     code = tuple(_card_code(c, main, cr) for c in range(CARD_IDS))
     return Ordering(main=main, cr=cr, code=code, code_of_token={TOKEN[c]: code[c] for c in range(CARD_IDS)})
 

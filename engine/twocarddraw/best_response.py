@@ -8,6 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.core import seeds
+from engine.core.errors import BadValue
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.strategy import Strategy
@@ -88,7 +89,7 @@ class Reading:
         for name, allowed in (("order", ORDERS), ("proposal", PROPOSALS), ("accept", ACCEPTS),
                               ("mistakes", MISTAKES)):
             if getattr(self, name) not in allowed:
-                raise ValueError(f"generator {name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
+                raise BadValue(f"generator {name} must be one of {', '.join(allowed)}; got {getattr(self, name)!r}")
 
     @property
     def label(self) -> str:
@@ -106,7 +107,7 @@ class Reading:
                 continue
             key, sep, value = part.partition("=")
             if not sep or key.strip() not in ("order", "proposal", "accept", "mistakes"):
-                raise ValueError(f"generator reading expects key=value with keys order, proposal, accept, mistakes; "
+                raise BadValue(f"generator reading expects key=value with keys order, proposal, accept, mistakes; "
                                  f"got {part!r}")
             fields[key.strip()] = value.strip()
         return cls(**fields)
@@ -133,7 +134,7 @@ def generate(bets: R.BetSizes, *, steps: int, seed: int, eps: float = GENERATOR_
              reading: Reading = Reading()) -> Generated:
     """A server strategy as the contest built them, reproducible from (bets, steps, seed, reading)."""
     if steps < 0:
-        raise ValueError(f"steps must be >= 0, got {steps}")
+        raise BadValue(f"steps must be >= 0, got {steps}")
     probs = np.zeros((R.N_ROWS, 3))
     key = seeds.unit_key(seeds.match_key(seed), bets.bet1 * 16 + bets.bet2, seeds.Purpose.OPPONENT)
     trace = np.zeros(steps // trace_every if trace_every > 0 else 0)

@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.core import seeds
+from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import rules as R
@@ -236,7 +237,7 @@ class MatchOptions:
     def __post_init__(self):
         R.BetSizes(self.bet1, self.bet2)
         if not self.strategy and not 0 <= self.steps <= 2_000_000:
-            raise ValueError(f"steps must be 0..2,000,000, got {self.steps}")
+            raise BadValue(f"steps must be 0..2,000,000, got {self.steps}")
 
 
 @lru_cache(maxsize=8)

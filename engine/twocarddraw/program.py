@@ -17,6 +17,7 @@ import sys
 import time
 from pathlib import Path
 
+from engine.core.errors import BadValue
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.judge import CRASH, TIME_LIMIT, BotClock, BotFault, MatchResult, play_match
@@ -44,9 +45,9 @@ def parse_bot_file(text: str) -> tuple[str, str]:
     """'path.py:ClassName' -> (absolute path, class name); ValueError says what is accepted."""
     path, sep, name = text.rpartition(":")
     if not sep or not path.endswith(".py") or not name.isidentifier():
-        raise ValueError(f"--bot-file {text!r}: accepted: PATH.py:ClassName")
+        raise BadValue(f"--bot-file {text!r}: accepted: PATH.py:ClassName")
     if not os.path.isfile(path):
-        raise ValueError(f"--bot-file {text!r}: {path} is not a file")
+        raise BadValue(f"--bot-file {text!r}: {path} is not a file")
     return os.path.abspath(path), name
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from engine.core.errors import BadValue
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.strategy import Strategy
 
@@ -26,7 +27,7 @@ _FIELDS = {
 _RANGES = {"CARD1": 4, "CARD2": 4, "BETS": 3, "BETS1": 3, "BETS2": 3, "FIRST": 1, "DREW": 2, "DREW1": 2, "DREW2": 2}
 
 
-class StrategyFileError(ValueError):
+class StrategyFileError(BadValue):
     def __init__(self, source: str, line: int, message: str):
         super().__init__(f"{source}:{line}: {message}")
         self.line = line

@@ -9,6 +9,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core.errors import BadValue
+
 CARD_VALUES = 5
 HANDS: tuple[tuple[int, int], ...] = (
     (0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3), (0, 4), (1, 4), (2, 4), (3, 4),
@@ -102,9 +104,9 @@ class BetSizes:
 
     def __post_init__(self):
         if not 1 <= self.bet1 <= 5:
-            raise ValueError(f"bet1 must be 1..5, got {self.bet1}")
+            raise BadValue(f"bet1 must be 1..5, got {self.bet1}")
         if not self.bet1 <= self.bet2 <= 3 * self.bet1:
-            raise ValueError(f"bet2 must be in bet1..3*bet1 = {self.bet1}..{3 * self.bet1}, got {self.bet2}")
+            raise BadValue(f"bet2 must be in bet1..3*bet1 = {self.bet1}..{3 * self.bet1}, got {self.bet2}")
 
 
 ALL_BET_SIZES = tuple(BetSizes(b1, b2) for b1 in range(1, 6) for b2 in range(b1, 3 * b1 + 1))

@@ -8,6 +8,7 @@ processes (Dask) inherit the variable and find the same games.
 import importlib
 import os
 
+from engine.core.errors import UnknownName
 from flows.games.base import GameAdapter
 
 MODULES = {
@@ -20,9 +21,8 @@ MODULES = {
 _extra: dict[str, GameAdapter] = {}
 
 
-class UnknownGame(KeyError):
-    def __str__(self) -> str:
-        return self.args[0]
+class UnknownGame(UnknownName):
+    """GAME is not a registered game; the message lists the accepted ones."""
 
 
 def register(adapter: GameAdapter) -> None:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bots.base import BotSpec
+from engine.core.errors import UnknownName
 from engine.core.log import ChunkLog
 
 SQL_DIR = Path(__file__).resolve().parents[2] / "data" / "sql"
@@ -37,7 +38,7 @@ class GameAdapter:
 
     def spec(self, bot: str) -> BotSpec:
         if bot not in self.bots:
-            raise KeyError(f"unknown bot {bot!r} for {self.name}; accepted: {', '.join(sorted(self.bots))}")
+            raise UnknownName(f"unknown bot {bot!r} for {self.name}; accepted: {', '.join(sorted(self.bots))}")
         return self.bots[bot]
 
     def options(self, overrides: Mapping[str, str] | None = None) -> Any:
@@ -45,7 +46,7 @@ class GameAdapter:
 
         if self.options_type is None:
             if overrides:
-                raise KeyError(f"{self.name} takes no match options")
+                raise UnknownName(f"{self.name} takes no match options")
             return None
         return build_config(self.options_type, overrides or {}, owner=f"{self.name} options")
 

@@ -13,6 +13,7 @@ from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from engine.core.errors import BadValue
 from flows.games.base import GameAdapter
 from flows.stats import summarize
 
@@ -98,7 +99,7 @@ def _bot_maker(entry: str):
     """'name' or 'name:k=v:k=v' -> (label, factory)."""
     name, *pairs = entry.split(":")
     if name not in BOTS:
-        raise ValueError(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
+        raise BadValue(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
     config = BOTS[name].config_from(pairs)
     return entry, (lambda: BOTS[name].make(config))
 
@@ -112,7 +113,7 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
     from openskill.models import PlackettLuce
 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(entries) < players:
-        raise ValueError(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
+        raise BadValue(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
     makers = dict(_bot_maker(e) for e in entries)
     model = PlackettLuce()
     ratings = {e: model.rating(name=e) for e in makers}

@@ -8,6 +8,7 @@ from openskill.models import PlackettLuce
 
 from bots.base import BotSpec, ConfigError, Ranged, one_of, ranged, split_pairs, validated
 from bots.splendor import BOTS
+from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.splendor.agents import InProcessAgent
 from engine.splendor.judge import GameResult, play_chunk
@@ -35,7 +36,7 @@ def opponent_config(options: "SplendorOptions"):
     try:
         return BOTS[options.opponent].config_from(split_pairs(_pairs(options.opponent_set)))
     except ConfigError as exc:
-        raise ValueError(str(exc)) from exc
+        raise BadValue(str(exc)) from exc
 
 
 def opponent_agents(options: SplendorOptions) -> list[InProcessAgent]:

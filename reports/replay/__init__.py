@@ -5,13 +5,14 @@ import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.errors import NotFound
 from reports.html import page, stepper
 
 MODULES = {"holdem-training": "holdem_training", "cg-holdem": "cg_holdem", "splendor": "splendor",
            "tractor": "tractor"}
 
 
-class NoReplay(LookupError):
+class NoReplay(NotFound):
     """No such unit, or a game without a replay page."""
 
 
