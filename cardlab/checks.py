@@ -79,6 +79,18 @@ def _make_parent(option: str, path: Path) -> None:
         fail(f"{option} {path}: folder {parent} is not writable; accepted: a file in a writable folder")
 
 
+def input_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
+    """A file the command reads: it exists and is not a folder (one `error:` line, not click's box)."""
+    if value is None:
+        return value
+    name = param.name.upper() if param.param_type_name == "argument" else _name(param)
+    if not value.exists():
+        fail(f"{name} {value} does not exist; accepted: an existing file")
+    if value.is_dir():
+        fail(f"{name} {value} is a folder; accepted: an existing file")
+    return value
+
+
 def output_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
     """A file the command writes: not a folder, and its folder exists (created if missing)."""
     if value is None:

@@ -237,7 +237,7 @@ def _log_tournament_match(names, result, seed):
 
 @app.command("replay")
 def replay(
-    record_file: Path = typer.Argument(..., exists=True, dir_okay=False, help="a game-NNN.json record"),
+    record_file: Path = typer.Argument(..., help="a game-NNN.json record", callback=checks.input_file),
     inputs: Path | None = typer.Option(None, "--inputs", file_okay=False,
                                        help="its inputs folder (default: inputs-NNN beside the record, if there)"),
 ):

@@ -139,7 +139,7 @@ def judge(
                              callback=checks.when_logging),
     program: str | None = typer.Option(None, "--program", help="a contestant's simulator command to test instead",
                                        callback=checks.program_commands),
-    input_file: Path | None = typer.Option(None, "--input", exists=True, dir_okay=False,
+    input_file: Path | None = typer.Option(None, "--input", callback=checks.input_file,
                                            help="with --program: this input instead of bot rounds"),
     cpu: float = typer.Option(1.0, "--cpu", help="with --program: CPU seconds (contest: 1)", callback=checks.limit),
     memory: float = typer.Option(1536, "--memory", help="with --program: memory in MB (contest: 1536)",

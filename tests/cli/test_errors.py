@@ -82,3 +82,15 @@ def test_project_errors_are_user_errors_and_still_their_old_type(kind, old):
     # Callers that catch the old built-in type keep working.
     assert issubclass(kind, UserError) and issubclass(kind, old)
     assert str(kind("said once")) == "said once"
+
+
+@pytest.mark.parametrize("args, message", [
+    (("splendor", "replay", "{missing}"), "RECORD_FILE {missing} does not exist; accepted: an existing file"),
+    (("splendor", "replay", "{folder}"), "RECORD_FILE {folder} is a folder; accepted: an existing file"),
+    (("judge", "tractor", "--input", "{missing}"), "--input {missing} does not exist; accepted: an existing file"),
+])
+def test_a_missing_input_file_is_our_one_line_not_clicks_box(tmp_path, args, message):
+    names = {"missing": tmp_path / "missing.txt", "folder": tmp_path}
+    result = run(*(arg.format(**names) for arg in args))
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines() == [f"error: {message.format(**names)}"]
