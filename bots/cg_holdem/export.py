@@ -16,6 +16,7 @@ from engine.core.errors import BadValue
 
 ROOT = Path(__file__).resolve().parents[2]
 MODULES = (
+    "engine/core/errors.py",  # the error types bots/base.py raises (stdlib only)
     "bots/base.py",  # the configs' declared ranges (stdlib only)
     "engine/core/cards.py",
     "engine/cg_holdem/rules.py",

@@ -265,6 +265,10 @@ def export(
     (target / "__init__.py").write_text("")
     for name in BUNDLE_MODULES:
         shutil.copyfile(source / name, target / name)
+    core = out / "engine" / "core"  # the simulator's error types (stdlib only), nothing else of the core
+    core.mkdir(exist_ok=True)
+    (core / "__init__.py").write_text("")
+    shutil.copyfile(source.parent / "core" / "errors.py", core / "errors.py")
     (out / "simulate.py").write_text(
         '"""Tractor single-round simulator: contest input on stdin, results on stdout."""\n'
         "import io\nimport sys\n\n"
