@@ -23,6 +23,7 @@ import numpy as np
 
 from bots.holdem_training import _kernels as K
 from bots.holdem_training.exploit import ExploitBot, ExploitConfig
+from engine.core.errors import BadValue
 from engine.core.stats import summarize
 from engine.holdem_training.judge import dealt_cards, play_match
 from engine.holdem_training.rules import BOB_ROLLOUTS, View, view_of
@@ -132,7 +133,7 @@ def play(name: str, seeds: list[int], hands: int, config: ExploitConfig) -> Vari
         elif name == "seer":
             bot = SeerBot(config, dealt_cards(seed, hands)[:, 2:4])
         else:
-            raise ValueError(f"unknown variant {name!r}: expected exploit, turn-lookahead or seer")
+            raise BadValue(f"unknown variant {name!r}: expected exploit, turn-lookahead or seer")
         start = time.process_time()
         result = play_match(bot, seed=seed, hands=hands)
         cpu += time.process_time() - start

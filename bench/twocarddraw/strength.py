@@ -17,6 +17,7 @@ import numpy as np
 
 from bots.twocarddraw import BOTS
 from engine.core import seeds
+from engine.core.errors import BadValue
 from engine.core.stats import summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
@@ -59,7 +60,7 @@ class Entry:
         """'mixture' or 'mixture explore=thompson prior_scale=2'."""
         parts = text.split()
         if not parts:
-            raise ValueError("empty bot entry")
+            raise BadValue("empty --bot entry: expected a bot name, then optional k=v settings")
         return cls(" ".join(parts), parts[0], tuple(parts[1:]))
 
     def make(self):

@@ -295,7 +295,7 @@ def bench_strength(
         sizes = sorted({int(p) for p in players.split(",") if p.strip()})
         assert sizes and all(p in (2, 4) for p in sizes)
     except (ValueError, AssertionError):
-        raise typer.BadParameter(f"--players takes 2, 4 or 2,4; got {players!r}") from None
+        _fail(f"--players takes 2, 4 or 2,4; got {players!r}")
     for size in sizes:
         r = strength_at(spec, config, players=size, games=games, seed=seed)
         share = r.share

@@ -290,7 +290,7 @@ def export(
 def bench_simulate(
     cases: int = typer.Option(100_000, "--cases", min=1, help="cases in the generated input"),
     seed: int = typer.Option(1, "--seed", min=0),
-    input_file: Path | None = typer.Option(None, "--input", exists=True, dir_okay=False, help="read this input"),
+    input_file: Path | None = typer.Option(None, "--input", help="read this input", callback=checks.input_file),
     write: Path | None = typer.Option(None, "--write", help="save the generated input here"),
     repeat: int = typer.Option(3, "--repeat", min=1, help="timed runs; the best is reported"),
 ):

@@ -6,6 +6,8 @@ import resource
 import typer
 from rich.console import Console
 
+from cardlab.errors import fail
+
 console = Console()
 
 
@@ -82,7 +84,7 @@ def sweep_scale(
     per_config = -(-total // len(spec.configs()))
     spec = SweepSpec(game=spec.game, bot=spec.bot, grid=grid, units=per_config, chunk_size=chunk)
     if runner not in ("threads", "dask"):
-        raise typer.BadParameter(f"unknown runner {runner!r}; accepted: threads, dask", param_hint="--runner")
+        fail(f"--runner {runner!r} is not a task runner; accepted: threads, dask")
     console.print(f"{adapter.name} / {spec.bot}: {len(spec.configs())} configs x {per_config:,} "
                   f"{adapter.unit}s, chunks of {chunk:,}")
     warm_up(spec.plans()[0])  # this process's numba cache and tables, outside the timing

@@ -35,5 +35,5 @@ def test_a_bot_entry_carries_its_settings():
     entry = Entry.parse("mixture  prior_scale=2 explore=thompson")
     assert (entry.label, entry.name, entry.settings) == ("mixture prior_scale=2 explore=thompson", "mixture",
                                                          ("prior_scale=2", "explore=thompson"))
-    with pytest.raises(ValueError, match="empty bot entry"):
+    with pytest.raises(ValueError, match="empty --bot entry"):
         Entry.parse("  ")
