@@ -65,7 +65,7 @@ class CheckResult:
 
 def candidate_for(store: HandLog, game: str) -> Candidate:
     adapter = games.get(game)
-    submitted = submissions.latest(store, adapter.name)
+    submitted = submissions.latest(store.con, adapter.name)
     if submitted is not None and submitted.bot in adapter.bots:
         return Candidate(game=adapter.name, key=submitted.submission_id, bot=submitted.bot,
                          overrides=submitted.overrides(), submitted=True)

@@ -56,15 +56,17 @@ def record(store: HandLog, *, game: str, bot: str, config: dict, source: str, bu
     return submission
 
 
-def latest(store: HandLog, game: str) -> Submission | None:
-    rows = store.query(
+def latest(con, game: str) -> Submission | None:
+    """The game's last submission, through any connection to the hand log (a writer's `HandLog.con`
+    or a read-only one)."""
+    rows = con.execute(
         "SELECT submission_id, game, bot, config, source, sweep_id FROM submissions WHERE game = ?"
-        " ORDER BY submitted_at DESC, submission_id DESC LIMIT 1", [game])
-    if rows.height == 0:
+        " ORDER BY submitted_at DESC, submission_id DESC LIMIT 1", [game]).fetchall()
+    if not rows:
         return None
-    row = rows.row(0, named=True)
-    return Submission(submission_id=row["submission_id"], game=row["game"], bot=row["bot"],
-                      config=json.loads(row["config"]), source=row["source"], sweep_id=row["sweep_id"])
+    submission_id, game, bot, config, source, sweep_id = rows[0]
+    return Submission(submission_id=submission_id, game=game, bot=bot, config=json.loads(config), source=source,
+                      sweep_id=sweep_id)
 
 
 def record_bundle(game: str, *, bot: str, config: dict, source: str, bundle: Path | str | None,

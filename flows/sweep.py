@@ -219,23 +219,20 @@ def baseline_for(game: str, bot: str, db: str | None = None) -> tuple[tuple[str,
     when that bundle is this bot, else the bot's defaults (no overrides)."""
     import duckdb
 
+    from flows import submissions
     from flows.store import read_only
-    from flows.submissions import config_text
 
     try:
         con = read_only(db)
     except FileNotFoundError:
         return ()
     try:
-        found = con.execute("SELECT bot, config FROM submissions WHERE game = ? "
-                            "ORDER BY submitted_at DESC, submission_id DESC LIMIT 1", [game]).fetchall()
+        found = submissions.latest(con, game)
     except duckdb.CatalogException:  # a hand log from before submissions were recorded
-        found = []
+        found = None
     finally:
         con.close()
-    if not found or found[0][0] != bot:
-        return ()
-    return tuple((key, config_text(value)) for key, value in sorted(json.loads(found[0][1]).items()))
+    return found.overrides() if found is not None and found.bot == bot else ()
 
 
 def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress, window: int) -> int:

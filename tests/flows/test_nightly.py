@@ -126,7 +126,7 @@ def test_export_and_pick_record_the_submission(tmp_path, monkeypatch):
                                       "--out", str(tmp_path / "bundle")])
     assert result.exit_code == 0, result.output
     with HandLog() as store:
-        exported = submissions.latest(store, "twocarddraw")
+        exported = submissions.latest(store.con, "twocarddraw")
     assert (exported.bot, exported.source, exported.config["prior_scale"]) == ("learner", "export", 2.0)
 
     @dataclasses.dataclass(frozen=True)
@@ -138,7 +138,7 @@ def test_export_and_pick_record_the_submission(tmp_path, monkeypatch):
 
     export_picked("twocarddraw", Picked(), tmp_path / "picked")
     with HandLog() as store:
-        picked = submissions.latest(store, "twocarddraw")
+        picked = submissions.latest(store.con, "twocarddraw")
         candidate = candidate_for(store, "twocarddraw")
     assert (picked.source, picked.sweep_id, picked.config["prior_scale"]) == ("pick", "s-1", 0.5)
     assert candidate.key == picked.submission_id and ("prior_scale", "0.5") in candidate.overrides
