@@ -13,9 +13,10 @@ hand by hand (a paired difference, so the deal's luck cancels):
 - `seer`: the same planner told Bob's two cards (its posterior is a point mass from the
   flop on; preflop it keeps the plan, so it is if anything an underestimate). No contestant
   can have this: the gap is what the information Bob keeps is worth.
+- `changed`: the exploit bot with other settings (`--vary k=v`): how one planning change
+  is measured paired on the same deals.
 """
 
-import argparse
 import time
 from dataclasses import dataclass
 
@@ -123,17 +124,28 @@ def paired_difference(variant: np.ndarray, base: np.ndarray) -> tuple[float, flo
     return s.mean, s.half_width
 
 
+VARIANTS = ("turn-lookahead", "seer", "changed")  # each compared with the exploit bot
+
+
+def check_variants(names: list[str]) -> None:
+    """BadValue naming the first unknown variant (before any hand is played)."""
+    for name in names:
+        if name not in VARIANTS:
+            raise BadValue(f"unknown variant {name!r}: expected {', '.join(VARIANTS)} (comma-separated)")
+
+
 def play(name: str, seeds: list[int], hands: int, config: ExploitConfig) -> Variant:
+    """The exploit bot ("exploit") or a variant, in process, over `hands` hands of each seed
+    (`changed` is the exploit bot: its caller passes the changed config)."""
+    check_variants([name] if name != "exploit" else [])
     payoffs, cpu = [], 0.0
     for seed in seeds:
-        if name == "exploit":
+        if name in ("exploit", "changed"):
             bot = ExploitBot(config)
         elif name == "turn-lookahead":
             bot = TurnLookaheadBot(config)
-        elif name == "seer":
-            bot = SeerBot(config, dealt_cards(seed, hands)[:, 2:4])
         else:
-            raise BadValue(f"unknown variant {name!r}: expected exploit, turn-lookahead or seer")
+            bot = SeerBot(config, dealt_cards(seed, hands)[:, 2:4])
         start = time.process_time()
         result = play_match(bot, seed=seed, hands=hands)
         cpu += time.process_time() - start
@@ -149,24 +161,3 @@ def report(v: Variant, base: Variant | None) -> str:
         diff, half = paired_difference(v.payoffs, base.payoffs)
         line += f"  vs exploit {diff:+.3f} +- {half:.3f} (95% CI, paired over {len(v.payoffs)} hands)"
     return line
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variants", default="turn-lookahead,seer")
-    parser.add_argument("--seeds", type=int, default=2)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--hands", type=int, default=3000)
-    args = parser.parse_args(argv)
-    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-    config = ExploitConfig()
-    base = play("exploit", seeds, args.hands, config)
-    print(f"{len(seeds)} seeds x {args.hands} hands from seed {args.first_seed}, in process, default exploit config",
-          flush=True)
-    print(report(base, None), flush=True)
-    for name in args.variants.split(","):
-        print(report(play(name, seeds, args.hands, config), base), flush=True)
-
-
-if __name__ == "__main__":
-    main()

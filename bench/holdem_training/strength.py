@@ -1,6 +1,6 @@
 """Strength benchmark: exported bots played as external programs through the real judge.
 
-    python -m bench.holdem_training.strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
+    cardlab bench holdem-training strength --bots exploit,rate_equity,checker --seeds 5 --hands 10000
 
 For each bot: export a bundle (warming its cache), then play one full match per seed under
 the contest's limits (512 MB; 10 s CPU unless --cpu-limit says otherwise, so that a
@@ -11,7 +11,6 @@ charged to the program too: ~0.3 s for `checker`, ~0.8 s for exploit per 10,000 
 and how many hands a paced bot decided lean.
 """
 
-import argparse
 import math
 import os
 import re
@@ -35,6 +34,7 @@ _LEAN_NOTE = re.compile(r"(\d+) of \d+ hands decided lean")  # ExploitBot.summar
 @dataclass(frozen=True)
 class Strength:
     bot: str
+    hands: int  # per match
     scores: tuple[float, ...]
     cpu_seconds: tuple[float, ...]
     statuses: tuple[str, ...]
@@ -64,8 +64,14 @@ def replay_cpu(run: Path, judge_lines: list[str]) -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, workdir: Path,
-            cpu_limit: float) -> Strength:
+def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, cpu_limit: float) -> Strength:
+    """Export `bot` with `settings` into a scratch directory and play one match per seed."""
+    with tempfile.TemporaryDirectory(prefix="ht_strength_") as tmp:
+        return _measure(bot, settings, seeds=seeds, hands=hands, workdir=Path(tmp), cpu_limit=cpu_limit)
+
+
+def _measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, workdir: Path,
+             cpu_limit: float) -> Strength:
     made = bundle.write(workdir / bot, bot, settings)
     scores, cpu, statuses, lean = [], [], [], []
     transcript: list[str] = []
@@ -79,40 +85,21 @@ def measure(bot: str, settings: list[str], *, seeds: list[int], hands: int, work
         if found:
             lean.append(int(found.group(1)))
     judge_lines = [line[2:] for line in transcript if line.startswith("> ")]
-    return Strength(bot, tuple(scores), tuple(cpu), tuple(statuses), replay_cpu(made.run, judge_lines), tuple(lean))
+    return Strength(bot, hands, tuple(scores), tuple(cpu), tuple(statuses), replay_cpu(made.run, judge_lines),
+                    tuple(lean))
 
 
-def report(s: Strength, hands: int) -> str:
+def report(s: Strength) -> str:
+    """One line per bot for the benchmark's output."""
+    hands = s.hands
     per_10k = [c * 10_000 / hands for c in s.cpu_seconds]
     over = sum(c > CONTEST_CPU_SECONDS for c in s.cpu_seconds)
     bad = [st for st in s.statuses if st != "ok"]
     return (f"{s.bot:12s} W = {s.mean:7.3f} +- {s.half_width:.3f} (95% CI, {len(s.scores)} seeds x {hands} hands)"
             f"  points {points(s.mean):4d}  CPU/10k hands with the live judge: mean {statistics.fmean(per_10k):.2f} s,"
-            f" max {max(per_10k):.2f} s ({over} over {CONTEST_CPU_SECONDS:g} s); program alone (replayed"
-            f" seed {SEED_LABEL}): {s.replay_cpu_seconds * 10_000 / hands:.2f} s"
+            f" max {max(per_10k):.2f} s ({over} over {CONTEST_CPU_SECONDS:g} s;"
+            f" per seed {', '.join(f'{c:.2f}' for c in per_10k)});"
+            f" program alone (replayed seed {SEED_LABEL}): {s.replay_cpu_seconds * 10_000 / hands:.2f} s"
             f"  per-seed W {', '.join(f'{w:.2f}' for w in s.scores)}"
             + (f"  hands decided lean (CPU pace) per seed: {', '.join(map(str, s.lean_hands))}" if s.lean_hands else "")
             + (f"  NOT OK: {bad}" if bad else ""))
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bots", default="exploit,rate_equity,checker")
-    parser.add_argument("--seeds", type=int, default=5)
-    parser.add_argument("--first-seed", type=int, default=1)
-    parser.add_argument("--hands", type=int, default=10_000)
-    parser.add_argument("--cpu-limit", type=float, default=CONTEST_CPU_SECONDS,
-                        help="CPU seconds before the judge stops a match (the contest's is 10)")
-    parser.add_argument("--set", dest="settings", action="append", default=[], metavar="K=V",
-                        help="settings for the exploit bot")
-    args = parser.parse_args(argv)
-    seeds = list(range(args.first_seed, args.first_seed + args.seeds))
-    with tempfile.TemporaryDirectory(prefix="ht_strength_") as tmp:
-        for bot in args.bots.split(","):
-            settings = args.settings if bot == "exploit" else []
-            found = measure(bot, settings, seeds=seeds, hands=args.hands, workdir=Path(tmp), cpu_limit=args.cpu_limit)
-            print(report(found, args.hands), flush=True)
-
-
-if __name__ == "__main__":
-    main()

@@ -9,6 +9,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cardlab import checks
+from cardlab.errors import fail
 from cardlab.program_env import ENV_HELP, parse_env
 
 bench_app = typer.Typer(help="Hold'em Training benchmarks (figures, never timed tests).", no_args_is_help=True)
@@ -96,26 +97,61 @@ def _log_judged(result, *, command: list[str], seed: int, seconds: float) -> Non
     typer.echo(f"logged match {match_id} ({result.hands_played} hands)")  # before the summary: SCORE stays last
 
 
-@bench_app.command("strength", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                   add_help_option=False)
-def bench_strength(ctx: typer.Context):
-    """Bots as external programs through the judge: mean W with a 95% CI over seeds, CPU per match.
-
-    Options (see --help): --bots exploit,rate_equity,checker --seeds 5 --hands 10000 --cpu-limit 10 --set k=v"""
+@bench_app.command("strength")
+def bench_strength(
+    bots: str = typer.Option("exploit,rate_equity,checker", "--bots", help="registered bots, comma-separated"),
+    seeds: int = typer.Option(5, "--seeds", help="matches per bot (seeds first-seed, first-seed + 1, ...)",
+                              callback=checks.count),
+    first_seed: int = typer.Option(1, "--first-seed", callback=checks.seed),
+    hands: int = typer.Option(10_000, "--hands", help="hands per match", callback=checks.count),
+    cpu_limit: float = typer.Option(10.0, "--cpu-limit", callback=checks.limit,
+                                    help="CPU seconds before the judge stops a match (the contest's is 10)"),
+    set_: list[str] = typer.Option([], "--set", help="setting k=v for the exploit bot (repeatable)"),
+):
+    """Bots as external programs through the judge: mean W with a 95% CI over seeds, CPU per match."""
     from bench.holdem_training import strength
+    from bots.holdem_training import BOTS
 
-    strength.main(list(ctx.args))
+    names = [b for b in bots.split(",") if b]
+    unknown = [b for b in names if b not in BOTS]
+    if unknown or not names:
+        fail(f"--bots {bots!r}: unknown bot {unknown[0] if unknown else '(none)'!r}; accepted: "
+             f"{', '.join(sorted(BOTS))} (comma-separated)")
+    seed_list = list(range(first_seed, first_seed + seeds))
+    for bot in names:
+        found = strength.measure(bot, list(set_) if bot == "exploit" else [], seeds=seed_list, hands=hands,
+                                 cpu_limit=cpu_limit)
+        typer.echo(strength.report(found))
 
 
-@bench_app.command("headroom", context_settings={"allow_extra_args": True, "ignore_unknown_options": True},
-                   add_help_option=False)
-def bench_headroom(ctx: typer.Context):
-    """The exploit bot against a flop turn-lookahead and a planner told Bob's cards, paired on the same deals.
-
-    Options (see --help): --variants turn-lookahead,seer --seeds 2 --first-seed 1 --hands 3000"""
+@bench_app.command("headroom")
+def bench_headroom(
+    variants: str = typer.Option("turn-lookahead,seer", "--variants",
+                                 help="comma-separated: turn-lookahead, seer, changed (the exploit bot with --vary)"),
+    seeds: int = typer.Option(2, "--seeds", callback=checks.count),
+    first_seed: int = typer.Option(1, "--first-seed", callback=checks.seed),
+    hands: int = typer.Option(3000, "--hands", help="hands per seed", callback=checks.count),
+    set_: list[str] = typer.Option([], "--set", help="exploit setting k=v for every bot (repeatable)"),
+    vary: list[str] = typer.Option([], "--vary", help="setting k=v of the `changed` variant only (repeatable)"),
+):
+    """The exploit bot against a flop turn-lookahead, a planner told Bob's cards, or other settings,
+    paired on the same deals."""
     from bench.holdem_training import headroom
+    from bots.holdem_training import BOTS
 
-    headroom.main(list(ctx.args))
+    names = [v for v in variants.split(",") if v]
+    headroom.check_variants(names)
+    spec = BOTS["exploit"]
+    config = spec.config_from(list(set_))
+    changed = spec.config_from(list(set_) + list(vary))
+    seed_list = list(range(first_seed, first_seed + seeds))
+    base = headroom.play("exploit", seed_list, hands, config)
+    typer.echo(f"{seeds} seeds x {hands} hands from seed {first_seed}, in process, exploit config "
+               f"{' '.join(set_) or 'default'}" + (f"; changed: {' '.join(vary)}" if "changed" in names else ""))
+    typer.echo(headroom.report(base, None))
+    for name in names:
+        typer.echo(headroom.report(headroom.play(name, seed_list, hands, changed if name == "changed" else config),
+                                   base))
 
 
 @bench_app.command("evaluator")

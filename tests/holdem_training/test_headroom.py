@@ -10,6 +10,7 @@ from bots.holdem_training import _kernels as K
 from bots.holdem_training.exploit import ExploitBot, ExploitConfig
 from bots.holdem_training.simple import CheckerBot, CheckerConfig
 from cardlab.cli import app
+from engine.core.errors import BadValue
 from engine.core.stats import Z95
 from engine.holdem_training import judge
 from engine.holdem_training.judge import dealt_cards, play_match
@@ -72,3 +73,22 @@ def test_headroom_bench_command_reports_each_variant_against_exploit():
     assert lines[1].startswith("exploit ") and "W =" in lines[1]
     assert [line.split()[0] for line in lines[2:]] == ["turn-lookahead", "seer"]
     assert all("vs exploit" in line and "paired over 12 hands" in line for line in lines[2:])
+
+
+def test_headroom_changed_variant_is_the_exploit_bot_with_the_varied_settings():
+    same = CliRunner().invoke(app, ["bench", "holdem-training", "headroom", "--hands", "10", "--seeds", "1",
+                                    "--variants", "changed", "--set", "preflop_runouts=4"])
+    assert same.exit_code == 0, same.output
+    assert "vs exploit +0.000 +- 0.000" in same.output.splitlines()[2]  # no --vary: the same bot, same hands
+    checker_like = CliRunner().invoke(app, ["bench", "holdem-training", "headroom", "--hands", "30", "--seeds", "1",
+                                            "--variants", "changed", "--set", "preflop_runouts=4",
+                                            "--vary", "raise_pcts=1", "--vary", "preflop_max_pct=1"])
+    assert checker_like.exit_code == 0, checker_like.output
+    assert "changed: raise_pcts=1 preflop_max_pct=1" in checker_like.output.splitlines()[0]
+
+
+def test_bench_commands_name_a_bad_variant_or_bot_in_one_line():
+    out = CliRunner().invoke(app, ["bench", "holdem-training", "headroom", "--variants", "seer,oracle"])
+    assert isinstance(out.exception, BadValue) and "unknown variant 'oracle'" in str(out.exception)
+    out = CliRunner().invoke(app, ["bench", "holdem-training", "strength", "--bots", "exploit,shark"])
+    assert out.exit_code == 2 and "unknown bot 'shark'" in out.output and "rate_equity" in out.output
