@@ -8,8 +8,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks
+from cardlab import checks, options
 from cardlab.errors import fail
+from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 
 bench_app = typer.Typer(help="Hold'em Training benchmarks (figures, never timed tests).", no_args_is_help=True)
@@ -54,7 +55,9 @@ def judge(
     if transcript is not None:
         transcript.write_text("\n".join(lines) + "\n")
     if log and result.hands_played:
-        _log_judged(result, command=command, seed=seed, seconds=seconds)
+        log_judged("holdem-training", bot="external", config={"command": " ".join(command)}, seed=seed,
+                   log=result.log, seconds=seconds, options={"status": result.status, "limit": result.limit})
+        # before the summary: SCORE stays the last line
     cpu = "?" if result.cpu_seconds is None else f"{result.cpu_seconds:.2f}"
     memory = "?" if result.peak_memory_mb is None else f"{result.peak_memory_mb:.0f}"
     typer.echo(f"hands {result.hands_played}/{hands}  status {result.status}"
@@ -79,22 +82,6 @@ def judge(
         if result.verdict == "budget":  # the reference's only -1; on WA / PE it just ends
             typer.echo("-1")
         raise typer.Exit(1)
-
-
-def _log_judged(result, *, command: list[str], seed: int, seconds: float) -> None:
-    try:
-        from flows.store import log_judged_match
-    except ImportError:
-        typer.echo("note: hand log not available (flows.store.log_judged_match missing); not logged", err=True)
-        return
-    try:
-        match_id = log_judged_match("holdem-training", bot="external", config={"command": " ".join(command)},
-                                    seed=seed, log=result.log, seconds=seconds,
-                                    options={"status": result.status, "limit": result.limit})
-    except Exception as exc:  # the score is what the user came for; a busy database must not hide it
-        typer.echo(f"note: could not log the match ({type(exc).__name__}: {exc})", err=True)
-        return
-    typer.echo(f"logged match {match_id} ({result.hands_played} hands)")  # before the summary: SCORE stays last
 
 
 @bench_app.command("strength")
@@ -218,14 +205,10 @@ def export(
     set_: list[str] = typer.Option([], "--set", help="bot setting k=v (repeatable)"),
 ):
     """Write an executable DIR/run that plays Hold'em Training on stdin/stdout, and warm its cache."""
-    from bots.base import ConfigError
-    from bots.holdem_training import bundle
+    from bots.holdem_training import BOTS, bundle
 
-    try:
-        made = bundle.write(out, bot, set_)
-    except (KeyError, ConfigError) as exc:
-        typer.echo(f"error: {exc.args[0] if exc.args else exc}", err=True)
-        raise typer.Exit(2) from None
+    options.bot(BOTS, bot, set_)  # bad input: one line before anything is written
+    made = bundle.write(out, bot, set_)
     cpu = "" if made.warm_cpu_seconds is None else f", {made.warm_cpu_seconds:.2f} s CPU"
     typer.echo(f"wrote {made.run} (warm-up match of {bundle.WARM_HANDS} hands: {made.warm_status}{cpu})")
     if not made.warm_status.startswith("ok"):

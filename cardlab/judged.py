@@ -1,0 +1,45 @@
+"""A judged match (bots or programs under a contest's judge) into the hand log, the same way from
+every command that offers --log.
+
+The result is what the user came for: when the hand log cannot take the match (a busy hand log
+already spools it, so this is a full disk, a blocked spool, a damaged file), the command still
+prints its result, with one note on stderr saying why the match was not logged. Any other
+exception is a bug and keeps its traceback."""
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import duckdb
+import typer
+
+from engine.core.errors import UserError
+
+NOT_LOGGED = (UserError, OSError, duckdb.Error)  # the hand log's own failures, not bugs
+
+
+@dataclass(frozen=True)
+class Logged:
+    """The match id, or why the match was not logged (`Type: first line of the message`)."""
+
+    match_id: str | None
+    error: str | None = None
+
+
+def log_judged(game, *, bot: str, config: dict, seed: int, log, options: dict | None = None,
+               seconds: float | None = None, what: str = "match",
+               say: Callable[[str], object] | None = typer.echo) -> Logged:
+    """Log `log` (the judge's ChunkLog) as one match of `game`; `say` gets `logged <what> as <id>`
+    (None: the command shows the id itself, e.g. inside its JSON)."""
+    from flows.store import log_judged_match
+
+    try:
+        match_id = log_judged_match(game, bot=bot, config=config, seed=seed, log=log, options=options,
+                                    seconds=seconds)
+    except NOT_LOGGED as exc:
+        lines = str(exc).splitlines()
+        error = f"{type(exc).__name__}: {lines[0] if lines else ''}"
+        typer.echo(f"note: the {what} was not logged ({error})", err=True)
+        return Logged(None, error)
+    if say is not None:
+        say(f"logged {what} as {match_id}")
+    return Logged(match_id)
