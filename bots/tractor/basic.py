@@ -39,6 +39,14 @@ def block_cards(cards, code, length: int, top: int) -> list[int]:
     return out
 
 
+class TractorBot:
+    """The turn-based bot shape (engine.core.contract.TurnBot): one `act` per turn; the dealer's
+    first turn hides 8 cards (view.to_hide), every other turn plays."""
+
+    def act(self, view: View, rng) -> tuple[int, ...]:
+        return self.hide(view, rng) if view.to_hide else self.play(view, rng)
+
+
 @dataclass(frozen=True)
 class RandomConfig(Ranged):
     single: float = ranged(0.55, 0.0, 1.0)  # lead weights; the rest goes to throws
@@ -46,7 +54,7 @@ class RandomConfig(Ranged):
     tractor: float = ranged(0.1, 0.0, 1.0)
 
 
-class RandomBot:
+class RandomBot(TractorBot):
     """Legal plays at random; leads singles, pairs, tractors and throws so every rule gets used."""
 
     def __init__(self, config: RandomConfig):
@@ -91,7 +99,7 @@ class RuleConfig(Ranged):
     min_block_rank: int = ranged(8, 0, 11)  # lowest place in its suit of a pair worth leading
 
 
-class RuleBot:
+class RuleBot(TractorBot):
     """Cheap wins, safe discards, points to the partner, aces and high pairs first."""
 
     def __init__(self, config: RuleConfig):

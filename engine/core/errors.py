@@ -32,3 +32,13 @@ class MissingFile(UserError, FileNotFoundError):
 
 class Unavailable(UserError, RuntimeError):
     """A resource is busy or a run failed for a reason the message names and the user can act on."""
+
+
+class IllegalMove(ValueError):
+    """A move the game's rules refuse at this point (every game raises this one type; judges catch it
+    and apply their contest's treatment). Not a UserError: a bot's bad answer is not the user's typo.
+    str() and ``reason`` are the refusal in the game's own words."""
+
+    @property
+    def reason(self) -> str:
+        return str(self.args[0]) if self.args else ""

@@ -19,6 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.core import seeds
+from engine.core.errors import IllegalMove
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.holdem_training import _kernels, protocol
@@ -39,7 +40,7 @@ from engine.holdem_training.rules import (
     View,
     points,
 )
-from engine.holdem_training.state import HandState, IllegalAction
+from engine.holdem_training.state import HandState
 
 HANDS_TABLE = "ht_packed_hands"
 
@@ -66,7 +67,7 @@ CHECKER_ACTION = {protocol.BUDGET: "the reference prints -1 and stops",
 
 
 def _verdict(exc: Exception) -> str:
-    return getattr(exc, "verdict", protocol.WRONG_ANSWER)  # IllegalAction: a raise out of range
+    return getattr(exc, "verdict", protocol.WRONG_ANSWER)  # IllegalMove: a raise out of range
 
 
 @dataclass(frozen=True)
@@ -394,7 +395,7 @@ def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob
                 observe(view, action, event.response)
             record.hand(state, event, rate.in_hand)
             end_hand(state.hand, state.delta)
-    except (MatchAborted, IllegalAction) as exc:
+    except (MatchAborted, IllegalMove) as exc:
         status, reason, verdict = "aborted", str(exc), _verdict(exc)
     except Exception as exc:  # a crashing bot ends its match like a crashing program would
         status, reason = "ended", f"bot raised {type(exc).__name__}: {exc}"
@@ -460,7 +461,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
             talk.send(protocol.result_line(state.delta))
         talk.send(protocol.score_line(float(np.mean(record.profits))))
         talk.flush()
-    except (MatchAborted, IllegalAction, protocol.ProtocolError) as exc:
+    except (MatchAborted, IllegalMove, protocol.ProtocolError) as exc:
         status, reason, verdict = "aborted", str(exc), _verdict(exc)
         if verdict == protocol.BUDGET:  # the reference's only -1; on WA / PE it just ends
             _try_send(proc, protocol.ABORT, transcript)

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core.errors import IllegalMove
 from engine.holdem_training import _kernels
 from engine.holdem_training.rules import (
     BOARD_SIZE_BY_ROUND,
@@ -27,10 +28,6 @@ from engine.holdem_training.rules import (
     Action,
     View,
 )
-
-
-class IllegalAction(ValueError):
-    """An action the contest does not accept here (the judge answers -1 and stops)."""
 
 
 @dataclass(frozen=True)
@@ -53,9 +50,9 @@ _new, _set = object.__new__, object.__setattr__  # frozen dataclasses built with
 
 def verify_action(action: object, stack: int) -> int:
     """The chips the action puts in (0 for CHECK/FOLD) if the contest accepts it with `stack`
-    chips behind, else IllegalAction. Any integer type is accepted for the raise (numpy too)."""
+    chips behind, else IllegalMove. Any integer type is accepted for the raise (numpy too)."""
     if not isinstance(action, Action):
-        raise IllegalAction(f"expected an Action, got {type(action).__name__}")
+        raise IllegalMove(f"expected an Action, got {type(action).__name__}")
     if action.kind == RAISE:
         amount = action.amount
         if type(amount) is not int:
@@ -64,10 +61,10 @@ def verify_action(action: object, stack: int) -> int:
             except TypeError:
                 amount = None
         if amount is None or not 1 <= amount <= stack:
-            raise IllegalAction(f"RAISE {action.amount!r} is not an integer in [1, {stack}]")
+            raise IllegalMove(f"RAISE {action.amount!r} is not an integer in [1, {stack}]")
         return amount
     if action.kind not in (CHECK, FOLD):
-        raise IllegalAction(f"unknown action {action.kind!r}; accepted: CHECK, FOLD, RAISE x")
+        raise IllegalMove(f"unknown action {action.kind!r}; accepted: CHECK, FOLD, RAISE x")
     return 0
 
 
@@ -115,19 +112,19 @@ class HandState:
     def rate(self, rollouts: int) -> tuple[int, int]:
         """Alice's (wins, ties) over `rollouts` random completions (the RATE query)."""
         if self.ended:
-            raise IllegalAction("RATE after the hand ended")
+            raise IllegalMove("RATE after the hand ended")
         return _kernels.rate_counts(self.stream, self._cards, self.known, rollouts)
 
     def can(self, action: object) -> bool:
         try:
             verify_action(action, self.stack)
-        except IllegalAction:
+        except IllegalMove:
             return False
         return not self.ended
 
     def apply(self, action: Action) -> Event:
         if self.ended:
-            raise IllegalAction(f"hand {self.hand} is over")
+            raise IllegalMove(f"hand {self.hand} is over")
         amount = verify_action(action, self.stack)
         pot, stack, rnd = self.pot, self.stack, self.round
         kind = action.kind

@@ -10,7 +10,7 @@ returns, nobles, the arbiter's message) and, given the inputs folder, every agen
 import json
 from pathlib import Path
 
-from engine.core.errors import BadValue
+from engine.core.errors import BadValue, IllegalMove
 from engine.splendor import state as st
 from engine.splendor.judge import GameResult
 from engine.splendor.protocol import render_input
@@ -108,7 +108,7 @@ def _replay_turn(game: st.GameState, turn: dict, name: str) -> st.TurnEvent:
     else:
         try:
             expected = event_json(st.apply(game, st.validate_move(game, move), name=name), kibitz)
-        except st.InvalidMove as bad:
+        except IllegalMove as bad:
             raise ReplayMismatch(f"{where}: the recorded move is invalid here ({bad.reason})") from None
     for key, value in expected.items():
         if turn.get(key) != value:

@@ -20,6 +20,7 @@ from itertools import combinations
 import numpy as np
 
 from engine.core import _rng
+from engine.core.errors import IllegalMove
 from engine.core.seeds import stream
 from engine.splendor import rules
 from engine.splendor.protocol import Observation, PlayerView
@@ -49,14 +50,6 @@ NUM_CODES = CODE_BUY_RESERVED + MAX_RESERVED  # 61
 
 _INT_TOKEN = re.compile(r"[+-]?(0|[1-9][0-9]*)")
 _PHP_INT_MAX = 2**63 - 1
-
-
-class InvalidMove(Exception):
-    """A move the arbiter turns into a pass; ``reason`` is the arbiter's own sentence."""
-
-    def __init__(self, reason: str):
-        super().__init__(reason)
-        self.reason = reason
 
 
 @dataclass(frozen=True)
@@ -189,14 +182,14 @@ class _Reader:
 
     def next_int(self, lo: int, hi: int) -> int:
         if self.pos >= len(self.tokens):
-            raise InvalidMove("Acțiunea este prea scurtă.")
+            raise IllegalMove("Acțiunea este prea scurtă.")
         word = self.tokens[self.pos]
         self.pos += 1
         if not _INT_TOKEN.fullmatch(word) or not -_PHP_INT_MAX - 1 <= int(word) <= _PHP_INT_MAX:
-            raise InvalidMove(f"Cuvîntul [{word}] nu este un întreg.")
+            raise IllegalMove(f"Cuvîntul [{word}] nu este un întreg.")
         value = int(word)
         if value < lo or value > hi:
-            raise InvalidMove(f"Valoarea {word} nu este cuprinsă între {lo} și {hi}.")
+            raise IllegalMove(f"Valoarea {word} nu este cuprinsă între {lo} și {hi}.")
         return value
 
     def rest(self) -> list[str]:
@@ -209,9 +202,9 @@ def _gains_take_different(state: GameState, reader: _Reader) -> tuple[list[int],
     for _ in range(reader.next_int(0, 3)):
         colour = reader.next_int(0, GEMS - 1)
         if gains[colour]:
-            raise InvalidMove(f"Ai cerut două jetoane de culoarea {colour}.")
+            raise IllegalMove(f"Ai cerut două jetoane de culoarea {colour}.")
         if not state.board[colour]:
-            raise InvalidMove(f"Pe masă nu există jetoane de culoarea {colour}.")
+            raise IllegalMove(f"Pe masă nu există jetoane de culoarea {colour}.")
         gains[colour] += 1
         colours.append(colour)
     return gains, Move(TAKE_DIFFERENT, tuple(colours))
@@ -220,7 +213,7 @@ def _gains_take_different(state: GameState, reader: _Reader) -> tuple[list[int],
 def _gains_take_two(state: GameState, reader: _Reader) -> tuple[list[int], Move]:
     colour = reader.next_int(0, GEMS - 1)
     if state.board[colour] < TAKE_TWO_MIN:
-        raise InvalidMove(f"Există doar {state.board[colour]} jetoane de culoarea {colour}.")
+        raise IllegalMove(f"Există doar {state.board[colour]} jetoane de culoarea {colour}.")
     gains = [0] * 6
     gains[colour] = 2
     return gains, Move(TAKE_TWO, (colour,))
@@ -230,13 +223,13 @@ def _gains_reserve(state: GameState, reader: _Reader) -> tuple[list[int], Move]:
     card = reader.next_int(-3, rules.NUM_CARDS)
     held = len(state.current.reserve)
     if held == MAX_RESERVED:
-        raise InvalidMove(f"Ai deja {held} cărți rezervate.")
+        raise IllegalMove(f"Ai deja {held} cărți rezervate.")
     if card == 0:
-        raise InvalidMove("ID-ul 0 este ilegal.")
+        raise IllegalMove("ID-ul 0 este ilegal.")
     if card < 0 and not state.piles[-card - 1]:
-        raise InvalidMove(f"Pachetul de nivel {-card} este gol.")
+        raise IllegalMove(f"Pachetul de nivel {-card} este gol.")
     if card > 0 and state.face_up_slot(card) is None:
-        raise InvalidMove(f"Cartea #{card} nu este pe masă.")
+        raise IllegalMove(f"Cartea #{card} nu este pe masă.")
     gains = [0] * 6
     gains[GOLD] = 1 if state.board[GOLD] else 0
     return gains, Move(RESERVE, card=card)
@@ -246,9 +239,9 @@ def _gains_buy(state: GameState, reader: _Reader) -> tuple[list[int], Move]:
     card = reader.next_int(1, rules.NUM_CARDS)
     me = state.current
     if card not in me.reserved_ids() and state.face_up_slot(card) is None:
-        raise InvalidMove(f"Cartea #{card} nu este nici pe masă nici rezervată.")
+        raise IllegalMove(f"Cartea #{card} nu este nici pe masă nici rezervată.")
     if not me.can_afford(card):
-        raise InvalidMove(f"Nu îți permiți cartea #{card}.")
+        raise IllegalMove(f"Nu îți permiți cartea #{card}.")
     return [0] * 6, Move(BUY, card=card)
 
 
@@ -257,7 +250,7 @@ _ACTIONS = {TAKE_DIFFERENT: _gains_take_different, TAKE_TWO: _gains_take_two,
 
 
 def validate(state: GameState, tokens: Sequence[str]) -> Move:
-    """The move the tokens ask for, or InvalidMove with the arbiter's reason."""
+    """The move the tokens ask for, or IllegalMove with the arbiter's reason."""
     reader = _Reader(tokens)
     gains, move = _ACTIONS[reader.next_int(1, 4)](state, reader)
     chips = [have + got for have, got in zip(state.current.chips, gains, strict=True)]
@@ -265,12 +258,12 @@ def validate(state: GameState, tokens: Sequence[str]) -> Move:
     while sum(chips) > HAND_LIMIT:
         colour = reader.next_int(0, GEMS - 1)
         if not chips[colour]:
-            raise InvalidMove(f"Nu poți returna un jeton de culoarea {colour}.")
+            raise IllegalMove(f"Nu poți returna un jeton de culoarea {colour}.")
         chips[colour] -= 1
         returns.append(colour)
     extra = reader.rest()
     if extra:
-        raise InvalidMove(f"Cuvîntul {extra[0]} este în plus.")
+        raise IllegalMove(f"Cuvîntul {extra[0]} este în plus.")
     return Move(move.action, move.colours, move.card, tuple(returns))
 
 
@@ -281,7 +274,7 @@ def validate_move(state: GameState, move: Move) -> Move:
 def is_legal(state: GameState, move: Move) -> bool:
     try:
         validate_move(state, move)
-    except InvalidMove:
+    except IllegalMove:
         return False
     return True
 
@@ -386,7 +379,7 @@ def play_tokens(state: GameState, tokens: Sequence[str], *, name: str = "") -> T
     """Validate then apply, or pass with the arbiter's message: one whole turn."""
     try:
         move = validate(state, tokens)
-    except InvalidMove as bad:
+    except IllegalMove as bad:
         return apply_pass(state, bad.reason, name=name)
     return apply(state, move, name=name)
 

@@ -17,14 +17,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from engine.core.errors import BadValue, UnknownName
+from engine.core.errors import BadValue, IllegalMove, UnknownName
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, generator, match_key, unit_key
 from engine.tractor.protocol import render_input, render_result
 from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE, MAIN_LETTERS, SEATS, RoundSetup, team_of
 from engine.tractor.simulate import simulate_text
-from engine.tractor.state import IllegalPlay, RoundState, build_follow, render_cards
+from engine.tractor.state import RoundState, build_follow, render_cards
 
 
 @dataclass(frozen=True)
@@ -83,15 +83,15 @@ def play_round(setup: RoundSetup, deck, bots, rngs) -> tuple[RoundState, int]:
     state = RoundState(setup, deck)
     faults = 0
     dealer = setup.dealer
-    hidden = tuple(bots[dealer].hide(state.view(dealer), rngs[dealer]))
+    hidden = tuple(bots[dealer].act(state.view(dealer), rngs[dealer]))  # the view asks for 8 cards
     try:
         state.hide(hidden)
-    except IllegalPlay:
+    except IllegalMove:
         faults += 1
         state.hide(tuple(state.hands[dealer][:HIDDEN_SIZE]))
     while not state.done:
         seat = state.to_act
-        cards = tuple(bots[seat].play(state.view(seat), rngs[seat]))
+        cards = tuple(bots[seat].act(state.view(seat), rngs[seat]))
         if not state.can_play(cards):
             faults += 1
             cards = _fallback_play(state)

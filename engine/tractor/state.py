@@ -13,6 +13,7 @@ that the simulator uses.
 from collections import Counter
 from dataclasses import dataclass
 
+from engine.core.errors import IllegalMove
 from engine.tractor.rules import (
     DEALER_DEAL,
     DECK_SIZE,
@@ -24,10 +25,6 @@ from engine.tractor.rules import (
     team_of,
 )
 from engine.tractor.tricks import MIXED, RoundOutcome, Shape, lead_shape, pair_counts, settle, trick_winner
-
-
-class IllegalPlay(ValueError):
-    """A play or hidden-card choice the rules forbid; the message says why."""
 
 
 @dataclass(frozen=True)
@@ -90,12 +87,12 @@ def _contains(hand: list[int], cards) -> bool:
 
 def verify_lead(hand: list[int], cards, code) -> Shape:
     if not cards:
-        raise IllegalPlay("a lead needs at least one card")
+        raise IllegalMove("a lead needs at least one card")
     if not _contains(hand, cards):
-        raise IllegalPlay(f"{render_cards(cards)} is not in the hand")
+        raise IllegalMove(f"{render_cards(cards)} is not in the hand")
     shape = lead_shape(cards, code)
     if shape.group == MIXED:
-        raise IllegalPlay(f"lead {render_cards(cards)} mixes groups; lead all trumps or one non-trump suit")
+        raise IllegalMove(f"lead {render_cards(cards)} mixes groups; lead all trumps or one non-trump suit")
     return shape
 
 
@@ -115,19 +112,19 @@ def follow_duties(hand: list[int], lead: Shape, size: int, code) -> tuple[int, i
 def verify_follow(hand: list[int], lead_cards, cards, code) -> None:
     size = len(lead_cards)
     if len(cards) != size:
-        raise IllegalPlay(f"follow with {size} cards, not {len(cards)}")
+        raise IllegalMove(f"follow with {size} cards, not {len(cards)}")
     if not _contains(hand, cards):
-        raise IllegalPlay(f"{render_cards(cards)} is not in the hand")
+        raise IllegalMove(f"{render_cards(cards)} is not in the hand")
     lead = lead_shape(lead_cards, code)
     owed, pairs, tractor = follow_duties(hand, lead, size, code)
     in_group = [c for c in cards if code[c] >> 4 == lead.group]
     if len(in_group) < owed:
-        raise IllegalPlay(f"must play {owed} card(s) of the led group, played {len(in_group)}")
+        raise IllegalMove(f"must play {owed} card(s) of the led group, played {len(in_group)}")
     counts = pair_counts(in_group, code)
     if sum(counts.values()) < pairs:
-        raise IllegalPlay(f"must play {pairs} pair(s) of the led group")
+        raise IllegalMove(f"must play {pairs} pair(s) of the led group")
     if tractor and not _runs_of(counts, tractor):
-        raise IllegalPlay(f"must play a tractor of {tractor} pairs of the led group")
+        raise IllegalMove(f"must play a tractor of {tractor} pairs of the led group")
 
 
 def _pair_cards(pool: Counter, prefer) -> list[int]:
@@ -226,9 +223,9 @@ class RoundState:
 
     def verify_hide(self, cards) -> None:
         if not self.hiding:
-            raise IllegalPlay("the hidden cards are already chosen")
+            raise IllegalMove("the hidden cards are already chosen")
         if len(cards) != HIDDEN_SIZE or not _contains(self.hands[self.setup.dealer], cards):
-            raise IllegalPlay(f"hide exactly {HIDDEN_SIZE} cards of the dealer's hand")
+            raise IllegalMove(f"hide exactly {HIDDEN_SIZE} cards of the dealer's hand")
 
     def hide(self, cards) -> CardsHidden:
         self.verify_hide(cards)
@@ -242,7 +239,7 @@ class RoundState:
 
     def verify_play(self, cards) -> None:
         if self.hiding or self.done:
-            raise IllegalPlay("no play expected now")
+            raise IllegalMove("no play expected now")
         hand = self.hands[self.to_act]
         if self.trick:
             verify_follow(hand, self.trick[0], cards, self.code)
@@ -252,7 +249,7 @@ class RoundState:
     def can_play(self, cards) -> bool:
         try:
             self.verify_play(cards)
-        except IllegalPlay:
+        except IllegalMove:
             return False
         return True
 

@@ -6,15 +6,12 @@ Each round allows at most 3 bets, the opening bet included; the player always ac
 
 from dataclasses import dataclass, field
 
+from engine.core.errors import IllegalMove
 from engine.twocarddraw import rules as R
 
 BET1, DRAW_PLAYER, DRAW_SERVER, BET2, OVER = "bet1", "draw_player", "draw_server", "bet2", "over"
 LETTERS = {R.FOLD: "f", R.CALL: "c", R.RAISE: "r"}
 OPEN_LETTERS = {R.CALL: "k", R.RAISE: "b"}
-
-
-class IllegalAction(ValueError):
-    pass
 
 
 @dataclass(frozen=True)
@@ -53,7 +50,7 @@ class HandState:
 
     def apply(self, code: int) -> Event:
         if code not in self.legal():
-            raise IllegalAction(f"{code} is not legal in {self.phase} (legal: {self.legal()})")
+            raise IllegalMove(f"{code} is not legal in {self.phase} (legal: {self.legal()})")
         event = Event(self.phase, self.actor, code, self.round_bets)
         if self.phase == DRAW_PLAYER:
             self.drew[R.PLAYER] = code

@@ -183,5 +183,5 @@ def test_numpy_integer_raises_are_accepted_and_logged():
     assert result.complete
     actions = judge.action_rows(result.log.tables[judge.HANDS_TABLE])
     assert set(actions["action"]) == {"RAISE"} and set(actions["amount"].tolist()) == {2}
-    with pytest.raises(judge.IllegalAction):
+    with pytest.raises(judge.IllegalMove):
         judge.HandState(1, np.arange(9), 0, np.zeros(1, np.uint64)).apply(Action("RAISE", 2.0))

@@ -3,6 +3,7 @@
 
 import pytest
 
+from engine.core.errors import IllegalMove
 from engine.splendor import state as st
 from engine.splendor.rules import SplendorConfig
 
@@ -14,7 +15,7 @@ def fresh() -> st.GameState:
 
 
 def reason(game, text):
-    with pytest.raises(st.InvalidMove) as bad:
+    with pytest.raises(IllegalMove) as bad:
         st.validate(game, text.split())
     return bad.value.reason
 

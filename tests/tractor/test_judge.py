@@ -130,10 +130,9 @@ def test_simulate_log_writes_the_input_cases_to_the_hand_log(tmp_path, monkeypat
 
 def test_illegal_answers_are_replaced_and_counted():
     class Cheat:
-        def hide(self, view, rng):
-            return view.hand[:3]  # too few cards
-
-        def play(self, view, rng):
+        def act(self, view, rng):
+            if view.to_hide:
+                return view.hand[:3]  # too few cards
             return view.hand[:2] if view.trick else (view.hand[0], view.hand[-1])  # wrong size / mixed lead
 
     played = play_rounds(Cheat(), BOTS["rule"].make(), seed=3, first=0, count=2)

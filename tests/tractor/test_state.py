@@ -6,8 +6,9 @@ import numpy as np
 import pytest
 
 from bots.tractor import BOTS
+from engine.core.errors import IllegalMove
 from engine.tractor.rules import CARD_OF_TOKEN, DECK_SIZE, TRUMP_GROUP, RoundSetup, ordering
-from engine.tractor.state import IllegalPlay, RoundState, build_follow, verify_follow, verify_lead
+from engine.tractor.state import RoundState, build_follow, verify_follow, verify_lead
 from engine.tractor.tricks import lead_shape, pair_counts
 
 ORDER = ordering(0, 5)  # main H, CR 7
@@ -25,7 +26,7 @@ def ids(text):
     ("S2S3C4", "SASK", "C4S2", "led group"),
 ])
 def test_illegal_follows(hand, lead, play, why):
-    with pytest.raises(IllegalPlay, match=why):
+    with pytest.raises(IllegalMove, match=why):
         verify_follow(sorted(ids(hand)), ids(lead), ids(play), CODE)
 
 
@@ -42,7 +43,7 @@ def test_legal_follows(hand, lead, play):
 
 def test_lead_must_stay_in_one_group():
     verify_lead(ids("S2S2S3S3H2"), ids("S2S2S3S3"), CODE)
-    with pytest.raises(IllegalPlay, match="mixes"):
+    with pytest.raises(IllegalMove, match="mixes"):
         verify_lead(ids("S2H2"), ids("S2H2"), CODE)  # H is the main suit here
 
 
@@ -80,7 +81,7 @@ def test_follow_rules_match_a_brute_force_oracle():
 def _is_legal(hand, lead, play):
     try:
         verify_follow(sorted(hand), lead, play, CODE)
-    except IllegalPlay:
+    except IllegalMove:
         return False
     return True
 
@@ -90,7 +91,7 @@ def test_a_round_deals_hides_and_plays_every_card():
     setup = RoundSetup(main=1, dealer=2, cr1=4, cr2=9)
     state = RoundState(setup, deck)
     assert [len(h) for h in state.hands] == [25, 25, 33, 25] and len(deck) == DECK_SIZE
-    with pytest.raises(IllegalPlay):
+    with pytest.raises(IllegalMove):
         state.play((state.hands[2][0],))  # the dealer hides first
     bot, rng = BOTS["rule"].make(), np.random.default_rng(0)
     state.hide(bot.hide(state.view(2), rng))
