@@ -9,6 +9,8 @@
 
 import dataclasses
 import functools
+import importlib
+import inspect
 import itertools
 import pkgutil
 import subprocess
@@ -23,9 +25,14 @@ import pytest
 import engine
 from engine.cg_holdem import state as cgh_state
 from engine.cg_holdem.protocol import parse_output
+from engine.cg_holdem.state import Action as CgAction
+from engine.core import contract
+from engine.core.errors import IllegalMove
 from engine.holdem_training import state as ht_state
+from engine.holdem_training.rules import CHECK, FOLD, RAISE, Action
 from engine.splendor import state as spl_state
 from engine.tractor import state as tr_state
+from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE
 from engine.twocarddraw import state as tcd_state
 from flows import games
 
@@ -271,3 +278,178 @@ def test_importing_the_engine_loads_no_storage_tracking_or_orchestration_library
             "print(sorted({m.split('.')[0] for m in sys.modules} & {'prefect', 'duckdb', 'mlflow', 'polars'}))")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+# -- the game contract (engine/core/contract.py): every game driven through it alone ------------------
+
+def _contract(game: str):
+    return importlib.import_module(f"engine.{game.replace('-', '_')}.game")
+
+
+def _holdem_training_probes(state):
+    return [Action(CHECK), Action(FOLD), Action("CALL"), Action(RAISE, 0), Action(RAISE, -1), Action(RAISE, 1),
+            Action(RAISE, state.stack), Action(RAISE, state.stack + 1), Action(RAISE, 2.5)]
+
+
+def _splendor_probes(state):
+    moves = []
+    for code in range(spl_state.NUM_CODES):
+        try:
+            move = spl_state.move_for_code(state, code)
+        except IndexError:  # no reserved card at that index
+            continue
+        moves += [move, dataclasses.replace(move, returns=(0,)), dataclasses.replace(move, returns=(4, 0, 0)),
+                  dataclasses.replace(move, colours=tuple(reversed(move.colours)))]
+    return moves
+
+
+def _tractor_probes(state):
+    """Plays no hand allows: a card the seat lacks, the wrong count, a lead mixing two groups."""
+    seat = state.setup.dealer if state.hiding else state.to_act
+    hand, code = state.hands[seat], state.code
+    lacking = next(c for c in range(DECK_SIZE // 2) if c not in hand)
+    if state.hiding:
+        return [tuple(hand[:HIDDEN_SIZE - 1]), (lacking,) * HIDDEN_SIZE]
+    if state.trick:
+        size = len(state.trick[0])
+        return [tuple(hand[:size + 1]), (lacking,) * size, ()]
+    groups = sorted({code[c] >> 4 for c in hand})
+    mixed = [tuple(next(c for c in hand if code[c] >> 4 == g) for g in groups[:2])] if len(groups) > 1 else []
+    return [(), (lacking,), *mixed]
+
+
+def _cg_holdem_probes(state):
+    s = state.to_act
+    stack, call, least = state.stack[s], state.call_amount(s), state.min_raise(s)
+    bets = {call, call + 1, least - 1, least, stack - 1, stack, stack + 1, 0, -5}
+    return [CgAction(k) for k in ("FOLD", "CHECK", "CALL", "ALL-IN", "TIMEOUT", "RAISE")] + \
+        [CgAction("BET", x) for x in sorted(bets)]
+
+
+def _splendor_shown(obs) -> set[int]:
+    seen = {c for row in obs.face_up for c in row if c}
+    return seen | {c for seat in obs.seats for c in (*seat.cards, *seat.reserved) if c > 0}
+
+
+def _tractor_shown(view) -> set[int]:
+    played = [*view.trick, *(p for trick in view.tricks for p in trick.plays)]
+    return set(view.hand) | {c for play in played for c in play} | set(view.hidden)
+
+
+def _cg_holdem_shown(turn) -> set[int]:
+    """This hand's cards the turn shows (earlier hands' showdowns show cards dealt again since)."""
+    now = [cards for hand, _, seats in turn.showdowns if hand == turn.hand for cards in seats if cards]
+    return set(turn.cards or ()) | set(turn.board) | {c for cards in now for c in cards}  # None: eliminated
+
+
+@dataclass(frozen=True)
+class ContractCase:
+    probes: Callable  # state -> actions to offer besides the listed ones (illegal by construction
+    # for a game whose `legal` is a sample)
+    shown: Callable  # view -> the card ints it shows
+
+
+CONTRACT_CASES = {
+    "holdem-training": ContractCase(_holdem_training_probes, lambda v: set(v.hole) | set(v.board)),
+    "twocarddraw": ContractCase(lambda state: [-1, 0, 1, 2, 3], lambda v: set(v.cards) | set(v.opponent or ())),
+    "splendor": ContractCase(_splendor_probes, _splendor_shown),
+    "tractor": ContractCase(_tractor_probes, _tractor_shown),
+    "cg-holdem": ContractCase(_cg_holdem_probes, _cg_holdem_shown),
+}
+CONTRACT_SEEDS = (5, 6)
+
+
+def test_every_registered_game_meets_the_contract():
+    assert set(CONTRACT_CASES) == set(games.MODULES)
+    for game in games.MODULES:
+        module = _contract(game)
+        assert isinstance(module.GAME, contract.Game) and module.GAME.name == game
+
+
+def _frozen(event) -> bool:
+    if isinstance(event, tuple):
+        return True
+    if not dataclasses.is_dataclass(event) or not dataclasses.fields(event):
+        return False
+    try:
+        setattr(event, dataclasses.fields(event)[0].name, None)
+    except dataclasses.FrozenInstanceError:
+        return True
+    return False
+
+
+@dataclass(frozen=True)
+class Playout:
+    events: tuple
+    returns: tuple
+    hidden_checked: int  # views checked while the seat had something hidden from it
+
+
+def _play_randomly(game: str, seed: int) -> Playout:
+    """Random legal actions from the seeded start to the end, checking the contract at every step."""
+    g, case = _contract(game).GAME, CONTRACT_CASES[game]
+    rng = np.random.default_rng(seed)  # the actions' choice; the game's chance comes from `seed` alone
+    state, events, hidden_checked = g.start(seed), [], 0
+    judge_state = CASES[game].judge_state
+    for _ in range(10_000):
+        seat = g.to_act(state)
+        if seat is None:
+            break
+        for s in range(g.seats):
+            view, hidden = g.view(state, s), g.hidden(state, s)
+            assert not case.shown(view) & hidden, f"seat {s} sees hidden cards {case.shown(view) & hidden}"
+            hidden_checked += bool(hidden)
+            assert not [o for o in _reachable([view]) if isinstance(o, (*judge_state, type(state)))]
+        legal = list(g.legal(state))
+        assert legal, "a seat must act but nothing is legal"
+        for i in {0, len(legal) - 1, *rng.integers(len(legal), size=min(8, len(legal))).tolist()}:
+            g.check(state, legal[i])  # listed, so accepted
+        before = g.view(state, seat)
+        for probe in [*case.probes(state), None, object()]:
+            listed = any(probe == a for a in legal)
+            assert contract.can(g, state, probe) == listed, f"{probe!r}: listed {listed}"
+            if not listed:
+                with pytest.raises(IllegalMove):
+                    g.apply(state, probe)
+                assert g.view(state, seat) == before, f"the refused {probe!r} changed the state"
+        event = g.apply(state, legal[int(rng.integers(len(legal)))])
+        assert _frozen(event), f"{type(event).__name__} is not frozen"
+        events.append(event)
+    else:
+        pytest.fail("no end after 10,000 actions")
+    assert list(g.legal(state)) == []
+    with pytest.raises(IllegalMove):
+        g.apply(state, None)
+    return Playout(tuple(events), g.returns(state), hidden_checked)
+
+
+@functools.cache
+def contract_playout(game: str, seed: int) -> Playout:
+    return _play_randomly(game, seed)
+
+
+@pytest.mark.parametrize("game", sorted(games.MODULES))
+@pytest.mark.parametrize("seed", CONTRACT_SEEDS)
+def test_random_legal_play_through_the_contract(game, seed):
+    run, g = contract_playout(game, seed), _contract(game).GAME
+    assert run.events and run.hidden_checked  # every game here hides something from someone
+    assert len(run.returns) == g.seats and all(isinstance(r, float) and r == r for r in run.returns)
+
+
+@pytest.mark.parametrize("game", sorted(games.MODULES))
+def test_a_contract_replay_with_the_same_seed_gives_the_same_events(game):
+    first = contract_playout(game, CONTRACT_SEEDS[0])
+    assert _play_randomly(game, CONTRACT_SEEDS[0]) == first
+    assert contract_playout(game, CONTRACT_SEEDS[1]).events != first.events
+
+
+@pytest.mark.parametrize(("game", "bot"), PAIRS)
+def test_every_registered_bot_meets_its_kinds_protocol(game, bot):
+    spec = games.get(game).spec(bot)
+    made = spec.make(spec.config_from(CASES[game].config.get(bot, ())))
+    kind = _contract(game).BOT_PROTOCOL
+    assert isinstance(made, kind), f"{type(made).__name__} lacks {kind.__name__}'s methods"
+    inspect.signature(made.act).bind(object(), *([object()] * _ACT_CONTEXT.get(game, 0)))
+
+
+_ACT_CONTEXT = {"holdem-training": 1, "tractor": 1}  # the RATE meter; the seat's generator

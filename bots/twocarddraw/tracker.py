@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.twocarddraw import rules as R
+from engine.twocarddraw.state import BET1, DRAW_PLAYER
 
 
 @dataclass(frozen=True)
@@ -142,6 +143,18 @@ class TrackingBot:
     def showdown(self, card1: int, card2: int, opp1: int, opp2: int) -> int:
         self.on_hand_over(self.tracker.showdown(opp1, opp2))
         return 0
+
+    def act(self, view) -> int:
+        """The heads-up bot shape (engine.core.contract.HeadsUpPokerBot): the player's decision in a
+        view of engine/twocarddraw/game.py, answered by the same choose_* hooks the contest's calls
+        ask (betting codes 0 fold, 1 call/check, 2 raise/bet; a draw is the cards drawn). It reads
+        the view only, so it changes nothing in the bot."""
+        hand = R.hand_index(*view.cards)
+        if view.phase == BET1:
+            return self.choose_round1(hand, view.round_bets)
+        if view.phase == DRAW_PLAYER:
+            return self.choose_draw(hand, view.history)
+        return self.choose_round2(hand, view.history, view.drew[R.PLAYER], view.drew[R.SERVER], view.round_bets)
 
     def current_policy(self) -> np.ndarray:
         """The answer in every situation of the hand about to be played (rules.py layout), asked

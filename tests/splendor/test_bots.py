@@ -9,7 +9,7 @@ from engine.core.seeds import stream
 from engine.splendor import _kernels as E
 from engine.splendor import fast
 from engine.splendor import state as st
-from engine.splendor.protocol import output_tokens, parse_input, render_input
+from engine.splendor.protocol import render_input
 from engine.splendor.rules import SplendorConfig
 
 
@@ -67,17 +67,6 @@ def test_determinise_keeps_what_the_seat_sees():
         assert render_input(st.observe(guess, obs.me)) == render_input(obs)
         assert sum(len(u) for u in unseen_by_level(obs)) == sum(obs.piles) + sum(
             1 for seat in obs.seats for c in seat.reserved if c < 0)
-
-
-def test_every_bot_answers_a_legal_move_from_the_text_alone():
-    bots = {name: spec.make() for name, spec in BOTS.items() if name != "mcts"}
-    bots["mcts"] = BOTS["mcts"].make(BOTS["mcts"].config_from(["iterations=200", "nodes=5000"]))
-    for game in positions(1)[:6]:
-        obs = parse_input(render_input(st.observe(game, game.seat)))
-        for name, bot in bots.items():
-            text = bot.act(obs)
-            st.validate(game, output_tokens(text))  # raises if the arbiter would pass it
-            assert name and text
 
 
 def test_fixed_iteration_search_is_reproducible_per_position():
