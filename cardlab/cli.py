@@ -17,7 +17,7 @@ from rich.table import Table  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
 from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
-from cardlab import prefect_local, progress  # noqa: E402
+from cardlab import options, prefect_local, progress  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
 from flows.settings import Paths  # noqa: E402
@@ -40,16 +40,6 @@ COMMAND_MODULES = {name: "cardlab.commands." + module.rsplit(".", 1)[1] for name
 def _progress():
     """A bar on a terminal; piped or logged, a line per task every few seconds (cardlab.progress)."""
     return progress.make(console)
-
-
-def _pairs(items: list[str], what: str) -> tuple[tuple[str, str], ...]:
-    pairs = []
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            fail(f"{what} expects key=value, got {item!r}")
-        pairs.append((key.strip(), value.strip()))
-    return tuple(pairs)
 
 
 def _adapter(game: str):
@@ -93,9 +83,9 @@ def match(
     from flows.store import HandLog
 
     adapter = _adapter(game)
-    plan = MatchPlan(game=adapter.name, bot=bot or adapter.default_bot, overrides=_pairs(set_, "--set"),
-                     options=_pairs(opt, "--opt"), seed=seed, units=hands, chunk_size=chunk)
-    plan.config()  # validate before playing
+    chosen = options.bot(adapter.bots, bot or adapter.default_bot, set_, game=adapter.name)  # before playing
+    plan = MatchPlan(game=adapter.name, bot=chosen.label, overrides=chosen.settings,
+                     options=options.pairs(opt, "--opt"), seed=seed, units=hands, chunk_size=chunk)
     adapter.options(dict(plan.options))
     store = HandLog() if log else None
     try:
@@ -182,8 +172,8 @@ def sweep(
     default_grid = () if program else tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
     bot = PROGRAM_BOT if program else bot or adapter.default_bot
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
-                     units=hands, seed=seed, chunk_size=chunk, options=_pairs(opt, "--opt"),
-                     fixed=_pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
+                     units=hands, seed=seed, chunk_size=chunk, options=options.pairs(opt, "--opt"),
+                     fixed=options.pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
                      baseline=None if program or resume else baseline_for(adapter.name, bot))
     if resume:
         spec = _resumed(spec, ctx)
@@ -240,17 +230,11 @@ def _pick(game: str, sweep_id: str | None):
         con.close()
 
 
-def _config_text(value) -> str:
-    from flows.submissions import config_text
-
-    return config_text(value)
-
-
 def export_picked(game: str, picked, out: Path) -> None:
     """Write the picked config's bundle and record it as the game's submission (the nightly's candidate)."""
     from flows import submissions
 
-    overrides = [f"{k}={_config_text(v)}" for k, v in (picked.config or {}).items()]
+    overrides = options.settings_of(picked.config or {})
     if picked.bot == PROGRAM_BOT:  # a user's program: the command with the chosen parameters
         config = picked.config
         write_bundle(ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"]),

@@ -2,6 +2,7 @@
 
 import gc
 import time
+from dataclasses import dataclass
 
 from bench.cg_holdem.bots import makers
 from bench.cg_holdem.pokerkit_peer import pokerkit_plan, pokerkit_replay
@@ -13,7 +14,45 @@ from engine.core.seeds import Purpose, match_key, unit_key
 OUR_PASSES = 3
 
 
-def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dict:
+@dataclass(frozen=True)
+class Speed:
+    """Best CPU seconds of each side over the same games; the counts say what was compared."""
+
+    games: int
+    hands: int  # ours, cancelled hands included
+    replayed_hands: int  # replayed in PokerKit
+    inexpressible_hands: int  # short big blind, no more than another post: PokerKit cannot open them
+    mismatches: int  # PokerKit replays with other final stacks, another actor, or refused
+    ours_cpu: float  # one pass over the games, bots included
+    pokerkit_cpu: float  # PokerKit's state machine alone
+    bots_alone_cpu: float  # the bots answering their recorded inputs alone
+    repeats: int
+
+    @property
+    def ratio(self) -> float:
+        return self.pokerkit_cpu / self.ours_cpu
+
+    @property
+    def bots_share(self) -> float:
+        return min(1.0, self.bots_alone_cpu / self.ours_cpu)
+
+    def figures(self) -> list[tuple[str, float | int]]:
+        """(label, value) rows as the benchmark prints them."""
+        return [("games", self.games), ("hands (ours, incl. cancelled)", self.hands),
+                ("hands replayed in PokerKit", self.replayed_hands),
+                ("hands PokerKit cannot express (short big blind, no more than another post)",
+                 self.inexpressible_hands),
+                ("PokerKit replays with other final stacks, another actor, or refused", self.mismatches),
+                ("ours: games per CPU second (bots included)", self.games / self.ours_cpu),
+                ("PokerKit: games per CPU second (state machine only)", self.games / self.pokerkit_cpu),
+                ("ours: hands per CPU second", self.hands / self.ours_cpu),
+                ("PokerKit: hands per CPU second", self.replayed_hands / self.pokerkit_cpu),
+                ("speed ratio (ours / PokerKit)", self.ratio),
+                ("breakdown: bots' share of our time (their inputs replayed alone, approx.)", self.bots_share),
+                (f"repeats (best time kept; ours: mean of {OUR_PASSES} passes each)", self.repeats)]
+
+
+def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> Speed:
     bot_makers = makers(entries)
     key = match_key(seed)
     config = GameConfig(players=4)
@@ -59,16 +98,9 @@ def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> dic
     finally:
         gc.unfreeze()
     assert replayed == [r.scores for r in results], "games must replay identically"
-    hands = sum(len(r.hands) for r in results)
-    return {"games": games, "hands (ours, incl. cancelled)": hands, "hands replayed in PokerKit": len(plans),
-            "hands PokerKit cannot express (short big blind, no more than another post)": len(played) - len(plans),
-            "PokerKit replays with other final stacks, another actor, or refused": mismatches,
-            "ours: games per CPU second (bots included)": games / ours,
-            "PokerKit: games per CPU second (state machine only)": games / theirs,
-            "ours: hands per CPU second": hands / ours, "PokerKit: hands per CPU second": len(plans) / theirs,
-            "speed ratio (ours / PokerKit)": theirs / ours,
-            "breakdown: bots' share of our time (their inputs replayed alone, approx.)": min(1.0, bots_alone / ours),
-            f"repeats (best time kept; ours: mean of {OUR_PASSES} passes each)": repeats}
+    return Speed(games=games, hands=sum(len(r.hands) for r in results), replayed_hands=len(plans),
+                 inexpressible_hands=len(played) - len(plans), mismatches=mismatches, ours_cpu=ours,
+                 pokerkit_cpu=theirs, bots_alone_cpu=bots_alone, repeats=repeats)
 
 
 def _recording_seat(seat_class, shown: list):

@@ -14,8 +14,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks
+from cardlab import checks, options
 from cardlab.errors import fail
+from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 
 console = Console()
@@ -25,16 +26,10 @@ app.callback()(lambda: None)  # keep the sub-commands as a group even when only 
 bench_app.callback()(lambda: None)
 
 
-def _spec_and_config(bot: str, settings: list[str]):
-    from bots.base import ConfigError
+def _bots():
     from bots.cg_holdem import BOTS
 
-    if bot not in BOTS:
-        fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
-    try:
-        return BOTS[bot], BOTS[bot].config_from(settings)
-    except ConfigError as exc:
-        fail(str(exc))
+    return BOTS
 
 
 # ------------------------------------------------------------------------------------ judge
@@ -85,7 +80,11 @@ def judge(
         _write_phh(phh, result, names)
         out["phh"] = str(phh)
     if log:
-        out["match_id"] = _log(result, names, seed, seconds, commands)
+        from engine.cg_holdem.judge import game_log
+
+        out["match_id"] = log_judged("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
+                                     log=game_log(result, names), options={"java_seed": seed}, seconds=seconds,
+                                     what="game", say=None).match_id
     if json_:
         typer.echo(json.dumps(out))
         return
@@ -107,21 +106,6 @@ def _write_phh(path: Path, result, names: list[str]) -> None:
     Path(path).write_text(hand_histories(result.hands, names=names, game=f"cg-holdem seed {result.seed}"))
 
 
-def _log(result, names, seed, seconds, commands) -> str | None:
-    from engine.cg_holdem.judge import game_log
-
-    try:
-        from flows.store import log_judged_match
-    except ImportError:
-        fail("the hand log (flows/store.py) is not available")
-    try:  # a busy hand log spools the game; whatever else goes wrong, the result is still printed
-        return log_judged_match("cg-holdem", bot="external", config={"commands": list(commands)}, seed=abs(seed),
-                                log=game_log(result, names), options={"java_seed": seed}, seconds=seconds)
-    except Exception as exc:
-        typer.echo(f"note: the game was not logged ({type(exc).__name__}: {exc})", err=True)
-        return None
-
-
 # ------------------------------------------------------------------------------------ export
 def export(
     out: Path = typer.Option(..., "--out", help="the single .py file to write (or a folder for cg_holdem_bot.py)",
@@ -134,12 +118,12 @@ def export(
     """Write a single-file Python submission (standard library only, as CodinGame runs it)."""
     from bots.cg_holdem.export import write_submission
 
-    spec, config = _spec_and_config(bot, set_)
+    chosen = options.bot(_bots(), bot, set_)
     if out.is_dir():
         out = out / "cg_holdem_bot.py"
     out.parent.mkdir(parents=True, exist_ok=True)
-    write_submission(out, spec, config, turn_budget_s=budget_ms / 1000)
-    typer.echo(f"wrote {out} ({spec.name}: {config})")
+    write_submission(out, chosen.spec, chosen.config, turn_budget_s=budget_ms / 1000)
+    typer.echo(f"wrote {out} ({chosen.spec.name}: {chosen.config})")
 
 
 # ------------------------------------------------------------------------------------ tools
@@ -155,6 +139,8 @@ def tournament(
     """Duplicate-format tournament: mean finishing position with 95% CIs and openskill ratings."""
     from flows.games.cg_holdem import run_tournament
 
+    for text in bots:
+        options.entry(_bots(), text)
     for n in players:
         try:
             result = run_tournament(list(bots), players=n, deals=deals, seed=seed)
@@ -166,18 +152,10 @@ def tournament(
             table.add_row(s.bot, str(s.games), f"{s.mean_position:.3f} ± {s.ci95:.3f}", f"{s.win_rate:.3f}",
                           f"{s.mu:.2f}", f"{s.sigma:.2f}", f"{s.rating:.2f}")
         console.print(table)
-        if log:
-            _log_tournament(result, seed)
-
-
-def _log_tournament(result, seed: int) -> None:
-    from flows.games.cg_holdem import ADAPTER
-    from flows.store import log_judged_match
-
-    for lineup, chunk in result.logs:
-        match_id = log_judged_match(ADAPTER, bot=lineup[0], config={"lineup": list(lineup)}, seed=seed, log=chunk,
-                                    options={"players": result.players, "source": "tournament"})
-        console.print(f"logged {'/'.join(lineup)} as {match_id}")
+        for lineup, chunk in result.logs if log else ():
+            log_judged("cg-holdem", bot=lineup[0], config={"lineup": list(lineup)}, seed=seed, log=chunk,
+                       options={"players": result.players, "source": "tournament"}, what="/".join(lineup),
+                       say=console.print)
 
 
 @app.command("phh")
@@ -191,10 +169,7 @@ def phh_cmd(
 
     if not 2 <= len(bots) <= 4 or seed == 0:
         fail("give 2 to 4 --bot names and a non-zero --seed")
-    seats = []
-    for name in bots:
-        spec, config = _spec_and_config(name.split(":")[0], name.split(":")[1:])
-        seats.append(BotSeat(spec.make(config)))
+    seats = [BotSeat(options.entry(_bots(), name).make()) for name in bots]
     result = play_game(seats, seed=seed)
     _write_phh(out, result, list(bots))
     typer.echo(f"wrote {len(result.hands)} hands to {out}")
@@ -224,12 +199,12 @@ def bench_speed(
     if len(names) != 4:
         fail(f"--lineup needs 4 bot names, got {len(names)}")
     for name in names:
-        _spec_and_config(name.split(":")[0], name.split(":")[1:])
+        options.entry(_bots(), name, option="--lineup")
     from bench.cg_holdem.speed import speed
 
     report = speed(names, games=games, seed=seed, repeats=repeats)
     table = Table("measure", "value", title=f"speed: {games} games, line-up {lineup}")
-    for key, value in report.items():
+    for key, value in report.figures():
         table.add_row(key, f"{value:.4g}" if isinstance(value, float) else str(value))
     console.print(table)
 

@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 from rich.table import Table
 
-from cardlab import checks, prefect_local
+from cardlab import checks, options, prefect_local
 from cardlab.errors import fail
 
 PROGRAM_HELP = ("NAME=COMMAND (repeatable); TwoCardDraw: NAME=PATH.py:ClassName (your class) or "
@@ -35,14 +35,8 @@ def _spec(target: str | None, file_arg: str | None, file: Path | None, *, progra
         fail(f"unexpected argument {file_arg!r}: programs go in --program NAME=COMMAND")
     if not extra:
         fail("a league needs programs: --program NAME=COMMAND (repeatable)")
-    options = {}
-    for item in opt:
-        key, sep, value = item.partition("=")
-        if not sep:
-            fail(f"--opt expects key=value, got {item!r}")
-        options[key.strip()] = value.strip()
     return build(name=name or target, game=target, programs=extra, games=games or 10, seed=seed, players=players,
-                 options=options)
+                 options=dict(options.pairs(opt, "--opt")))
 
 
 def _play(spec, *, workers: int | None, quiet: bool, db: str | None = None):

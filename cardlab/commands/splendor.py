@@ -13,8 +13,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks
+from cardlab import checks, options
 from cardlab.errors import fail as _fail
+from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 
 app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
@@ -32,16 +33,10 @@ def _bench_group():
     """Splendor benchmarks."""
 
 
-def _bot_config(bot: str, settings: list[str]):
-    from bots.base import ConfigError
+def _bots():
     from bots.splendor import BOTS
 
-    if bot not in BOTS:
-        _fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
-    try:
-        return BOTS[bot], BOTS[bot].config_from(settings)
-    except ConfigError as exc:
-        _fail(str(exc))
+    return BOTS
 
 
 def _agent_names(commands: list[str]) -> list[str]:
@@ -138,20 +133,11 @@ def judge(
     if result.interrupted:
         typer.echo(f"interrupted: {len(result.games)} of {games} games finished and kept", err=True)
     if log and result.games:
-        _log(match_chunk(result, names[0]), names, commands, seed, seconds)
+        log_judged("splendor", bot=f"external:{names[0]}", config={"command": commands[0]}, seed=seed,
+                   log=match_chunk(result, names[0]), options={"agents": dict(zip(names, commands, strict=True))},
+                   seconds=seconds)
     if result.interrupted:
         raise typer.Exit(130)
-
-
-def _log(chunk, names, commands, seed, seconds):
-    try:
-        from flows.store import log_judged_match
-    except ImportError:
-        _fail("flows.store.log_judged_match is not available; the games were not logged")
-    match_id = log_judged_match("splendor", bot=f"external:{names[0]}", config={"command": commands[0]},
-                                seed=seed, log=chunk, options={"agents": dict(zip(names, commands, strict=True))},
-                                seconds=seconds)
-    typer.echo(f"logged as {match_id}")
 
 
 RUN_TEMPLATE = """#!{python}
@@ -173,8 +159,8 @@ def export(
     set_: list[str] = typer.Option([], "--set", help="bot config as key=value (repeatable)"),
 ):
     """Write DIR/run: an executable contest agent using this project's venv python."""
-    spec, config = _bot_config(bot, set_)
-    settings = [f"{k}={v}" for k, v in dataclasses.asdict(config).items()]
+    chosen = options.bot(_bots(), bot, set_)
+    spec, settings = chosen.spec, options.settings_of(dataclasses.asdict(chosen.config))
     out.mkdir(parents=True, exist_ok=True)
     python = PROJECT / ".venv" / "bin" / "python"
     run = out / "run"
@@ -182,8 +168,8 @@ def export(
                                        settings=settings, project=str(PROJECT),
                                        cache=os.environ.get("NUMBA_CACHE_DIR", str(PROJECT / ".cache" / "numba"))))
     run.chmod(run.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
-    (out / "bot.json").write_text(json.dumps({"bot": spec.name, "config": dict(s.split("=", 1) for s in settings)},
-                                             indent=2) + "\n")
+    frozen = {"bot": spec.name, "config": dict(options.pairs(settings, "--set", strip=False))}
+    (out / "bot.json").write_text(json.dumps(frozen, indent=2) + "\n")
     typer.echo(f"wrote {run} ({spec.name}); try: cardlab judge splendor --games 2 -- {run} {run}")
 
 
@@ -198,16 +184,16 @@ def tournament(
 ):
     """In-process tournament as the contest ran them; standings plus openskill ratings."""
     from engine.splendor.agents import InProcessAgent
+    from engine.splendor.judge import match_chunk
     from engine.splendor.record import save_game
     from engine.splendor.tournament import tournament2, tournament34
     from flows.games.splendor import ratings
 
     agents = []
     for item in bots:
-        name, _, sets = item.partition(":")
-        spec, config = _bot_config(name, [s for s in sets.split(",") if s])
+        chosen = options.entry(_bots(), item, option="BOTS", settings_sep=",")
         agents.append(InProcessAgent(item if item not in [a.name for a in agents] else f"{item}#{len(agents)}",
-                                     spec.make(config)))
+                                     chosen.make()))
     if len(agents) < table_size:
         _fail(f"--table-size {table_size} needs at least that many bots, got {len(agents)}")
 
@@ -217,22 +203,15 @@ def tournament(
                 save_game(game, save / "---".join(n.replace("/", "_") for n in names), g + 1)
         typer.echo(f"{' vs '.join(names)}: " + ", ".join(f"{s.name} {s.points:g}" for s in result.standings))
         if log:
-            _log_tournament_match(names, result, seed)
+            log_judged("splendor", bot=names[0], config={"tournament_seat": names[0]}, seed=seed,
+                       log=match_chunk(result, names[0]), options={"agents": list(names)},
+                       say=lambda line: typer.echo(f"  {line}"))
 
     if table_size == 2:
         result = tournament2(agents, games=games, seed=seed, on_match=on_match)
     else:
         result = tournament34(agents, table_size=table_size, games=games, seed=seed, on_match=on_match)
     Console().print(_standings_table("Splendor tournament", result.standings, ratings(result.games())))
-
-
-def _log_tournament_match(names, result, seed):
-    from engine.splendor.judge import match_chunk
-    from flows.store import log_judged_match
-
-    match_id = log_judged_match("splendor", bot=names[0], config={"tournament_seat": names[0]}, seed=seed,
-                                log=match_chunk(result, names[0]), options={"agents": list(names)})
-    typer.echo(f"  logged as {match_id}")
 
 
 @app.command("replay")
@@ -290,7 +269,8 @@ def bench_strength(
     """The search bot vs greedy: 2-player win share, and 4-player tables vs three greedy bots."""
     from bench.splendor.strength import TARGETS, strength_at
 
-    spec, config = _bot_config("mcts", [f"time_ms={time_ms}", *set_])
+    chosen = options.bot(_bots(), "mcts", [f"time_ms={time_ms}", *set_])
+    spec, config = chosen.spec, chosen.config
     try:
         sizes = sorted({int(p) for p in players.split(",") if p.strip()})
         assert sizes and all(p in (2, 4) for p in sizes)

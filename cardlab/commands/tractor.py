@@ -5,6 +5,7 @@ rounds on stdin and prints each round's result. There is no bot-vs-judge protoco
 `judge` plays rounds between in-process bots and replays each through the simulator.
 """
 
+import dataclasses
 import io
 import shutil
 import sys
@@ -15,8 +16,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks, progress
+from cardlab import checks, options, progress
 from cardlab.errors import fail as _fail
+from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 from engine.core.log import concat
 from engine.core.stats import summarize
@@ -90,25 +92,17 @@ def _quiet_stdout() -> None:
 
 def _log_simulated(reports) -> None:
     from engine.tractor.judge import simulated_log
-    from flows.store import log_judged_match
 
-    match_id = log_judged_match("tractor", bot="input", config={}, seed=0, log=simulated_log(reports),
-                                options={"source": "simulate"})
-    typer.echo(f"logged {len(reports)} case(s) as match {match_id} (payoff = team 1's level difference)", err=True)
+    log_judged("tractor", bot="input", config={}, seed=0, log=simulated_log(reports), options={"source": "simulate"},
+               what=f"{len(reports)} case(s)",
+               say=lambda line: typer.echo(f"{line} (payoff = team 1's level difference)", err=True))
 
 
 def _bots_or_fail(bot: str, opponent: str, settings: list[str]):
-    from bots.base import ConfigError
+    """The primary bot, configured, and the opponent (which always plays its defaults)."""
     from bots.tractor import BOTS
 
-    for name in (bot, opponent):
-        if name not in BOTS:
-            _fail(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
-    try:
-        config = BOTS[bot].config_from(settings)
-    except ConfigError as exc:
-        _fail(str(exc))
-    return BOTS, config
+    return options.bot(BOTS, bot, settings), options.bot(BOTS, opponent, option="--opponent")
 
 
 @app.command("generate")
@@ -121,9 +115,8 @@ def generate(
     """Play rounds with the bots and print them as a contest input (feed it to `simulate`)."""
     from engine.tractor.judge import contest_input, play_rounds
 
-    bots, config = _bots_or_fail(bot, opponent, [])
-    played = play_rounds(bots[bot].make(config), bots[opponent].make(), seed=seed, first=0, count=rounds,
-                         swap_seats=False)
+    primary, other = _bots_or_fail(bot, opponent, [])
+    played = play_rounds(primary.make(), other.make(), seed=seed, first=0, count=rounds, swap_seats=False)
     sys.stdout.write(contest_input(played))
 
 
@@ -154,28 +147,30 @@ def judge(
 
     --program tests a contestant's simulator on those rounds (or --input) under the contest's limits, case by case.
     """
+    from bots.tractor import BOTS
     from engine.tractor.judge import MatchOptions
     from engine.tractor.judge import play_chunk as play_tractor_chunk
 
-    bots, config = _bots_or_fail(bot, opponent, settings)
+    primary, _ = _bots_or_fail(bot, opponent, settings)
     if program is not None:
         _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory, env=parse_env(env))
         return
-    options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
+    match_options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
     started = time.perf_counter()
     parts = []
     with progress.make() as bar:  # rounds depend only on (seed, round), so pieces add up to the whole match
         task = bar.add_task(f"judge tractor, {rounds:,} rounds", total=rounds)
         for first in range(0, rounds, PROGRESS_ROUNDS):
             count = min(PROGRESS_ROUNDS, rounds - first)
-            parts.append(play_tractor_chunk(bots[bot], config, seed=seed, first=first, count=count, options=options,
-                                            bots=bots))
+            parts.append(play_tractor_chunk(primary.spec, primary.config, seed=seed, first=first, count=count,
+                                            options=match_options, bots=BOTS))
             bar.advance(task, count)
     chunk = concat(parts)
     seconds = time.perf_counter() - started
     _print_scores(chunk, bot=bot, opponent=opponent, seconds=seconds)
     if log:
-        _log_match(chunk, bot=bot, config=config, seed=seed, options=options, seconds=seconds)
+        log_judged("tractor", bot=bot, config=dataclasses.asdict(primary.config), seed=seed, log=chunk,
+                   options=dataclasses.asdict(match_options), seconds=seconds)
 
 
 def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: int, cpu: float,
@@ -229,18 +224,6 @@ def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:
     table.add_row("judge fixes of illegal plays", f"{chunk.stats.get('faults', 0):.0f}")
     table.add_row("simulator disagreements", f"{chunk.stats.get('simulator_disagreements', 0):.0f}")
     Console().print(table)
-
-
-def _log_match(chunk, *, bot: str, config, seed: int, options, seconds: float) -> None:
-    import dataclasses
-
-    try:
-        from flows.store import log_judged_match
-    except ImportError:
-        _fail("the hand log (flows.store.log_judged_match) is not available in this checkout")
-    match_id = log_judged_match("tractor", bot=bot, config=dataclasses.asdict(config), seed=seed, log=chunk,
-                                options=dataclasses.asdict(options), seconds=seconds)
-    typer.echo(f"logged match {match_id}")
 
 
 def export(

@@ -15,8 +15,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cardlab import checks
+from cardlab import checks, options
 from cardlab.errors import fail as _fail
+from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 from engine.core.stats import summarize
 
@@ -45,16 +46,10 @@ def _read(path: Path):
         _fail(str(exc))
 
 
-def _bot_and_config(bot: str, settings: list[str]):
-    from bots.base import ConfigError
+def _bots():
     from bots.twocarddraw import BOTS
 
-    if bot not in BOTS:
-        _fail(f"unknown bot {bot!r}; accepted: {', '.join(sorted(BOTS))}")
-    try:
-        return BOTS[bot], BOTS[bot].config_from(settings)
-    except ConfigError as exc:
-        _fail(str(exc))
+    return BOTS
 
 
 def _bets(bet1: int, bet2: int):
@@ -104,9 +99,10 @@ def judge(
         result, isolation = play_program(path, class_name, parsed.strategy, seed=seed, count=hands,
                                          env=parse_env(env))
     else:
-        spec, config = _bot_and_config(bot, set_)
+        chosen = options.bot(_bots(), bot, set_)
+        config = chosen.config
         try:
-            instance = spec.make(config)
+            instance = chosen.make()
         except (ValueError, OSError) as exc:
             _fail(f"bot {bot!r}: {exc}")
         result = play_bot(instance, parsed.strategy, seed=seed, count=hands)
@@ -126,16 +122,9 @@ def judge(
     if isolation is not None:
         out["isolation"] = isolation
     if log:
-        from flows.store import log_judged_match
-
-        try:  # a busy hand log spools the match; whatever else goes wrong, the result is still printed
-            out["match_id"] = log_judged_match(
-                "twocarddraw", bot=bot, config=out["config"], seed=seed, log=result.chunk_log(),
-                options={"strategy": str(strategy)}, seconds=seconds,
-            )
-        except Exception as exc:
-            out["log_error"] = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
-            typer.echo(f"note: the match was not logged ({out['log_error']})", err=True)
+        logged = log_judged("twocarddraw", bot=bot, config=out["config"], seed=seed, log=result.chunk_log(),
+                            options={"strategy": str(strategy)}, seconds=seconds, say=None)
+        out |= {"match_id": logged.match_id} if logged.match_id else {"log_error": logged.error}
     if json_:
         typer.echo(json.dumps(out))
         return
@@ -176,10 +165,11 @@ def evaluate(
 
     parsed = _read(strategy)
     deal_seeds = _seed_list(seeds)
-    spec, config = _bot_and_config(bot, set_)
+    chosen = options.bot(_bots(), bot, set_)
+    config = chosen.config
     started = time.perf_counter()
     try:
-        summary = run_exact(lambda: spec.make(config), parsed.strategy, seeds=deal_seeds, hands=hands)
+        summary = run_exact(chosen.make, parsed.strategy, seeds=deal_seeds, hands=hands)
     except (NoPolicyTable, ValueError, OSError) as exc:
         _fail(f"bot {bot!r}: {exc}")
     out = {
@@ -218,28 +208,20 @@ def _seed_list(text: str) -> list[int]:
 RUNNER = '''"""Play the frozen bot config against a TwoCardDraw strategy file through cardlab's judge.
 
 TopCoder ran submissions as an in-process class; this runner is the closest equivalent:
-python run.py --strategy FILE [--hands N] [--seed S]
+python run.py --strategy FILE [--hands N] [--seed S] (or any other option of `cardlab judge twocarddraw`)
 """
-import argparse
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 ROOT = {root!r}
-here = Path(__file__).parent
-frozen = json.loads((here / "config.json").read_text())
-parser = argparse.ArgumentParser()
-parser.add_argument("--strategy", required=True)
-parser.add_argument("--hands", type=int, default=10000)
-parser.add_argument("--seed", type=int, default=1)
-args = parser.parse_args()
+frozen = json.loads((Path(__file__).parent / "config.json").read_text())
 command = [sys.executable, "-c", "from cardlab.cli import main; main()", "judge", "twocarddraw",
-           "--strategy", args.strategy, "--bot", frozen["bot"], "--hands", str(args.hands),
-           "--seed", str(args.seed), "--json"]
+           "--bot", frozen["bot"], "--json"]
 for key, value in frozen["config"].items():
     command += ["--set", f"{{key}}={{value}}"]
-sys.exit(subprocess.call(command, cwd=ROOT))
+sys.exit(subprocess.call(command + sys.argv[1:], cwd=ROOT))  # the judge's own options parse the rest
 '''
 
 
@@ -253,9 +235,9 @@ def export(
     strategy file through cardlab's judge. TopCoder ran an in-process class, so there is no
     standalone program to submit; the bundle pins exactly what was measured.
     """
-    spec, config = _bot_and_config(bot, set_)
+    chosen = options.bot(_bots(), bot, set_)
     out.mkdir(parents=True, exist_ok=True)
-    frozen = {"game": "twocarddraw", "bot": spec.name, "config": dataclasses.asdict(config)}
+    frozen = {"game": "twocarddraw", "bot": chosen.spec.name, "config": dataclasses.asdict(chosen.config)}
     (out / "config.json").write_text(json.dumps(frozen, indent=2, sort_keys=True) + "\n")
     root = str(Path(__file__).resolve().parents[2])
     (out / "run.py").write_text(RUNNER.format(root=root))
@@ -419,12 +401,9 @@ def strength(
 
     entries = []
     for text in bot:
-        try:
-            entry = Entry.parse(text)
-        except ValueError as exc:
-            _fail(f"--bot: {exc}")
-        _bot_and_config(entry.name, list(entry.settings))
-        entries.append(entry)
+        chosen = options.entry(_bots(), text, sep=None, settings_sep=None)
+        entries.append(Entry(label=" ".join(text.split()), name=chosen.spec.name,
+                             settings=tuple(f"{k}={v}" for k, v in chosen.settings)))
     labels = [e.label for e in entries]
     if len(set(labels)) != len(labels):
         _fail(f"--bot entries must differ; got {labels}")

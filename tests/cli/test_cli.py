@@ -46,10 +46,10 @@ def test_match_logs_every_unit_and_prints_a_confidence_interval(capsys, monkeypa
 
 @pytest.mark.parametrize("args, message", [
     (("match", "chess"), "unknown game 'chess'; accepted: cg-holdem, holdem-training"),
-    (("match", "toy", "--bot", "robot"), "unknown bot 'robot' for toy; accepted: coin"),
+    (("match", "toy", "--bot", "robot"), "--bot 'robot': unknown bot for toy; accepted: coin"),
     (("match", "toy", "--set", "edge=lots"), "edge='lots' is not a number"),
     (("match", "toy", "--set", "speed=2"), "unknown key 'speed'; accepted keys: crash_file, crash_unit, edge, label"),
-    (("match", "toy", "--set", "edge"), "--set expects key=value"),
+    (("match", "toy", "--set", "edge"), "--set 'edge': not key=value; accepted: key=value with a key of crash_file"),
     (("sweep", "toy", "--grid", "edge"), "expected --grid key=v1,v2"),
     (("sql", "SELECT * FROM no_such_table"), "no_such_table"),
     (("sql", "--db", "/nonexistent/h.duckdb"), "no hand log at /nonexistent/h.duckdb"),
