@@ -166,9 +166,10 @@ def sweep(
 
     adapter = _adapter(game)
     if program and bot:
-        fail("--program and --bot exclude each other: a sweep plays either your program or one of cardlab's bots")
+        fail("--program and --bot: given together; accepted: one of them (a sweep plays your program or a bot)")
     if program and not (grid or set_) and not resume:
-        fail("--program needs parameters to sweep: --grid name=v1,v2 (and {name} in the command, or --pass-as env)")
+        fail("--program: no parameters to sweep; accepted: --grid name=v1,v2 (and {name} in the command, or "
+             "--pass-as env)")
     default_grid = () if program else tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
     bot = PROGRAM_BOT if program else bot or adapter.default_bot
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,

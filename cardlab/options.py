@@ -75,3 +75,29 @@ def settings_of(config: Mapping[str, Any]) -> list[str]:
     from flows.submissions import config_text
 
     return [f"{key}={config_text(value)}" for key, value in config.items()]
+
+
+
+def integers(text: str, option: str, *, accepted: str, lo: int | None = None, hi: int | None = None,
+             count: int | None = None) -> list[int]:
+    """Comma-separated integers such as `1,2,3`, each in [lo, hi], and `count` of them if given."""
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    problem = _integers_problem(parts, lo=lo, hi=hi, count=count)
+    if problem:
+        fail(f"{option} {text!r}: {problem}; accepted: {accepted}")
+    return [int(part) for part in parts]
+
+
+def _integers_problem(parts: list[str], *, lo: int | None, hi: int | None, count: int | None) -> str | None:
+    for part in parts:
+        try:
+            value = int(part)
+        except ValueError:
+            return f"{part!r} is not an integer"
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            return f"{value} is out of range"
+    if not parts:
+        return "no value"
+    if count is not None and len(parts) != count:
+        return f"{count} expected, {len(parts)} given"
+    return None

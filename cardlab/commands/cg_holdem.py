@@ -53,16 +53,7 @@ def judge(
     from engine.cg_holdem.rules import GameConfig
     from engine.core.process import ProgramEnded
 
-    if not 2 <= len(commands) <= 4:
-        fail(f"got {len(commands)} programs; a game takes 2 to 4 (each command one quoted string)")
-    if seed == 0 or not -(2**63) <= seed < 2**63:
-        fail(f"--seed {seed}: expected a non-zero 64-bit integer (Java cannot replay seed 0)")
-    argvs = []
-    for text in commands:
-        argv = shlex.split(text)
-        if not argv:
-            fail("an empty command was given")
-        argvs.append(argv)
+    argvs = [shlex.split(text) for text in commands]  # checked by the callbacks: 2 to 4, each runnable
     config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     started = time.perf_counter()
     try:
@@ -162,13 +153,13 @@ def tournament(
 def phh_cmd(
     out: Path = typer.Option(..., "--out", help="file to write the hand histories to"),
     bots: list[str] = typer.Option(["aggressive", "montecarlo"], "--bot", help="one per seat, 2 to 4"),
-    seed: int = typer.Option(42, "--seed", help="the referee's game seed"),
+    seed: int = typer.Option(42, "--seed", help="the referee's game seed", callback=checks.java_seed),
 ):
     """Play one game of in-process bots and write its hands as PHH (PokerKit-readable)."""
     from engine.cg_holdem.judge import BotSeat, play_game
 
-    if not 2 <= len(bots) <= 4 or seed == 0:
-        fail("give 2 to 4 --bot names and a non-zero --seed")
+    if not 2 <= len(bots) <= 4:
+        fail(f"--bot: {len(bots)} given; accepted: 2 to 4 bots, one per seat")
     seats = [BotSeat(options.entry(_bots(), name).make()) for name in bots]
     result = play_game(seats, seed=seed)
     _write_phh(out, result, list(bots))
@@ -197,7 +188,7 @@ def bench_speed(
     replaying the same hands (same stacks, blinds, cards and actions), in the same run."""
     names = [n for n in lineup.split("/") if n]
     if len(names) != 4:
-        fail(f"--lineup needs 4 bot names, got {len(names)}")
+        fail(f"--lineup {lineup!r}: {len(names)} bots; accepted: 4 bot entries separated by /")
     for name in names:
         options.entry(_bots(), name, option="--lineup")
     from bench.cg_holdem.speed import speed

@@ -42,12 +42,7 @@ def _bots():
 def _agent_names(commands: list[str]) -> list[str]:
     names = []
     for command in commands:
-        try:
-            argv = shlex.split(command)
-        except ValueError as exc:
-            _fail(f"cannot parse agent command {command!r}: {exc}")
-        if not argv:
-            _fail("an agent command is empty; give each agent as one string, e.g. \"python3 agent.py\"")
+        argv = shlex.split(command)  # checked by the judge's callback: parses, not empty
         path = Path(argv[-1] if len(argv) > 1 else argv[0])
         base = path.parent.name if path.name == "run" and path.parent.name else path.stem or path.name
         name, k = base, 2
@@ -97,14 +92,12 @@ def judge(
     from engine.splendor.record import save_game
 
     if deals not in DEALS:
-        _fail(f"--deals {deals!r} is not accepted; accepted: {', '.join(DEALS)}")
+        _fail(f"--deals {deals!r}: not a deal source; accepted: {', '.join(DEALS)}")
     if deals == "php" and seed == 0:
-        _fail("--seed 0 with --deals php is not reproducible (the arbiter replaces 0 by the clock); "
+        _fail("--seed 0: not reproducible with --deals php (the arbiter replaces 0 by the clock); "
               "accepted: 1 or more")
-    if not 1 <= len(commands) <= 4:
-        _fail(f"give 1 to 4 agent commands, got {len(commands)}")
     if save_inputs and save is None:
-        _fail("--save-inputs needs --save DIR")
+        _fail("--save-inputs: given without --save; accepted: --save-inputs with --save DIR")
     names = _agent_names(commands)
     try:
         agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit,
@@ -195,7 +188,7 @@ def tournament(
         agents.append(InProcessAgent(item if item not in [a.name for a in agents] else f"{item}#{len(agents)}",
                                      chosen.make()))
     if len(agents) < table_size:
-        _fail(f"--table-size {table_size} needs at least that many bots, got {len(agents)}")
+        _fail(f"--table-size {table_size}: more seats than the {len(agents)} bots; accepted: {len(agents)} at most")
 
     def on_match(names, result):
         if save is not None:
@@ -271,11 +264,9 @@ def bench_strength(
 
     chosen = options.bot(_bots(), "mcts", [f"time_ms={time_ms}", *set_])
     spec, config = chosen.spec, chosen.config
-    try:
-        sizes = sorted({int(p) for p in players.split(",") if p.strip()})
-        assert sizes and all(p in (2, 4) for p in sizes)
-    except (ValueError, AssertionError):
-        _fail(f"--players takes 2, 4 or 2,4; got {players!r}")
+    sizes = sorted(set(options.integers(players, "--players", lo=2, hi=4, accepted="2, 4 or 2,4")))
+    if 3 in sizes:
+        _fail(f"--players {players!r}: 3 is not measured; accepted: 2, 4 or 2,4")
     for size in sizes:
         r = strength_at(spec, config, players=size, games=games, seed=seed)
         share = r.share

@@ -184,7 +184,7 @@ def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: 
         text = input_file.read_bytes().decode("utf-8", errors="replace")
     else:
         if rounds > MAX_PROGRAM_OUTPUT_CASES:
-            _fail(f"--rounds with --program is at most {MAX_PROGRAM_OUTPUT_CASES}")
+            _fail(f"--rounds {rounds}: too many with --program; accepted: 1 to {MAX_PROGRAM_OUTPUT_CASES:,}")
         text = contest_input(play_rounds(BOTS["random"].make(), BOTS["rule"].make(), seed=seed, first=0,
                                          count=rounds))
     out = io.StringIO()

@@ -195,13 +195,10 @@ def evaluate(
 
 
 def _seed_list(text: str) -> list[int]:
-    try:
-        values = [int(part) for part in text.split(",") if part.strip()]
-    except ValueError:
-        values = []
-    if not values or any(v < 0 or v > 2**63 - 1 for v in values):
-        _fail(f"--seeds expects non-negative integers separated by commas, such as 1,2,3; got {text!r}")
-    return values
+    from bots.base import SEED_MAX
+
+    return options.integers(text, "--seeds", lo=0, hi=SEED_MAX,
+                            accepted="seeds 0 to 2^63 - 1 separated by commas, such as 1,2,3")
 
 
 # ------------------------------------------------------------------------------------ export
@@ -311,11 +308,7 @@ def bank(
 
     chosen = []
     for text in pairs:
-        try:
-            b1, b2 = (int(x) for x in text.split(","))
-        except ValueError:
-            _fail(f"--pair expects b1,b2 such as 2,4; got {text!r}")
-        chosen.append(_bets(b1, b2))
+        chosen.append(_bets(*options.integers(text, "--pair", count=2, accepted="bet sizes b1,b2 such as 2,4")))
     for bets in chosen or ALL_BET_SIZES:
         started = time.perf_counter()
         load_bank(bets, count=count)
@@ -342,17 +335,15 @@ def fit(
     from flows.fit_opponent import fit_opponent, read_hands, truth_of_match
     from flows.settings import Paths
 
-    try:
-        marks = tuple(int(c) for c in checkpoints.split(",") if c.strip())
-    except ValueError:
-        _fail(f"--checkpoints expects integers like 100,1000; got {checkpoints!r}")
+    marks = tuple(options.integers(checkpoints, "--checkpoints", lo=0,
+                                   accepted="hand counts separated by commas, such as 100,1000"))
     db = db or Paths.from_env().db
     if not Path(db).exists():
         _fail(f"no hand log at {db}; log a match with `cardlab judge twocarddraw --log` first")
     match_id, _ = read_hands(db, match_id)
     true_strategy = _read(truth).strategy if truth else truth_of_match(db, match_id)
     if prior not in ("bank", "uniform"):
-        _fail(f"--prior must be bank or uniform, got {prior!r}")
+        _fail(f"--prior {prior!r}: not a prior; accepted: bank, uniform")
     result = fit_opponent(db, true_strategy, out, match_id=match_id, checkpoints=marks, prior=prior, track=track)
     if json_:
         typer.echo(json.dumps(result.as_dict()))
@@ -406,7 +397,7 @@ def strength(
                              settings=tuple(f"{k}={v}" for k, v in chosen.settings)))
     labels = [e.label for e in entries]
     if len(set(labels)) != len(labels):
-        _fail(f"--bot entries must differ; got {labels}")
+        _fail(f"--bot {', '.join(map(repr, labels))}: an entry is given twice; accepted: different entries")
     rows = strength_rows(entries, servers=range(first_test, first_test + tests), hands=hands,
                          deal_seeds=_seed_list(seeds),
                          progress=lambda text: console.print(text, highlight=False) if not json_ else None)

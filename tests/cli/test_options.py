@@ -57,6 +57,20 @@ def handlog(tmp_path, monkeypatch):
      ("--env 1X='2': '1X' is not a variable name", "accepted: NAME=VALUE")),
     (("league", "twocarddraw", "--program", "a=true", "--opt", "hands"), ("--opt 'hands': not key=value",
                                                                             "accepted: key=value")),
+    (("twocarddraw", "fit", "--checkpoints", "100,x"), ("--checkpoints '100,x': 'x' is not an integer",
+                                                         "accepted: hand counts separated by commas")),
+    (("twocarddraw", "bank", "--pair", "2"), ("--pair '2': 2 expected, 1 given", "accepted: bet sizes b1,b2")),
+    (("bench", "splendor", "strength", "--players", "3"), ("--players '3': 3 is not measured", "accepted: 2, 4")),
+    (("bench", "splendor", "strength", "--players", "2,9"), ("--players '2,9': 9 is out of range", "accepted: 2, 4")),
+    (("bench", "splendor", "strength", "--players", ","), ("--players ',': no value", "accepted: 2, 4")),
+    (("cg-holdem", "phh", "--out", "{tmp}/x.phh", "--bot", "station"), ("--bot: 1 given", "accepted: 2 to 4 bots")),
+    (("cg-holdem", "phh", "--out", "{tmp}/x.phh", "--seed", "0"), ("--seed 0", "non-zero Java long")),
+    (("bench", "cg-holdem", "speed", "--lineup", "pushfold/station"), ("--lineup 'pushfold/station': 2 bots",
+                                                                       "accepted: 4 bot entries")),
+    (("judge", "splendor", "--save-inputs", "true"), ("--save-inputs: given without --save",
+                                                      "accepted: --save-inputs with --save DIR")),
+    (("sweep", "holdem-training", "--program", "true", "--bot", "exploit"), ("--program and --bot: given together",
+                                                                            "accepted: one of them")),
 ])
 def test_a_bad_bot_or_setting_is_one_line_naming_it_and_what_is_accepted(handlog, tmp_path, args, words):
     result = run(*(arg.format(tmp=tmp_path) for arg in args))

@@ -65,4 +65,4 @@ def test_evaluate_prints_exact_expected_profit_and_the_ratio_to_br(tmp_path):
     assert out["br_value"] == br and abs(out["expected_per_hand"] - br) < 1e-12 and abs(out["ratio"] - 1) < 1e-12
     assert out["seeds"] == [1, 2] and len(out["segments"]) == 1 and len(out["per_seed"]) == 2
     result = runner.invoke(cli, ["twocarddraw", "evaluate", "--strategy", str(path), "--seeds", "1,-2"])
-    assert result.exit_code == 2 and "--seeds expects non-negative integers" in result.output
+    assert result.exit_code == 2 and "--seeds" in result.output and "accepted: seeds 0 to 2^63 - 1" in result.output
