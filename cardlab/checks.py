@@ -164,7 +164,8 @@ def when_logging(value: bool) -> bool:
     return value
 
 
-def _program_problem(argv: list[str]) -> str | None:
+def program_problem(argv: list[str]) -> str | None:
+    """What stops `argv` from running (e.g. "not found on PATH"), or None."""
     if not argv:
         return "is empty"
     program = argv[0]
@@ -185,7 +186,7 @@ def _program_problem(argv: list[str]) -> str | None:
 def program_argv(param: typer.CallbackParam, value: list[str] | None) -> list[str] | None:
     """One program given as its argv (e.g. after --)."""
     if value:
-        problem = _program_problem(list(value))
+        problem = program_problem(list(value))
         if problem:
             fail(f"program {shlex.join(value)!r}: {problem}; accepted: {PROGRAMS}")
     return value
@@ -211,7 +212,7 @@ def program_commands(param: typer.CallbackParam, value: list[str] | str | None) 
             argv = shlex.split(command)
         except ValueError as exc:
             fail(f"program {command!r} cannot be parsed ({exc}); accepted: one quoted command string per program")
-        problem = _program_problem(argv)
+        problem = program_problem(argv)
         if problem:
             fail(f"program {command!r}: {problem}; accepted: {PROGRAMS}")
     return value

@@ -59,7 +59,8 @@ def pid_dir() -> Path:
     return home / "cardlab-servers"
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether the process runs (a zombie does not)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -86,7 +87,7 @@ def _start_ticks(pid: int) -> str | None:
 
 def _is_our_server(pid: int, started: str | None) -> bool:
     """The recorded pid is still the server we started, not a process that reused its number."""
-    if not _alive(pid):
+    if not alive(pid):
         return False
     if started is not None and _start_ticks(pid) not in (None, started):
         return False
@@ -98,7 +99,7 @@ def _is_our_server(pid: int, started: str | None) -> bool:
 
 def _owner_gone(record: dict) -> bool:
     owner = int(record["owner"])
-    if not _alive(owner):
+    if not alive(owner):
         return True
     return record.get("owner_started") not in (None, _start_ticks(owner))
 
@@ -112,7 +113,7 @@ def _stop_pid(pid: int, grace_s: float = STOP_GRACE_S) -> None:
         with contextlib.suppress(ChildProcessError):
             if os.waitpid(pid, os.WNOHANG)[0] == pid:
                 return
-        if not _alive(pid):
+        if not alive(pid):
             return
         time.sleep(0.05)
     with contextlib.suppress(ProcessLookupError):

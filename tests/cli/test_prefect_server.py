@@ -135,7 +135,7 @@ def test_reap_stops_a_server_whose_owner_is_gone_and_spares_a_live_owners(tmp_pa
         for server, owner in ((orphan, gone.pid), (kept, os.getpid())):
             (folder / f"{owner}-{server.pid}.json").write_text(json.dumps({"server": server.pid, "owner": owner}))
         assert prefect_local.reap_stale() == [orphan.pid]
-        assert not prefect_local._alive(orphan.pid)
+        assert not prefect_local.alive(orphan.pid)
         assert kept.poll() is None
         assert [p.name for p in folder.iterdir()] == [f"{os.getpid()}-{kept.pid}.json"]
     finally:
@@ -161,8 +161,8 @@ def test_reap_stops_prefects_own_temporary_server_orphaned_by_a_kill(tmp_path, m
             assert time.monotonic() < deadline, "the fake server was not reparented to init"
             time.sleep(0.05)
         assert orphan in prefect_local.reap_stale()
-        assert not prefect_local._alive(orphan)
-        assert prefect_local._alive(int(other_home.stdout))  # another PREFECT_HOME's server is left alone
+        assert not prefect_local.alive(orphan)
+        assert prefect_local.alive(int(other_home.stdout))  # another PREFECT_HOME's server is left alone
     finally:
         for pid in (orphan, int(other_home.stdout)):
             with contextlib.suppress(ProcessLookupError):

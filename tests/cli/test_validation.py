@@ -189,9 +189,9 @@ def test_an_interpreter_running_existing_code_is_accepted_by_the_check(tmp_path,
 
     script = tmp_path / "bot.py"
     script.write_text("print('hi')\n")
-    assert checks._program_problem([sys.executable, str(script)]) is None
-    assert checks._program_problem(["python3", "-c", "import os.path"]) is None
-    assert "does not exist" in checks._program_problem(["python3", str(tmp_path / "gone.py")])
+    assert checks.program_problem([sys.executable, str(script)]) is None
+    assert checks.program_problem(["python3", "-c", "import os.path"]) is None
+    assert "does not exist" in checks.program_problem(["python3", str(tmp_path / "gone.py")])
 
 
 # ------------------------------------------------------------------------ output paths
