@@ -193,12 +193,9 @@ def _resumed(given, ctx: typer.Context):
                                                   ("set_", "fixed"), ("program", "program"),
                                                   ("pass_as", "pass_as"))
                 if ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE}
-    con = read_only()
-    try:
+    with read_only() as con:
         return resume_spec(con, given.sweep_id, {"game": given.game} | {field: getattr(given, field)
                                                                         for field in explicit.values()})
-    finally:
-        con.close()
 
 
 # ---------------------------------------------------------------------------------- pick
@@ -224,11 +221,8 @@ def _pick(game: str, sweep_id: str | None):
     from flows import sweep_record
     from flows.store import read_only
 
-    con = read_only()
-    try:
+    with read_only() as con:
         return sweep_record.pick(con, game, sweep_id)
-    finally:
-        con.close()
 
 
 def export_picked(game: str, picked, out: Path) -> None:

@@ -19,13 +19,11 @@ def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holde
     from flows.store import read_only
 
     target = out or Paths.from_env().out / "phh"
-    con = read_only()
-    try:
-        exported = export_match(con, match, target)
-    except NotExportable as exc:
-        fail(str(exc))
-    finally:
-        con.close()
+    with read_only() as con:
+        try:
+            exported = export_match(con, match, target)
+        except NotExportable as exc:
+            fail(str(exc))
     typer.echo(f"wrote {exported.hands:,} hands of {exported.game} match {match} to {len(exported.files)} "
                f"file(s) in {target}")
 
@@ -39,13 +37,11 @@ def replay(match: str = typer.Option(..., "--match", help="Match id."),
     from flows.store import read_only
     from reports.replay import NoReplay, write_replay
 
-    con = read_only()
-    try:
-        path = write_replay(con, match, unit, out or Paths.from_env().out / "replays")
-    except NoReplay as exc:
-        fail(str(exc))
-    finally:
-        con.close()
+    with read_only() as con:
+        try:
+            path = write_replay(con, match, unit, out or Paths.from_env().out / "replays")
+        except NoReplay as exc:
+            fail(str(exc))
     typer.echo(f"replay: {path}")
 
 

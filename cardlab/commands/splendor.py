@@ -288,17 +288,21 @@ def report(
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from engine.core.errors import MissingFile
     from flows.settings import Paths
     from flows.store import read_only
 
     try:
         con = read_only(db)
-    except FileNotFoundError as exc:
+    except MissingFile as exc:  # one line also where the command is mounted without cardlab's guard
         _fail(str(exc))
-    results = con.execute(
-        "SELECT r.match_id, r.bot, r.games, r.win_share, r.win_share_lo, r.win_share_hi, r.mean_points, "
-        "r.mean_rounds FROM mart_spl_results r JOIN matches m USING (match_id) "
-        "ORDER BY m.started_at DESC LIMIT ?", [last]).fetchall()
+    with con:  # read it all, then let go of the hand log before plotting
+        results = con.execute(
+            "SELECT r.match_id, r.bot, r.games, r.win_share, r.win_share_lo, r.win_share_hi, r.mean_points, "
+            "r.mean_rounds FROM mart_spl_results r JOIN matches m USING (match_id) "
+            "ORDER BY m.started_at DESC LIMIT ?", [last]).fetchall()
+        curves = {mid: con.execute("SELECT round, mean_points FROM mart_spl_points_by_round WHERE match_id = ? "
+                                   "ORDER BY round", [mid]).fetchall() for mid, *_ in results}
     if not results:
         _fail("no Splendor games in the hand log; run `cardlab match splendor` or `cardlab judge splendor --log`")
     table = Table(title="Splendor: candidate win share per match")
@@ -309,8 +313,7 @@ def report(
     Console().print(table)
     fig, ax = plt.subplots(figsize=(7, 4))
     for mid, bot, *_ in results:
-        rows = con.execute("SELECT round, mean_points FROM mart_spl_points_by_round WHERE match_id = ? "
-                           "ORDER BY round", [mid]).fetchall()
+        rows = curves[mid]
         ax.plot([r[0] for r in rows], [r[1] for r in rows], label=f"{bot} {mid[-8:]}")
     ax.axhline(15, color="grey", linestyle=":")
     ax.set_xlabel("round")
