@@ -1,6 +1,6 @@
 """Precomputed tables the exploit bot plays from, built once and kept in one .npz file.
 
-- the evaluator's lookup tables (copied from engine.holdem_training._kernels, so that a
+- the evaluator's lookup tables (copied from engine.core.hand_eval, so that a
   contestant process loads them from disk instead of rebuilding them at import),
 - the distribution of Bob's rollout score for a grid of (win, tie) equities (his call rule),
 - preflop: Alice's win/tie against every Bob pair per starting-hand class, and Bob's own
@@ -19,7 +19,7 @@ from bots.holdem_training import _kernels as K
 from engine.core import cache_file, seeds
 from engine.core.errors import MissingFile
 
-VERSION = 2
+VERSION = 3  # 3: evaluator tables of engine/core/hand_eval.py (card keys carry the hash)
 CDF_GRID = 100  # equity grid step 1/100 for Bob's score distribution
 PREFLOP_BOARDS = 3000  # random boards per starting-hand class
 TABLE_SEED = 20261122
@@ -43,10 +43,9 @@ def default_path() -> Path:
 
 
 def engine_evaluator_tables() -> tuple:
-    from engine.holdem_training import _kernels as E  # slow import: builds the tables
+    from engine.core import hand_eval  # slow import on a fresh clone: builds the tables
 
-    return (E.CARD_KEY, E.CARD_BIT, E.NOFLUSH_ORDINAL, E.FLUSH_ORDINAL, E.DISPLACEMENT,
-            np.array([E.HASH_MULTIPLIER], np.uint64))
+    return hand_eval.evaluator_tables()
 
 
 def build(*, boards: int = PREFLOP_BOARDS, rollouts: int = 100, grid: int = CDF_GRID) -> dict[str, np.ndarray]:

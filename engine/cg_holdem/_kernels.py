@@ -2,15 +2,15 @@
 the referee's decks (Java SHA1PRNG) and showdown settlement (the judge).
 
 The two games rank hands identically (standard categories, kickers by rank, wheel lowest,
-suits never break ties), so the Hold'em Training evaluator ``hand_value7`` is reused here.
+suits never break ties), so the shared evaluator engine/core/hand_eval.py serves both.
 Randomness comes from a SplitMix64 stream the caller owns (engine/core/_rng.py).
 """
 
 import numpy as np
 
 from engine.core._rng import GOLDEN, below, mix64, shuffle_prefix
+from engine.core.hand_eval import CARD_BIT, CARD_KEY, SUIT_BIAS, hand_value7, value_from_parts
 from engine.core.jit import kernel
-from engine.holdem_training._kernels import CARD_BIT, CARD_KEY, SUIT_BIAS, hand_value7, value_from_parts
 
 
 @kernel

@@ -1,4 +1,4 @@
-"""The 7-card evaluator against the statement's examples, a slow twin written from the
+"""The shared 7-card evaluator (engine/core/hand_eval.py) against the statement's examples, a slow twin written from the
 statement, eval7 (a maintained PyPI evaluator) and the known category counts of all 7-card hands."""
 
 import eval7
@@ -8,7 +8,8 @@ from numba import njit
 
 from bench.holdem_training.speed import random_hands
 from engine.core.cards import card_name
-from engine.holdem_training import _kernels
+from engine.core import _hand_tables
+from engine.core import hand_eval as _kernels
 from tests.holdem_training import reference
 
 
@@ -70,7 +71,7 @@ def test_value_from_parts_and_many_agree_with_hand_value7():
     hands = random_hands(2000, seed=12)
     many = _kernels.evaluate_many(hands)
     for h, v in zip(hands.tolist(), many, strict=True):
-        key = sum(int(_kernels.CARD_KEY[x]) for x in h) + int(_kernels.SUIT_BIAS)
+        key = (sum(int(_kernels.CARD_KEY[x]) for x in h) + int(_kernels.SUIT_BIAS)) % 2**64  # keys wrap
         bits = 0
         for x in h:
             bits |= int(_kernels.CARD_BIT[x])
@@ -150,12 +151,11 @@ def test_category_boundaries_and_class_count():
 
 
 def test_tables_loaded_from_the_disk_cache_equal_freshly_built_ones(tmp_path, monkeypatch):
-    built = _kernels._build_tables()
+    built = _hand_tables.build_tables()
     monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
-    first = _kernels._cached_tables()  # builds and writes the file
-    assert len(list(tmp_path.glob("holdem_training_evaluator_*.npz"))) == 1
-    again = _kernels._cached_tables()  # reads it back
+    first = _hand_tables.cached_tables()  # builds and writes the file
+    assert len(list(tmp_path.glob("hand_eval_*.npz"))) == 1
+    again = _hand_tables.cached_tables()  # reads it back
     for fresh, written, read in zip(built, first, again, strict=True):
         assert np.array_equal(fresh, written) and np.array_equal(fresh, read)
         assert np.asarray(read).dtype == np.asarray(fresh).dtype
-    assert type(again[5]) is type(built[5])  # the hash multiplier stays a numpy uint64 scalar
