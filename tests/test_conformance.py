@@ -31,6 +31,7 @@ from engine.core.errors import IllegalMove
 from engine.holdem_training import state as ht_state
 from engine.holdem_training.rules import CHECK, FOLD, RAISE, Action
 from engine.splendor import state as spl_state
+from engine.splendor.protocol import output_tokens
 from engine.tractor import state as tr_state
 from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE
 from engine.twocarddraw import state as tcd_state
@@ -453,3 +454,51 @@ def test_every_registered_bot_meets_its_kinds_protocol(game, bot):
 
 
 _ACT_CONTEXT = {"holdem-training": 1, "tractor": 1}  # the RATE meter; the seat's generator
+
+
+# -- registered bots driven through the contract, where the contract's view is what the bot reads ---------
+
+def _twocarddraw_ready(bot):
+    """A TwoCardDraw bot after the tester's init, facing the registry's default server."""
+    from engine.twocarddraw import judge as tcd_judge
+
+    tcd_judge.play_bot(bot, tcd_judge.load_server(games.get("twocarddraw").options()), seed=1, count=1)
+    return bot
+
+
+def _splendor_move(bot, view, state):
+    """The bot's text as the arbiter reads it, spelled the contract's way (colours and returns ascending)."""
+    move = spl_state.validate(state, output_tokens(bot.act(view)))
+    return dataclasses.replace(move, colours=tuple(sorted(move.colours)), returns=tuple(sorted(move.returns)))
+
+
+@dataclass(frozen=True)
+class Driven:
+    ready: Callable  # bot -> the bot after what the judge does before the first decision
+    answer: Callable  # (bot, view, state, rng) -> the contract action it chose
+    seats: tuple[int, ...] | None = None  # seats the bot takes (None: all; the others play at random)
+
+
+DRIVEN = {
+    "twocarddraw": Driven(_twocarddraw_ready, lambda bot, view, state, rng: bot.act(view), seats=(0,)),
+    "tractor": Driven(lambda bot: bot, lambda bot, view, state, rng: tuple(bot.act(view, rng))),
+    "splendor": Driven(lambda bot: bot, lambda bot, view, state, rng: _splendor_move(bot, view, state)),
+}
+
+
+@pytest.mark.parametrize(("game", "bot"), [(g, b) for g, b in PAIRS if g in DRIVEN])
+def test_registered_bots_answer_legally_through_the_contract(game, bot):
+    g, driven = _contract(game).GAME, DRIVEN[game]
+    spec = games.get(game).spec(bot)
+    made = driven.ready(spec.make(spec.config_from(CASES[game].config.get(bot, ()))))
+    rng, asked = np.random.default_rng(7), 0
+    state = g.start(7)
+    while (seat := g.to_act(state)) is not None:
+        if driven.seats is None or seat in driven.seats:
+            action, asked = driven.answer(made, g.view(state, seat), state, rng), asked + 1
+            assert contract.can(g, state, action), f"{bot} answered {action!r}"
+        else:
+            legal = g.legal(state)
+            action = legal[int(rng.integers(len(legal)))]
+        g.apply(state, action)
+    assert asked

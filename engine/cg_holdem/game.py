@@ -61,7 +61,8 @@ class CgHoldem:
 
     def view(self, state: Game, seat: int) -> Turn:
         """The seat's whole input so far as one turn: its hole cards, the board, all history and showdowns."""
-        return turn_for(state, seat, 0, 0)
+        turn = turn_for(state, seat, 0, 0)
+        return turn if seat == state.to_act else turn._replace(possible=())  # the list is the acting seat's
 
     def hidden(self, state: Game, seat: int) -> frozenset[int]:
         """The other seats' hole cards until their hand ends (every seat's cards are then shown),

@@ -17,6 +17,7 @@ import numpy as np
 from engine.cg_holdem.protocol import Setup, Turn, board_text, parse_output, seat_cards_text
 from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
 from engine.cg_holdem.state import Game, HandRecord, HistoryLine
+from engine.core.contract import MultiSeatPokerBot
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
@@ -25,7 +26,7 @@ from engine.core.seeds import Purpose, match_key, unit_key
 _new_tuple = tuple.__new__
 
 
-class Bot(Protocol):
+class Bot(MultiSeatPokerBot, Protocol):
     """An in-process player: sees exactly what the contest shows, answers an output line."""
 
     def start(self, setup: Setup) -> None: ...

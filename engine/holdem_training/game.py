@@ -7,7 +7,7 @@ import numpy as np
 
 from engine.core.contract import HeadsUpPokerBot
 from engine.core.errors import IllegalMove
-from engine.holdem_training.judge import _Deal
+from engine.holdem_training.judge import HandDeals
 from engine.holdem_training.rules import BOB_ROLLOUTS, CHECK, FOLD, RAISE, Action, View
 from engine.holdem_training.state import Event, HandState, verify_action
 
@@ -21,7 +21,7 @@ class HoldemTraining:
     lists_every_action = True
 
     def start(self, seed: int) -> HandState:
-        deal = _Deal.of(seed, 0, 1)
+        deal = HandDeals.of(seed, 0, 1)
         return deal.hand(0, np.zeros(1, np.uint64), deal.rows(), BOB_ROLLOUTS)
 
     def to_act(self, state: HandState) -> int | None:

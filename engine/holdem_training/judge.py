@@ -19,6 +19,7 @@ from typing import Protocol
 import numpy as np
 
 from engine.core import seeds
+from engine.core.contract import HeadsUpPokerBot
 from engine.core.errors import IllegalMove
 from engine.core.log import ChunkLog
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
@@ -45,7 +46,9 @@ from engine.holdem_training.state import HandState
 HANDS_TABLE = "ht_packed_hands"
 
 
-class InProcessBot(Protocol):
+class InProcessBot(HeadsUpPokerBot, Protocol):
+    """The heads-up shape (engine/core/contract.py) plus this contest's hooks around each hand."""
+
     def start_match(self, hands: int, rate_budget: int) -> None: ...
     def act(self, view: View, rate) -> Action: ...
     def observe(self, view: View, action: Action, response: str) -> None: ...
@@ -111,7 +114,7 @@ class MatchResult:
 
 
 @dataclass(frozen=True)
-class _Deal:
+class HandDeals:
     first: int
     deal_keys: np.ndarray
     cards: np.ndarray  # (count, 9): Alice 2, Bob 2, board 5
@@ -119,7 +122,7 @@ class _Deal:
     stream_keys: np.ndarray
 
     @classmethod
-    def of(cls, seed: int, first: int, count: int) -> "_Deal":
+    def of(cls, seed: int, first: int, count: int) -> "HandDeals":
         key = np.uint64(seeds.match_key(seed))
         arrays = _kernels.deal_chunk(key, first, count, np.uint64(int(seeds.Purpose.DEAL)),
                                      np.uint64(int(seeds.Purpose.OPPONENT)))
@@ -142,7 +145,7 @@ def dealt_cards(seed: int, hands: int) -> np.ndarray:
     """(hands, 9) cards of match `seed`'s first hands, as the judge deals them: Alice's 2,
     Bob's 2, then the board's 5. For studies that must know the hidden cards (never for a bot
     that plays the contest)."""
-    return _Deal.of(seed, 0, hands).cards
+    return HandDeals.of(seed, 0, hands).cards
 
 
 class _Recorder:
@@ -171,7 +174,7 @@ class _Recorder:
         self.rounds.append(event.round)
         self.rates.append(rate_rollouts)
 
-    def log(self, deal: _Deal, rate_used: int) -> ChunkLog:
+    def log(self, deal: HandDeals, rate_used: int) -> ChunkLog:
         n = len(self.profits)
         rounds = np.array(self.rounds, np.int64)
         profits = np.array(self.profits, np.int64)
@@ -367,7 +370,7 @@ def _no_gc_pauses():
 
 
 def _play_hands(bot, *, seed: int, first: int, count: int, rate_budget: int, bob_rollouts: int) -> MatchResult:
-    deal = _Deal.of(seed, first, count)
+    deal = HandDeals.of(seed, first, count)
     card_rows = deal.rows()
     record = _Recorder()
     rate = _RateMeter(rate_budget)
@@ -422,7 +425,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
     # generous because on a shared machine a program gets a fraction of a core.
     wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
-    deal = _Deal.of(seed, first, hands)
+    deal = HandDeals.of(seed, first, hands)
     card_rows = deal.rows()
     record = _Recorder()
     status, reason, limit, verdict = "ok", "", None, ""

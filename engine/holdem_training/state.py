@@ -115,13 +115,6 @@ class HandState:
             raise IllegalMove("RATE after the hand ended")
         return _kernels.rate_counts(self.stream, self._cards, self.known, rollouts)
 
-    def can(self, action: object) -> bool:
-        try:
-            verify_action(action, self.stack)
-        except IllegalMove:
-            return False
-        return not self.ended
-
     def apply(self, action: Action) -> Event:
         if self.ended:
             raise IllegalMove(f"hand {self.hand} is over")

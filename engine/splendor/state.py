@@ -271,14 +271,6 @@ def validate_move(state: GameState, move: Move) -> Move:
     return validate(state, [str(t) for t in move.tokens()])
 
 
-def is_legal(state: GameState, move: Move) -> bool:
-    try:
-        validate_move(state, move)
-    except IllegalMove:
-        return False
-    return True
-
-
 # -- applying ---------------------------------------------------------------------------------
 
 

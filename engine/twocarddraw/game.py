@@ -14,7 +14,7 @@ from engine.core.contract import HeadsUpPokerBot
 from engine.core.errors import IllegalMove
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import rules as R
-from engine.twocarddraw.judge import _redraw
+from engine.twocarddraw.judge import redraw
 from engine.twocarddraw.state import DRAW_PLAYER, DRAW_SERVER, OVER, Event, HandState
 
 BOT_PROTOCOL = HeadsUpPokerBot
@@ -73,7 +73,7 @@ class TwoCardDraw:
         event = state.rules.apply(action)
         if phase in (DRAW_PLAYER, DRAW_SERVER):
             seat = R.PLAYER if phase == DRAW_PLAYER else R.SERVER
-            state.cards[seat] = _redraw(state.cards[seat], action, state.fresh[seat])
+            state.cards[seat] = redraw(state.cards[seat], action, state.fresh[seat])
         return event
 
     def view(self, state: Hand, seat: int) -> SeatView:

@@ -162,10 +162,10 @@ def _play_hand(bot, strategy: Strategy, index: int, cards, uniforms, winnings: i
     if st.phase != OVER:
         drew = _checked(clock.call(bot.draw, p[0], p[1], st.bets1), {0: 0, 1: 1, 2: 2}, "draw")
         st.apply(drew)
-        p = _redraw(p, drew, cards[4:6])
+        p = redraw(p, drew, cards[4:6])
         server_drew = _sample(probs[R.draw_row(st.history, drew, R.hand_index(*s))], uniforms[2])
         st.apply(server_drew)
-        s = _redraw(s, server_drew, cards[6:8])
+        s = redraw(s, server_drew, cards[6:8])
         server_turn = 3
         answer = clock.call(bot.round2, p[0], p[1], st.bets1, 0, server_drew)
         st.apply(_checked(answer, {0: R.CALL, 1: R.CALL, 2: R.RAISE}, "round2"))
@@ -216,7 +216,7 @@ def _sample(row: np.ndarray, u: float) -> int:
     return int(np.flatnonzero(row > 0)[-1])  # rounding left u above the total
 
 
-def _redraw(hand: list[int], drew: int, fresh) -> list[int]:
+def redraw(hand: list[int], drew: int, fresh) -> list[int]:
     if drew == 0:
         return hand
     if drew == 1:
