@@ -172,6 +172,8 @@ def sweep(
              "--pass-as env)")
     default_grid = () if program else tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
     bot = PROGRAM_BOT if program else bot or adapter.default_bot
+    if not program:
+        options.bot(adapter.bots, bot, set_, game=adapter.name)  # the bot and its shared settings, before playing
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
                      units=hands, seed=seed, chunk_size=chunk, options=options.pairs(opt, "--opt"),
                      fixed=options.pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
@@ -401,7 +403,7 @@ def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
     default_bot, default_grid = DEMO_SWEEPS.get(adapter.name, (adapter.default_bot, ()))
     chosen_grid = parse_grid(list(grid or default_grid)) if (grid or default_grid) else tuple(
         (k, tuple(v)) for k, v in adapter.default_grid.items())
-    chosen_bot = bot or default_bot
+    chosen_bot = options.bot(adapter.bots, bot or default_bot, game=adapter.name).label
     spec = SweepSpec(game=adapter.name, bot=chosen_bot, units=hands, seed=seed, grid=chosen_grid,
                      baseline=baseline_for(adapter.name, chosen_bot))
     started = time.perf_counter()
