@@ -72,8 +72,9 @@ def deal_chunk(match_key, first, count, deal_purpose, opponent_purpose):
 @kernel(inline="always")
 def _swap_in(unseen, i, bits32, n):
     """Fisher-Yates step i: move a uniform pick of unseen[i:n] to position i and return it.
-    The pick uses 32 random bits by multiply-shift (bias under n / 2**32)."""
-    j = i + np.int64((bits32 * np.uint64(n - i)) >> np.uint64(32))
+    The pick uses 32 random bits by multiply-shift (bias under n / 2**32). i and n are uint64:
+    unsigned indices spare numba's negative-index fix-up on every access."""
+    j = i + ((bits32 * (n - i)) >> np.uint64(32))
     c = unseen[j]
     unseen[j] = unseen[i]
     unseen[i] = c
@@ -104,12 +105,13 @@ def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
         seen |= np.uint64(1) << np.uint64(board[j])
         board_key += CARD_KEY[board[j]]
         board_bits |= CARD_BIT[board[j]]
-    unseen = np.empty(52, np.int64)
-    n = 0
+    unseen = np.empty(52, np.uint8)
+    count = 0
     for c in range(52):
         if not (seen >> np.uint64(c)) & np.uint64(1):
-            unseen[n] = c
-            n += 1
+            unseen[count] = c
+            count += 1
+    n = np.uint64(count)
     need = 2 + 5 - known
     my_key = CARD_KEY[hole0] + CARD_KEY[hole1]
     mine = value_from_parts(board_key + my_key, board_bits | CARD_BIT[hole0] | CARD_BIT[hole1])  # if known == 5
@@ -120,15 +122,15 @@ def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
         # Fisher-Yates stopped once the prefix is drawn; each 64-bit output makes two picks.
         state += GOLDEN
         r = mix64(state)
-        opp0 = _swap_in(unseen, 0, r >> np.uint64(32), n)
-        opp1 = _swap_in(unseen, 1, r & _LOW32, n)
+        opp0 = _swap_in(unseen, np.uint64(0), r >> np.uint64(32), n)
+        opp1 = _swap_in(unseen, np.uint64(1), r & _LOW32, n)
         key = board_key
         for i in range(2, need, 2):
             state += GOLDEN
             r = mix64(state)
-            key += CARD_KEY[_swap_in(unseen, i, r >> np.uint64(32), n)]
+            key += CARD_KEY[_swap_in(unseen, np.uint64(i), r >> np.uint64(32), n)]
             if i + 1 < need:
-                key += CARD_KEY[_swap_in(unseen, i + 1, r & _LOW32, n)]
+                key += CARD_KEY[_swap_in(unseen, np.uint64(i + 1), r & _LOW32, n)]
         if known < 5:
             mine = _rollout_value(key + my_key, hole0, hole1, board_bits, unseen, need)
         theirs = _rollout_value(key + CARD_KEY[opp0] + CARD_KEY[opp1], opp0, opp1, board_bits, unseen, need)
