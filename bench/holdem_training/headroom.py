@@ -100,11 +100,11 @@ def turn_value(bot: ExploitBot, view: View, street, post: np.ndarray) -> float:
     active = np.flatnonzero(post > cfg.prune * post.max())
     some = K.subsample(active, cfg.max_holdings, bot._stream)
     sizes = K.raise_sizes(bot._raise_fractions, view.pot, view.stack, True) if view.stack >= 1 else _NO_RAISES
-    cdf = bot._cdf[2]
-    values = K.option_values(cdf, post, street.bob_w, street.bob_d, street.alice_eq, np.zeros(sizes.shape[0] + 1),
+    bob = bot._model[2]
+    values = K.option_values(bob, post, street.bob_w, street.bob_d, street.alice_eq, np.zeros(sizes.shape[0] + 1),
                              some, view.pot, view.stack, sizes, _NO_FUTURE, BOB_ROLLOUTS)
     if sizes.shape[0] > 0 and cfg.river_lookahead:
-        extra = K.river_values(cdf, post, street.bob_w, street.bob_d, street.river, some, view.pot, view.stack,
+        extra = K.river_values(bob, post, street.bob_w, street.bob_d, street.river, some, view.pot, view.stack,
                                sizes, bot._fractions, BOB_ROLLOUTS)
         values = values + extra / post[some].sum()
     return float(values.max())

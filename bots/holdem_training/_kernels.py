@@ -170,34 +170,137 @@ def _log_or_none(p):
 
 
 @kernel
-def breakeven_call_prob(pairs, w, d, rollouts):
-    """P(Bob's counts land on one of `pairs`) when each rollout is an Alice win w.p. w, a tie
-    w.p. d (multinomial)."""
-    if pairs.shape[0] == 0:
-        return 0.0
-    lw, ld, ll = _log_or_none(w), _log_or_none(d), _log_or_none(1.0 - w - d)
-    total = 0.0
+def call_rule(pot, x, rollouts):
+    """Bob's whole call rule for a raise x into pot, as the model uses it: (smax, pairs, log_coef).
+    He calls when his score S <= smax, and at the break-even score smax + 1 when his counts
+    (Alice's wins, ties) are one of `pairs` (breakeven_calls: the doubles rule);
+    log_coef[k] = log of pairs[k]'s multinomial coefficient."""
+    smax = call_threshold(pot, x, rollouts)
+    pairs = breakeven_calls(pot, x, rollouts)
+    log_coef = np.empty(pairs.shape[0])
     top = math.lgamma(rollouts + 1)
     for k in range(pairs.shape[0]):
         a, t = pairs[k, 0], pairs[k, 1]
+        log_coef[k] = top - math.lgamma(a + 1) - math.lgamma(t + 1) - math.lgamma(rollouts - a - t + 1)
+    return smax, pairs, log_coef
+
+
+@kernel
+def breakeven_mass(pairs, log_coef, rollouts, lw, ld, ll):
+    """P(Bob's counts land on one of `pairs`) when each of his rollouts is an Alice win with
+    log-probability lw, a tie with ld, else ll (multinomial; logs may be -inf)."""
+    total = 0.0
+    for k in range(pairs.shape[0]):
+        a, t = pairs[k, 0], pairs[k, 1]
         rest = rollouts - a - t
-        log_p = top - math.lgamma(a + 1) - math.lgamma(t + 1) - math.lgamma(rest + 1)
-        log_p += (a * lw if a else 0.0) + (t * ld if t else 0.0) + (rest * ll if rest else 0.0)
+        log_p = log_coef[k] + (a * lw if a else 0.0) + (t * ld if t else 0.0) + (rest * ll if rest else 0.0)
         total += math.exp(log_p)
     return total
 
 
 @kernel
+def grid_logs(grid):
+    """logs[k] = log(k / grid) (-inf for 0): a grid cell's win, tie and loss rates."""
+    out = np.empty(grid + 1)
+    for k in range(grid + 1):
+        out[k] = _log_or_none(k / grid)
+    return out
+
+
+@kernel
+def breakeven_sets(max_pot, max_raise, rollouts):
+    """Every break-even rule of Bob's for pots and raises up to these, each distinct one once:
+    (index, pairs, n_pairs, log_coef) where index[pot, x] = the rule of (pot, x) (-1: his rule
+    calls no break-even count there), and rule s calls the counts pairs[s, :n_pairs[s]]
+    (call_rule's pairs and log_coef). 283 rules for pots up to 210 and raises up to 100."""
+    index = np.full((max_pot + 1, max_raise + 1), -1, np.int64)
+    cap = 16
+    pairs = np.zeros((cap, rollouts + 1, 2), np.int64)
+    n_pairs = np.zeros(cap, np.int64)
+    log_coef = np.zeros((cap, rollouts + 1))
+    n = 0
+    for pot in range(1, max_pot + 1):
+        for x in range(1, max_raise + 1):
+            _, these, coef = call_rule(pot, x, rollouts)
+            k = these.shape[0]
+            if k == 0:
+                continue
+            found = -1
+            for r in range(n):
+                if n_pairs[r] == k and np.all(pairs[r, :k] == these):
+                    found = r
+                    break
+            if found < 0:
+                if n == cap:
+                    cap *= 2
+                    pairs = np.concatenate((pairs, np.zeros_like(pairs)))
+                    n_pairs = np.concatenate((n_pairs, np.zeros_like(n_pairs)))
+                    log_coef = np.concatenate((log_coef, np.zeros_like(log_coef)))
+                pairs[n, :k] = these
+                n_pairs[n] = k
+                log_coef[n, :k] = coef
+                found = n
+                n += 1
+            index[pot, x] = found
+    return index, pairs[:n].copy(), n_pairs[:n].copy(), log_coef[:n].copy()
+
+
+def call_model(cdf, sets):
+    """What the planning kernels know of Bob's call rule: his score's cdf (score_cdf), his
+    break-even rules (breakeven_sets) and a cache of their break-even mass per grid cell
+    (filled as cells are met: -1 until then)."""
+    grid = cdf.shape[1] - 1
+    return (cdf, *sets, np.full((sets[1].shape[0], grid + 1, grid + 1), -1.0, np.float32))
+
+
+_NEGLIGIBLE = 1e-6  # break-even mass below this (read off the cdf) is not worth its exps
+
+
+@kernel
+def cell_call_probs(bob, pot, x, rollouts, logs, cell_i, cell_j, cells, out):
+    """out[c] = P(Bob calls a raise x into pot) for each c in `cells`, his equity being grid cell
+    (cell_i[c], cell_j[c]): his score below the break-even, read off the cdf, plus the mass of
+    the break-even counts his rule calls, at the cell's rates (cached in bob; `bob` from
+    call_model). One call per rule, not per cell: a call with array arguments costs ~40 ns
+    here (reference counting), more than the lookup."""
+    cdf, index, set_pairs, set_n, set_coef, mass = bob
+    if pot >= index.shape[0] or x >= index.shape[1]:
+        raise ValueError("pot or raise past the call model's break-even rules")
+    smax = call_threshold(pot, x, rollouts)
+    s = index[pot, x]
+    grid = cdf.shape[1] - 1
+    for c in cells:
+        i, j = cell_i[c], cell_j[c]
+        p = np.float64(cdf[smax, i, j])
+        if s >= 0:
+            m = mass[s, i, j]
+            if m < 0.0:
+                m = 0.0
+                if cdf[smax + 1, i, j] - p >= _NEGLIGIBLE:
+                    k = set_n[s]
+                    jj = min(j, grid - i)  # cells past w + d = 1 repeat its edge (score_cdf)
+                    m = breakeven_mass(set_pairs[s, :k], set_coef[s, :k], rollouts, logs[i], logs[jj],
+                                       logs[grid - i - jj])
+                mass[s, i, j] = m
+            p = min(1.0, p + m)
+        out[c] = p
+
+
+@kernel
 def call_probs(cdf, bob_w, bob_d, active, pot, x, rollouts):
     """P(Bob calls raise x) for each active holding, given his exact equity (w, d): his score
-    below the break-even, plus the break-even counts that his double-precision rule calls."""
-    smax = call_threshold(pot, x, rollouts)
-    pairs = breakeven_calls(pot, x, rollouts)
+    below the break-even (interpolated in the cdf), plus the break-even counts that his
+    double-precision rule calls."""
+    smax, pairs, log_coef = call_rule(pot, x, rollouts)
     out = np.zeros(PAIRS)
     for h in active:
-        i, j, tw, td = corners(cdf, bob_w[h], bob_d[h])
-        out[h] = min(1.0, interpolated(cdf, i, j, tw, td, smax) + breakeven_call_prob(pairs, bob_w[h], bob_d[h],
-                                                                                         rollouts))
+        w, d = bob_w[h], bob_d[h]
+        i, j, tw, td = corners(cdf, w, d)
+        p = interpolated(cdf, i, j, tw, td, smax)
+        if pairs.shape[0] > 0:
+            p += breakeven_mass(pairs, log_coef, rollouts, _log_or_none(w), _log_or_none(d),
+                                _log_or_none(1.0 - w - d))
+        out[h] = min(1.0, p)
     return out
 
 
@@ -690,7 +793,7 @@ def _cell_slot(table, cell, n_slots):
 
 
 @kernel
-def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, fractions, rollouts):
+def river_values(bob, post, bob_w, bob_d, river, active, pot, stack, sizes, fractions, rollouts):
     """For CHECK (index 0) and each RAISE sizes[i] (index i + 1) now, the posterior-weighted
     chips Alice's river raise adds over checking the river down, averaged over the sampled
     completions: after a call (or the check) the posterior is post * P(call), the pot
@@ -698,7 +801,7 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
     not Bob's cards, picks the pot fraction (or no raise) with the largest weighted gain.
     A holding with river result o gains (1 - o) * pot when Bob folds, y * (2o - 1) when he
     calls y. Weights are not normalised (same units as option_values' sums)."""
-    grid = cdf.shape[1] - 1
+    grid = bob[0].shape[1] - 1
     cells = grid + 1
     reps = river.shape[1]
     n = active.shape[0]
@@ -732,20 +835,27 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
     edge = np.zeros(n_cells)
     seen = np.zeros(n_cells, np.bool_)
     occupied = np.empty(n, np.int64)
-    ys = np.empty(n_frac, np.int64)  # per fraction: the raise on the river, Bob's threshold
-    smaxes = np.empty(n_frac, np.int64)
+    logs = grid_logs(grid)
+    everyone = np.arange(n)
+    every_cell = np.arange(n_cells)
+    now = np.empty(n)  # P(Bob calls the raise now), per holding
+    ys = np.empty(n_frac, np.int64)  # per fraction: the raise on the river and P(Bob calls it) per cell
+    chance = np.empty((n_frac, n_cells))
     for o in range(n_opt):
         x = 0 if o == 0 else sizes[o - 1]
         after = pot + 2 * x
         left = stack - x
         if left < 1:
             continue
-        smax_now = call_threshold(pot, x, rollouts) if x > 0 else 2 * rollouts
+        if x == 0:
+            now[:] = 1.0
+        else:
+            cell_call_probs(bob, pot, x, rollouts, logs, now_i, now_j, everyone, now)
         for t in range(n):
-            weight[t] = post[active[t]] * (1.0 if x == 0 else cdf[smax_now, now_i[t], now_j[t]])
+            weight[t] = post[active[t]] * now[t]
         for f in range(n_frac):
             ys[f] = min(max(1, int(fractions[f] * after + 0.5)), left)
-            smaxes[f] = call_threshold(after, ys[f], rollouts)
+            cell_call_probs(bob, after, ys[f], rollouts, logs, cell_i, cell_j, every_cell, chance[f])
         total = 0.0
         for r in range(reps):
             n_occ = 0
@@ -765,7 +875,7 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
                 g = 0.0
                 for u in range(n_occ):
                     c = occupied[u]
-                    p = cdf[smaxes[f], cell_i[c], cell_j[c]]
+                    p = chance[f, c]
                     g += (1.0 - p) * lose[c] * after + p * ys[f] * edge[c]
                 best = max(best, g)
             total += best
@@ -778,7 +888,7 @@ def river_values(cdf, post, bob_w, bob_d, river, active, pot, stack, sizes, frac
 
 
 @kernel
-def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, stack, sizes, future,
+def option_values(bob, post, bob_w, bob_d, alice_eq, river_extra, active, pot, stack, sizes, future,
                   rollouts):
     """Expected final profit of CHECK (index 0) and of RAISE sizes[i] (index i + 1), averaged
     over the active holdings weighted by `post`. After a check or a call with pot P and
@@ -786,7 +896,7 @@ def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, s
     streets before the river, future[0] * max(0, eq - future[2]) * min(s, future[1] * P);
     river_extra[option] (from river_values, same weights) adds the river raise.
     Holdings are pooled by Bob's equity cell (his call chance depends on nothing else)."""
-    grid = cdf.shape[1] - 1
+    grid = bob[0].shape[1] - 1
     cells = grid + 1
     n_opt = sizes.shape[0] + 1
     n = active.shape[0]
@@ -818,16 +928,19 @@ def option_values(cdf, post, bob_w, bob_d, alice_eq, river_extra, active, pot, s
         total += p
     if total <= 0.0:
         return out + (stack - 100)
+    logs = grid_logs(grid)
+    chance = np.empty(n_cells)  # P(Bob calls), per cell
     for o in range(n_opt):
         x = 0 if o == 0 else sizes[o - 1]
         after = pot + 2 * x
         left = stack - x
         later = min(left, future[1] * after)
-        smax = call_threshold(pot, x, rollouts) if x > 0 else 2 * rollouts
+        if x > 0:
+            cell_call_probs(bob, pot, x, rollouts, logs, cell_i, cell_j, occupied[:n_occ], chance)
         acc = 0.0
         for t in range(n_occ):
             c = occupied[t]
-            p = 1.0 if x == 0 else cdf[smax, cell_i[c], cell_j[c]]
+            p = 1.0 if x == 0 else chance[c]
             called = eq[c] * after - mass[c] * x + mid[c] * later
             acc += (1.0 - p) * mass[c] * pot + p * called
         out[o] = (acc + river_extra[o]) / total
@@ -850,7 +963,7 @@ def raise_sizes(fractions, pot, stack, allin):
 
 
 @kernel
-def decide(cdf, post, bob_w, bob_d, alice_eq, river, pot, stack, sizes, future, fractions, candidates,
+def decide(bob, post, bob_w, bob_d, alice_eq, river, pot, stack, sizes, future, fractions, candidates,
            max_holdings, prune, state, rollouts):
     """One postflop decision: (raise size or 0 for CHECK, the active holdings).
 
@@ -863,11 +976,11 @@ def decide(cdf, post, bob_w, bob_d, alice_eq, river, pot, stack, sizes, future, 
     if active.shape[0] == 0 or sizes.shape[0] == 0:
         return 0, active
     some = subsample(active, max_holdings, state)
-    values = option_values(cdf, post, bob_w, bob_d, alice_eq, np.zeros(sizes.shape[0] + 1), some, pot, stack,
+    values = option_values(bob, post, bob_w, bob_d, alice_eq, np.zeros(sizes.shape[0] + 1), some, pot, stack,
                            sizes, future, rollouts)
     if river.shape[1] > 0:
         picks = np.sort(np.argsort(-values[1:])[:candidates])
-        extra = river_values(cdf, post, bob_w, bob_d, river, some, pot, stack, sizes[picks], fractions,
+        extra = river_values(bob, post, bob_w, bob_d, river, some, pot, stack, sizes[picks], fractions,
                              rollouts)
         mass = 0.0
         for h in some:

@@ -12,6 +12,7 @@ from engine.holdem_training import _kernels as E
 
 EV = tables.engine_evaluator_tables()
 CARDS = K.pair_cards()
+SETS = K.breakeven_sets(210, 100, 100)  # Bob's break-even rules for the contest's pots and raises
 
 
 def _rng(seed: int) -> np.random.Generator:
@@ -72,9 +73,24 @@ def _cell(cdf, w, d):
     return min(max(int(w * grid + 0.5), 0), grid), min(max(int(d * grid + 0.5), 0), grid)
 
 
-def twin_call(cdf, pot, x, w, d):
+def twin_call(cdf, pot, x, w, d, rollouts=100):
+    """P(Bob calls) at the nearest cell: his score below the break-even, plus every break-even
+    count that the judge's doubles rule (engine call_decision) calls, at the cell's rates."""
+    if x == 0:
+        return 1.0
     i, j = _cell(cdf, w, d)
-    return 1.0 if x == 0 else float(cdf[K.call_threshold(pot, x, 100), i, j])
+    grid = cdf.shape[1] - 1
+    j = min(j, grid - i)
+    cw, cd = i / grid, j / grid
+    p = float(cdf[K.call_threshold(pot, x, rollouts), i, j])
+    for wins in range(rollouts + 1):
+        for ties in range(rollouts - wins + 1):
+            bob_wins = rollouts - wins - ties
+            even = 2 * bob_wins * (pot + x) + ties * pot - 2 * wins * x == 0
+            if even and E.call_decision(bob_wins, ties, rollouts, pot, x):
+                p += (math.comb(rollouts, wins) * math.comb(rollouts - wins, ties)
+                      * cw**wins * cd**ties * (1 - cw - cd) ** bob_wins)
+    return min(1.0, p)
 
 
 def twin_option_values(cdf, post, bw, bd, eq, extra, active, pot, stack, sizes, future):
@@ -222,7 +238,7 @@ def test_option_values_match_twin():
     sizes = np.array([1, 5, 12, 40, 90])
     extra = rng.random(6) * 20
     future = np.array([0.4, 1.5, 0.45])
-    got = K.option_values(cdf, post, bw, bd, eq, extra, active, 30, 90, sizes, future, 100)
+    got = K.option_values(K.call_model(cdf, SETS), post, bw, bd, eq, extra, active, 30, 90, sizes, future, 100)
     want = twin_option_values(cdf, post, bw, bd, eq, extra, active, 30, 90, sizes, future)
     assert np.allclose(got, want)
 
@@ -240,7 +256,7 @@ def test_river_values_match_twin():
     active = np.arange(0, 1326, 7)
     sizes = np.array([3, 10, 25, 60])
     fractions = np.array([0.25, 0.5, 1.0, 3.0])
-    got = K.river_values(cdf, post, bw, bd, river, active, 20, 60, sizes, fractions, 100)
+    got = K.river_values(K.call_model(cdf, SETS), post, bw, bd, river, active, 20, 60, sizes, fractions, 100)
     want = twin_river_values(cdf, post, bw, bd, river, active, 20, 60, sizes, fractions)
     assert np.allclose(got, want)
     assert got[-1] == 0.0 and got[0] > 0.0  # all-in leaves nothing to raise on the river
@@ -285,18 +301,19 @@ def test_decide_is_the_best_of_myopic_plus_lookahead_over_candidates():
     river[0], river[1] = rng.random((2, 1326)) * 0.9, rng.random((2, 1326)) * 0.05
     river[2] = rng.choice([-1.0, 0.0, 0.5, 1.0], size=(2, 1326))
     sizes, fractions, future = np.array([2, 6, 15, 40, 80]), np.array([0.5, 1.0, 2.0]), np.array([0.3, 1.0, 0.5])
-    x, active = K.decide(cdf, post, bw, bd, eq, river, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
+    bob = K.call_model(cdf, SETS)
+    x, active = K.decide(bob, post, bw, bd, eq, river, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
                          seeds.stream(1), 100)
     assert np.array_equal(active, np.flatnonzero(post > 0))
-    myopic = K.option_values(cdf, post, bw, bd, eq, np.zeros(6), active, 20, 80, sizes, future, 100)
+    myopic = K.option_values(bob, post, bw, bd, eq, np.zeros(6), active, 20, 80, sizes, future, 100)
     picks = np.sort(np.argsort(-myopic[1:])[:2])
-    extra = K.river_values(cdf, post, bw, bd, river, active, 20, 80, sizes[picks], fractions, 100)
+    extra = K.river_values(bob, post, bw, bd, river, active, 20, 80, sizes[picks], fractions, 100)
     mass = post[active].sum()
     options = [(myopic[0] + extra[0] / mass, 0)] + [(myopic[p + 1] + extra[i + 1] / mass, int(sizes[p]))
                                                      for i, p in enumerate(picks)]
     assert x == max(options)[1]
     none = np.zeros((3, 0, 1326))
-    x_river, _ = K.decide(cdf, post, bw, bd, eq, none, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
+    x_river, _ = K.decide(bob, post, bw, bd, eq, none, 20, 80, sizes, future, fractions, 2, 2000, 0.0,
                           seeds.stream(1), 100)
     assert x_river == ([0, *sizes.tolist()])[int(np.argmax(myopic))]
 

@@ -121,3 +121,23 @@ def test_bot_and_judge_agree_on_every_break_even_case():
                 t = s0 - 2 * alice
                 if 0 <= t and alice + t <= ROLLOUTS:
                     assert ((alice, t) in pairs) == _kernels.call_decision(ROLLOUTS - alice - t, t, ROLLOUTS, pot, x)
+
+
+def test_the_planners_break_even_rules_are_the_judges_for_every_pot_and_raise():
+    """The exploit bot's planning kernels look Bob's break-even rule up per (pot, raise): every
+    pot and raise of the contest maps to exactly the counts the judge's doubles rule calls."""
+    from bots.holdem_training import _kernels as K
+
+    index, pairs, n_pairs, _ = K.breakeven_sets(210, 100, ROLLOUTS)
+    assert len(n_pairs) == len({tuple(map(tuple, pairs[s, :n_pairs[s]].tolist())) for s in range(len(n_pairs))})
+    for pot in range(10, 211, 2):
+        for x in range(1, 101):
+            s = index[pot, x]
+            got = set() if s < 0 else {(int(a), int(t)) for a, t in pairs[s, :n_pairs[s]]}
+            num, den = 2 * ROLLOUTS * (pot + x), pot + 2 * x
+            want = set()
+            if num % den == 0:
+                s0 = num // den
+                want = {(a, s0 - 2 * a) for a in range(ROLLOUTS + 1) if 0 <= s0 - 2 * a <= ROLLOUTS - a
+                        and _kernels.call_decision(ROLLOUTS - a - (s0 - 2 * a), s0 - 2 * a, ROLLOUTS, pot, x)}
+            assert got == want, (pot, x)
