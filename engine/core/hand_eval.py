@@ -119,16 +119,27 @@ def value_from_parts(key, bits):
 
 
 @kernel(inline="always")
+def key7(c0, c1, c2, c3, c4, c5, c6):
+    """Summed CARD_KEY of 7 cards, SUIT_BIAS included."""
+    return (CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
+            + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6] + SUIT_BIAS)
+
+
+@kernel(inline="always")
+def bits7(c0, c1, c2, c3, c4, c5, c6):
+    """OR of the CARD_BIT of 7 cards."""
+    return (CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3]
+            | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6])
+
+
+@kernel(inline="always")
 def hand_value7(c0, c1, c2, c3, c4, c5, c6):
     """Strength of the best 5 of 7 cards (engine ints 0..51): 1..4824, higher is better.
     Inlined into callers: a call per hand costs about a quarter of the time."""
-    key = (CARD_KEY[c0] + CARD_KEY[c1] + CARD_KEY[c2] + CARD_KEY[c3]
-           + CARD_KEY[c4] + CARD_KEY[c5] + CARD_KEY[c6] + SUIT_BIAS)
+    key = key7(c0, c1, c2, c3, c4, c5, c6)
     if not key & FLUSH_BITS:  # the common case, without touching the rank bits
         return nonflush_value(key)
-    bits = (CARD_BIT[c0] | CARD_BIT[c1] | CARD_BIT[c2] | CARD_BIT[c3]
-            | CARD_BIT[c4] | CARD_BIT[c5] | CARD_BIT[c6])
-    return value_from_parts(key, bits)
+    return value_from_parts(key, bits7(c0, c1, c2, c3, c4, c5, c6))
 
 
 @kernel
@@ -141,15 +152,28 @@ def hand_category(value):
 
 
 @kernel
-def evaluate_into(hands, out):
-    """out[i] = hand_value7 of row i of an (n, 7) card array (any integer dtypes; uint8 cards
-    read the least memory). Rows are read from the flat buffer when it is C-contiguous."""
-    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0]:
-        raise ValueError("evaluate_into takes an (n, 7) card array and an output of length n")
-    flat = hands.ravel()  # a view for C-contiguous input, a copy otherwise
+def _evaluate_rows(flat, hands, out):
+    """evaluate_into's loop (its own function: with the shape check's raise in the same body,
+    LLVM keeps more values on the stack and the loop runs about 10% slower)."""
     for i in range(out.shape[0]):
         j = 7 * i
-        out[i] = hand_value7(flat[j], flat[j + 1], flat[j + 2], flat[j + 3], flat[j + 4], flat[j + 5], flat[j + 6])
+        key = key7(flat[j], flat[j + 1], flat[j + 2], flat[j + 3], flat[j + 4], flat[j + 5], flat[j + 6])
+        if not key & FLUSH_BITS:
+            out[i] = nonflush_value(key)
+        else:  # read the row again through the 2-D view: the cards need not stay in registers
+            bits = np.uint64(0)
+            for k in range(7):
+                bits |= CARD_BIT[hands[i, k]]
+            out[i] = value_from_parts(key, bits)
+
+
+@kernel
+def evaluate_into(hands, out):
+    """out[i] = hand_value7 of row i of an (n, 7) card array (any integer dtypes; uint8 cards
+    read the least memory)."""
+    if hands.shape[1] != 7 or out.shape[0] != hands.shape[0]:
+        raise ValueError("evaluate_into takes an (n, 7) card array and an output of length n")
+    _evaluate_rows(hands.ravel(), hands, out)  # ravel: a view for C-contiguous input, a copy otherwise
 
 
 @kernel
