@@ -1,9 +1,10 @@
 """Standard-library 7-card evaluator and Monte Carlo equity, for the exported submission.
 
-CodinGame runs plain Python, so the single-file bot cannot use numba; this module is what
-it carries instead. In-process bots use the numba kernels (engine/cg_holdem/_kernels.py);
-the tests check that this evaluator orders hands exactly like ``hand_value7``.
-Values: category * 16**5 + five tie-break ranks (higher is better).
+This is the standard-library build of the one evaluator, engine/core/hand_eval.py: CodinGame
+runs plain Python, so the single-file bot cannot use numba or numpy and carries this instead.
+In-process bots use the numba kernels (engine/core/hand_eval.py via engine/cg_holdem/_kernels.py);
+tests/cg_holdem/test_equity.py checks that this evaluator orders hands exactly like the core's
+``hand_value7`` (and eval7). Values: category * 16**5 + five tie-break ranks (higher is better).
 """
 
 import time
