@@ -70,10 +70,9 @@ def nonflush_value_of(ev, key):
 @kernel(inline="always")
 def flush_value_of(ev, key, bits):
     """Strength of a flush hand: its suit's 13-bit rank mask (5+ cards of one suit, so one suit)."""
-    flush_bits = key & FLUSH_BITS
-    suit = np.uint64(0)
-    while not (flush_bits >> (np.uint64(4) * suit + np.uint64(3))) & np.uint64(1):
-        suit += np.uint64(1)
+    flush_bits = key & FLUSH_BITS  # one bit: 7 cards hold 5 of at most one suit
+    suit = (np.uint64(flush_bits >= np.uint64(0x80)) + np.uint64(flush_bits >= np.uint64(0x800))
+            + np.uint64(flush_bits >= np.uint64(0x8000)))  # branch-free: no second misprediction
     return np.int64(ev[3][(bits >> (np.uint64(16) * suit)) & _RANKS13])
 
 
