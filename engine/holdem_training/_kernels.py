@@ -98,6 +98,13 @@ def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
     """(wins, ties) of the hand hole0/hole1 over `rollouts` random completions: the other
     player's two cards, then the board cards after the first `known`, drawn in that order
     as the prefix of a fresh uniform shuffle of every card not seen (hole and known board)."""
+    return _sample_outcomes(stream, hole0, hole1, board, known, rollouts, np.empty(52, np.uint8))
+
+
+@kernel(inline="always")
+def _sample_outcomes(stream, hole0, hole1, board, known, rollouts, unseen):
+    """sample_outcomes with the caller's workspace for the unseen cards (52 uint8; batch loops
+    reuse one instead of allocating per decision)."""
     seen = (np.uint64(1) << np.uint64(hole0)) | (np.uint64(1) << np.uint64(hole1))
     board_key = SUIT_BIAS
     board_bits = np.uint64(0)
@@ -105,7 +112,6 @@ def sample_outcomes(stream, hole0, hole1, board, known, rollouts):
         seen |= np.uint64(1) << np.uint64(board[j])
         board_key += CARD_KEY[board[j]]
         board_bits |= CARD_BIT[board[j]]
-    unseen = np.empty(52, np.uint8)
     count = 0
     for c in range(52):
         if not (seen >> np.uint64(c)) & np.uint64(1):
@@ -175,7 +181,9 @@ def bob_calls_many(stream_keys, cards, known, pot, raise_amount, rollouts):
     n = cards.shape[0]
     out = np.empty(n, np.bool_)
     stream = np.empty(1, np.uint64)
+    unseen = np.empty(52, np.uint8)
     for i in range(n):
         stream[0] = stream_keys[i]
-        out[i] = bob_calls(stream, cards[i], known, pot, raise_amount, rollouts)
+        bob_wins, ties = _sample_outcomes(stream, cards[i, 2], cards[i, 3], cards[i, 4:], known, rollouts, unseen)
+        out[i] = call_decision(bob_wins, ties, rollouts, pot, raise_amount)  # = bob_calls, one workspace
     return out
