@@ -9,8 +9,8 @@ import pytest
 from bots.cg_holdem.pure_eval import equity_vs_random_py, value7
 from engine.cg_holdem._kernels import class_combo, class_equity_matrix, combo_count, equity_vs_random
 from engine.core.cards import card_name
-from engine.core.seeds import stream
 from engine.core.hand_eval import hand_value7
+from engine.core.seeds import stream
 
 eval7 = pytest.importorskip("eval7")
 

@@ -7,9 +7,9 @@ import pytest
 from numba import njit
 
 from bench.holdem_training.speed import random_hands
-from engine.core.cards import card_name
 from engine.core import _hand_tables
 from engine.core import hand_eval as _kernels
+from engine.core.cards import card_name
 from tests.holdem_training import reference
 
 
