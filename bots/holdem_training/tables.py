@@ -17,7 +17,7 @@ import numpy as np
 
 from bots.holdem_training import _kernels as K
 from engine.core import cache_file, seeds
-from engine.core.errors import MissingFile
+from engine.core.errors import MissingFile, UserError
 
 VERSION = 3  # 3: evaluator tables of engine/core/hand_eval.py (card keys carry the hash)
 CDF_GRID = 100  # equity grid step 1/100 for Bob's score distribution
@@ -64,7 +64,20 @@ def save(arrays: dict[str, np.ndarray], path: Path) -> Path:
     return cache_file.publish_npz(path, arrays)
 
 
+# Tables of this layout carry 2**16 as their (unread) multiplier; an older bundle's tables
+# (v2) carry the hash multiplier their keys need, which today's kernels no longer apply.
+_LAYOUT_MULTIPLIER = 1 << 16
+
+
+class StaleTables(UserError):
+    """Bot tables of an older layout: not an unreadable cache to rebuild quietly (a bundle's
+    tables are read-only in the contest sandbox), but a bundle to export again."""
+
+
 def from_arrays(arrays) -> BotTables:
+    if int(arrays["multiplier"][0]) != _LAYOUT_MULTIPLIER:
+        raise StaleTables(f"bot tables of an older evaluator layout (before v{VERSION}): export the bundle "
+                          "again (`cardlab export holdem-training`); accepted: tables written by this version")
     return BotTables(ev=tuple(arrays[name] for name in _EV_NAMES), cdf=arrays["cdf"],
                      pre_win=arrays["pre_win"], pre_tie=arrays["pre_tie"],
                      bob_pre_w=arrays["bob_pre_w"], bob_pre_d=arrays["bob_pre_d"], cards=arrays["cards"])

@@ -13,37 +13,36 @@ is better, equal iff the hands tie. Tables: engine/core/_hand_tables.py.
 
 Kernels come in two conventions: module-level tables (hand_value7, value_from_parts; numba
 freezes them into the compiled code) and tables passed in as a tuple `ev` (value_of, values7,
-nonflush_value_of), for bots that load the tables from their own bundle instead of building
-them at import. ev = evaluator_tables().
+nonflush_value_of in engine/core/hand_eval_ev.py, re-exported here), for bots that load the
+tables from their own bundle instead of the project's cache. ev = evaluator_tables().
 """
 
 import numpy as np
 
 from engine.core._hand_tables import (
-    BUCKET_SHIFT,
     FLUSH,
     FULL_HOUSE,
     HIGH_CARD,
     ONE_PAIR,
     QUADS,
-    SLOT_SHIFT,
     STRAIGHT,
     STRAIGHT_FLUSH,
     TRIPS,
     TWO_PAIR,
     cached_tables,
 )
+from engine.core.hand_eval_ev import (  # noqa: F401  (re-exported: one evaluator, two conventions)
+    FLUSH_BITS,
+    SUIT_BIAS,
+    flush_value_of,
+    nonflush_value_of,
+    value_of,
+    values7,
+)
 from engine.core.jit import kernel
 
 __all__ = ["HIGH_CARD", "ONE_PAIR", "TWO_PAIR", "TRIPS", "STRAIGHT", "FLUSH", "FULL_HOUSE", "QUADS",
            "STRAIGHT_FLUSH"]
-
-SUIT_BIAS = np.uint64(0x3333)
-FLUSH_BITS = np.uint64(0x8888)
-_BUCKET = np.uint64(BUCKET_SHIFT)
-_SLOT = np.uint64(SLOT_SHIFT)
-_SLOT_MASK = np.uint64(0xFFFF)
-_RANKS13 = np.uint64(0x1FFF)
 
 CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, CATEGORY_START = cached_tables()
 HAND_CLASSES = int(CATEGORY_START[9] - 1)  # 4824: the distinct strengths 7 cards can make
@@ -55,47 +54,6 @@ _LEGACY_MULTIPLIER = np.array([1 << 16], np.uint64)
 def evaluator_tables() -> tuple:
     """ev = (card_key, card_bit, noflush, flush, displacement, multiplier[1]) for value_of & co."""
     return CARD_KEY, CARD_BIT, NOFLUSH_ORDINAL, FLUSH_ORDINAL, DISPLACEMENT, _LEGACY_MULTIPLIER
-
-
-# --------------------------------------------------------------------------------------
-# Tables passed in (the bots' convention); the module-level kernels below are the same code
-# --------------------------------------------------------------------------------------
-@kernel(inline="always")
-def nonflush_value_of(ev, key):
-    """Strength of a hand whose suit counters show no flush, from its summed key alone."""
-    slot = (key >> _SLOT) + np.uint64(ev[4][key >> _BUCKET])
-    return np.int64(ev[2][slot & _SLOT_MASK])
-
-
-@kernel(inline="always")
-def flush_value_of(ev, key, bits):
-    """Strength of a flush hand: its suit's 13-bit rank mask (5+ cards of one suit, so one suit)."""
-    flush_bits = key & FLUSH_BITS  # one bit: 7 cards hold 5 of at most one suit
-    suit = (np.uint64(flush_bits >= np.uint64(0x80)) + np.uint64(flush_bits >= np.uint64(0x800))
-            + np.uint64(flush_bits >= np.uint64(0x8000)))  # branch-free: no second misprediction
-    return np.int64(ev[3][(bits >> (np.uint64(16) * suit)) & _RANKS13])
-
-
-@kernel(inline="always")
-def value_of(ev, key, bits):
-    """Strength of a 7-card hand from its summed card keys (SUIT_BIAS included) and OR-ed bits."""
-    if key & FLUSH_BITS:
-        return flush_value_of(ev, key, bits)
-    return nonflush_value_of(ev, key)
-
-
-@kernel
-def values7(ev, hands):
-    """Strength of each row of an (n, 7) card array, on passed tables."""
-    out = np.empty(hands.shape[0], np.int64)
-    for r in range(hands.shape[0]):
-        key = SUIT_BIAS
-        bits = np.uint64(0)
-        for c in hands[r]:
-            key += ev[0][c]
-            bits |= ev[1][c]
-        out[r] = value_of(ev, key, bits)
-    return out
 
 
 # --------------------------------------------------------------------------------------

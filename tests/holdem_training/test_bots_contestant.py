@@ -173,3 +173,17 @@ def test_the_exploit_bot_behind_its_cpu_pace_decides_with_lean_runouts(small_tab
         bot.end_hand(hand, 0)
     with pytest.raises(ValueError, match="cpu_budget"):
         spec.config_from(["cpu_budget=-1"])
+
+
+def test_tables_of_an_older_evaluator_layout_are_refused_in_one_line(tmp_path, small_tables):
+    # A v2 bundle's tables carry the hash multiplier today's kernels no longer apply: they
+    # would rank hands wrongly without a word, so loading them must fail and say what to do.
+    import numpy as np
+
+    with np.load(small_tables) as data:
+        arrays = {name: data[name] for name in data.files}
+    assert int(arrays["multiplier"][0]) == 1 << 16
+    arrays["multiplier"] = np.array([0x9E3779B97F4A7C15], np.uint64)
+    old = tables.save(arrays, tmp_path / "old.npz")
+    with pytest.raises(tables.StaleTables, match="older evaluator layout.*export the bundle again"):
+        tables.load(old)
