@@ -2,10 +2,9 @@
 
 Holdings are indexed by pair: index(i, j) = j * (j - 1) // 2 + i for cards i < j (1326).
 
-The evaluator is the engine's hand_value7 scheme (additive card keys + perfect hash), but its
-tables come in as arguments (`ev`, see tables.evaluator_tables) instead of module globals:
-the contestant loads them from its bundle, so a fresh process never rebuilds them (the
-engine builds them at import, which costs seconds of the 10 s CPU budget).
+The evaluator is the one in engine/core, in its tables-passed-in convention
+(engine/core/hand_eval_ev.py; values7 is re-exported for tests): the contestant loads the
+tables from its bundle, so a fresh process never builds or looks for the project's cache.
 """
 
 import math
@@ -13,15 +12,11 @@ import math
 import numpy as np
 
 from engine.core._rng import below
+from engine.core.hand_eval_ev import FLUSH_BITS, SUIT_BIAS, nonflush_value_of, value_of, values7  # noqa: F401
 from engine.core.jit import kernel
 
 PAIRS = 1326
 CLASSES = 169
-SUIT_BIAS = np.uint64(0x3333)
-_FLUSH_BITS = np.uint64(0x8888)
-_BUCKET_SHIFT = np.uint64(64 - 13)
-_SLOT_SHIFT = np.uint64(64 - 13 - 16)
-_SLOT_MASK = np.uint64(0xFFFF)
 
 
 @kernel
@@ -40,37 +35,6 @@ def pair_cards():
             k = j * (j - 1) // 2 + i
             out[k, 0] = i
             out[k, 1] = j
-    return out
-
-
-# --------------------------------------------------------------------------------------
-# Evaluator on passed tables: ev = (card_key, card_bit, noflush, flush, displacement, mult[1])
-# --------------------------------------------------------------------------------------
-@kernel
-def value_of(ev, key, bits):
-    """Strength of a 7-card hand from its summed keys (SUIT_BIAS included) and OR-ed bits."""
-    flush_bits = key & _FLUSH_BITS
-    if flush_bits:
-        suit = np.uint64(0)
-        while not (flush_bits >> (np.uint64(4) * suit + np.uint64(3))) & np.uint64(1):
-            suit += np.uint64(1)
-        return np.int64(ev[3][(bits >> (np.uint64(16) * suit)) & np.uint64(0x1FFF)])
-    h = (key >> np.uint64(16)) * ev[5][0]
-    slot = (h >> _SLOT_SHIFT) + np.uint64(ev[4][h >> _BUCKET_SHIFT])
-    return np.int64(ev[2][slot & _SLOT_MASK])
-
-
-@kernel
-def values7(ev, hands):
-    """Strength of each row of an (n, 7) card array (for tests and table checks)."""
-    out = np.empty(hands.shape[0], np.int64)
-    for r in range(hands.shape[0]):
-        key = SUIT_BIAS
-        bits = np.uint64(0)
-        for c in hands[r]:
-            key += ev[0][c]
-            bits |= ev[1][c]
-        out[r] = value_of(ev, key, bits)
     return out
 
 
@@ -310,13 +274,6 @@ def call_probs(cdf, bob_w, bob_d, active, pot, x, rollouts):
 # removal) and Alice's result against every Bob holding.
 # --------------------------------------------------------------------------------------
 @kernel
-def _nonflush_value(ev, key):
-    h = (key >> np.uint64(16)) * ev[5][0]
-    slot = (h >> _SLOT_SHIFT) + np.uint64(ev[4][h >> _BUCKET_SHIFT])
-    return np.int64(ev[2][slot & _SLOT_MASK])
-
-
-@kernel
 def _values_off_board(ev, final, vals, rank_val, members):
     """vals[k] for every pair k off the 5-card board `final`, whose indices go to
     members[:n]; returns n.
@@ -331,7 +288,7 @@ def _values_off_board(ev, final, vals, rank_val, members):
         bits |= ev[1][c]
     for r2 in range(13):
         for r1 in range(r2 + 1):
-            v = _nonflush_value(ev, key + ev[0][r1] + ev[0][r2])
+            v = nonflush_value_of(ev, key + ev[0][r1] + ev[0][r2])
             rank_val[r1 * 13 + r2] = v
             rank_val[r2 * 13 + r1] = v
     n = 0
@@ -344,7 +301,7 @@ def _values_off_board(ev, final, vals, rank_val, members):
                 continue
             k = j * (j - 1) // 2 + i
             kk = kj + ev[0][i]
-            if kk & _FLUSH_BITS:
+            if kk & FLUSH_BITS:
                 vals[k] = value_of(ev, kk, bits | ev[1][i] | ev[1][j])
             else:
                 vals[k] = rank_val[(i % 13) * 13 + j % 13]
@@ -476,7 +433,7 @@ def _rank_runout(ev, final, work):
     n_items = 0
     for r2 in range(13):
         for r1 in range(r2 + 1):
-            keys[n_items] = _nonflush_value(ev, key + ev[0][r1] + ev[0][r2]) * _ITEM + n_items
+            keys[n_items] = nonflush_value_of(ev, key + ev[0][r1] + ev[0][r2]) * _ITEM + n_items
             n_items += 1
     if need < 3:
         for j in range(52):
