@@ -16,12 +16,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from engine.core.errors import BadValue
-
-
-class ConfigError(BadValue):
-    """A bad ``--set``/``--grid`` key or value; the message says what is accepted."""
-
+from bots.settings import ConfigError, pairs  # ConfigError lives with the parser; callers import it here too
 
 SEED_MAX = 2**63 - 1  # seeds are logged as DuckDB BIGINT and fed to 64-bit streams
 
@@ -197,23 +192,17 @@ def parse_value(kind: type, key: str, text: str, owner: str):
     raise ConfigError(f"{owner}: {key}={text!r} is not {shape}")
 
 
-def split_pairs(overrides: Mapping[str, str] | Iterable[str]) -> dict[str, str]:
+def split_pairs(overrides: Mapping[str, str] | Iterable[str], option: str = "setting") -> dict[str, str]:
     if isinstance(overrides, Mapping):
         return {str(k): str(v) for k, v in overrides.items()}
-    pairs = {}
-    for item in overrides:
-        key, sep, value = item.partition("=")
-        if not sep or not key:
-            raise ConfigError(f"expected key=value, got {item!r}")
-        pairs[key.strip()] = value.strip()
-    return pairs
+    return dict(pairs(overrides, option))
 
 
 def build_config(config_type: type, overrides: Mapping[str, str] | Iterable[str] = (), *, owner: str = ""):
     """A config from its defaults plus ``k=v`` overrides; unknown keys name the accepted ones."""
     fields = config_fields(config_type)
     values = {}
-    for key, text in split_pairs(overrides).items():
+    for key, text in split_pairs(overrides, f"{owner} setting" if owner else "setting").items():
         if key not in fields:
             accepted = ", ".join(sorted(fields)) or "(none)"
             raise ConfigError(f"{owner}: unknown key {key!r}; accepted keys: {accepted}")

@@ -1,73 +1,40 @@
-"""Command-line settings as every command reads them: `key=value` lists (--set, --opt, --env) and a
-bot chosen by name plus its `k=v` settings, or by one entry such as `montecarlo:samples=40`.
+"""Command-line settings as every command reads them: `key=value` lists (--set, --opt, --env), comma-
+separated integers, and a bot chosen by name plus its `k=v` settings or by one entry such as
+`montecarlo:samples=40`.
 
-Bad input stops the command with one line naming the bad part and what is accepted (cardlab.errors.fail);
-a bad config value is the bot's own ConfigError message, which names the key and its range."""
+The parsers live below the CLI (bots/settings.py, bots/choice.py) so flows and benchmarks read the same
+forms; here a bad part stops the command at once with their one line (cardlab.errors.fail), even where
+a command catches ValueError around them."""
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from typing import Any
+import functools
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
-from bots.base import BotSpec, ConfigError, config_fields
+from bots import choice, settings
 from cardlab.errors import fail
+from engine.core.errors import UserError
 
-KEY_VALUE = "key=value"
-
-
-def pairs(items: Iterable[str], option: str, *, accepted: str = KEY_VALUE,
-          strip: bool = True) -> tuple[tuple[str, str], ...]:
-    """`key=value` strings -> ((key, value), ...), in order (a repeated key: the last one counts where
-    they become a dict). `strip=False` keeps the value as typed (environment variables)."""
-    found = []
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            fail(f"{option} {item!r}: not key=value; accepted: {accepted}")
-        found.append((key.strip(), value.strip()) if strip else (key, value))
-    return tuple(found)
+KEY_VALUE = settings.KEY_VALUE
+F = TypeVar("F", bound=Callable)
 
 
-@dataclass(frozen=True)
-class BotChoice:
-    """A registered bot and the config its settings make; `label` is the bot as the user wrote it."""
+def _stops_the_command(parse: F) -> F:
+    @functools.wraps(parse)
+    def read(*args, **kwargs):
+        try:
+            return parse(*args, **kwargs)
+        except UserError as exc:
+            fail(str(exc))
 
-    label: str
-    spec: BotSpec
-    config: Any
-    settings: tuple[tuple[str, str], ...] = ()
-
-    def make(self):
-        return self.spec.make(self.config)
+    return read  # type: ignore[return-value]
 
 
-def bot(bots: Mapping[str, BotSpec], name: str, settings: Iterable[str] = (), *, option: str = "--bot",
-        settings_option: str = "--set", game: str | None = None, label: str | None = None) -> BotChoice:
-    """The bot called `name` in `bots`, configured by its defaults plus the `k=v` settings."""
-    if name not in bots:
-        known = ", ".join(sorted(bots)) or "(none)"
-        fail(f"{option} {name!r}: unknown bot{' for ' + game if game else ''}; accepted: {known}")
-    spec = bots[name]
-    keys = ", ".join(sorted(config_fields(spec.config_type))) or "(none: the bot takes no settings)"
-    given = pairs(settings, settings_option, accepted=f"key=value with a key of {keys}")
-    try:
-        config = spec.config_from(dict(given))
-    except ConfigError as exc:
-        fail(str(exc))
-    return BotChoice(label=name if label is None else label, spec=spec, config=config, settings=given)
+pairs = _stops_the_command(settings.pairs)
+integers = _stops_the_command(settings.integers)
+bot = _stops_the_command(choice.choose)
+entry = _stops_the_command(choice.entry)
 
-
-def entry(bots: Mapping[str, BotSpec], text: str, *, option: str = "--bot", sep: str | None = ":",
-          settings_sep: str | None = ":") -> BotChoice:
-    """One bot written as a single entry: its name, then `k=v` settings. `sep` ends the name and
-    `settings_sep` parts the settings (None: blanks), e.g. `montecarlo:samples=40:bet_fraction=0.5`
-    (":", ":"), `mcts:time_ms=50,nodes=900` (":", ",") or `learner prior_scale=2` (None, None)."""
-    name, *rest = text.strip().split(sep, 1) or [""]
-    settings = [s for s in (rest[0].split(settings_sep) if rest else []) if s.strip()]
-    shown = f"NAME or NAME{sep or ' '}k=v{settings_sep or ' '}k=v..."
-    if not name.strip():
-        fail(f"{option} {text!r}: no bot name; accepted: {shown} with NAME one of {', '.join(sorted(bots))}")
-    return bot(bots, name.strip(), settings, option=option, settings_option=f"{option} {text!r} setting",
-               label=text)
+__all__ = ["KEY_VALUE", "bot", "entry", "integers", "pairs", "settings_of"]
 
 
 def settings_of(config: Mapping[str, Any]) -> list[str]:
@@ -75,29 +42,3 @@ def settings_of(config: Mapping[str, Any]) -> list[str]:
     from flows.submissions import config_text
 
     return [f"{key}={config_text(value)}" for key, value in config.items()]
-
-
-
-def integers(text: str, option: str, *, accepted: str, lo: int | None = None, hi: int | None = None,
-             count: int | None = None) -> list[int]:
-    """Comma-separated integers such as `1,2,3`, each in [lo, hi], and `count` of them if given."""
-    parts = [part.strip() for part in text.split(",") if part.strip()]
-    problem = _integers_problem(parts, lo=lo, hi=hi, count=count)
-    if problem:
-        fail(f"{option} {text!r}: {problem}; accepted: {accepted}")
-    return [int(part) for part in parts]
-
-
-def _integers_problem(parts: list[str], *, lo: int | None, hi: int | None, count: int | None) -> str | None:
-    for part in parts:
-        try:
-            value = int(part)
-        except ValueError:
-            return f"{part!r} is not an integer"
-        if (lo is not None and value < lo) or (hi is not None and value > hi):
-            return f"{value} is out of range"
-    if not parts:
-        return "no value"
-    if count is not None and len(parts) != count:
-        return f"{count} expected, {len(parts)} given"
-    return None

@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import Unavailable
+from engine.core.pids import alive, stat_field
 
 PR_SET_PDEATHSIG = 1
 OWNED_MARK = "CARDLAB_OWNS_PREFECT_SERVER"  # set with PREFECT_API_URL when the server is ours
@@ -59,30 +60,9 @@ def pid_dir() -> Path:
     return home / "cardlab-servers"
 
 
-def alive(pid: int) -> bool:
-    """Whether the process runs (a zombie does not)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # someone else's process reused the pid
-        return True
-    return _state(pid) not in ("Z", None)
-
-
-def _state(pid: int) -> str | None:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (OSError, IndexError):
-        return None
-
-
 def _start_ticks(pid: int) -> str | None:
     """The process's start time in clock ticks: with the pid, it names one process (pids are reused)."""
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
-    except (OSError, IndexError):
-        return None
+    return stat_field(pid, 19)
 
 
 def _is_our_server(pid: int, started: str | None) -> bool:

@@ -26,6 +26,7 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bots.settings import pairs
 from engine.core.errors import BadValue
 
 GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
@@ -130,10 +131,11 @@ def entrant(name: str, command: str) -> Entrant:
 
 
 def parse_program(item: str) -> tuple[str, str]:
-    name, sep, command = item.partition("=")
-    if not sep or not name.strip() or not command.strip():
-        raise LeagueError(f"--program {item!r}: accepted: NAME=COMMAND, e.g. alice='python3 alice.py'")
-    return name.strip(), command.strip()
+    accepted = "NAME=COMMAND, e.g. alice='python3 alice.py'"
+    ((name, command),) = pairs([item], "--program", accepted=accepted)
+    if not command:
+        raise LeagueError(f"--program {item!r}: no command; accepted: {accepted}")
+    return name, command
 
 
 def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, seed: int = 1,

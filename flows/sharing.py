@@ -18,6 +18,7 @@ from pathlib import Path
 import duckdb
 
 from engine.core.errors import BadValue, Unavailable
+from engine.core.pids import alive
 
 # Seconds a writer tries before it spools a write instead, and a reader before it gives up.
 DEFAULT_WRITE_WAIT = 10.0
@@ -66,16 +67,6 @@ def waiting_folder(db: Path) -> Path:
     return db.with_name(db.name + ".waiting")
 
 
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
 def _live_markers(db: Path) -> list[str]:
     try:
         names = os.listdir(waiting_folder(db))
@@ -86,7 +77,7 @@ def _live_markers(db: Path) -> list[str]:
         parts = name.split("-")
         if len(parts) != 3 or not parts[1].isdigit():
             continue
-        if _alive(int(parts[1])) and now - int(parts[0]) / 1e9 < STALE_MARKER_S:
+        if alive(int(parts[1])) and now - int(parts[0]) / 1e9 < STALE_MARKER_S:
             live.append(name)
     return sorted(live)
 

@@ -13,6 +13,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.states import Failed
 
+from bots import settings
 from bots.base import config_as_dict
 from engine.core.errors import BadValue, Unavailable
 from flows import games, sweep_record, tracking
@@ -309,14 +310,7 @@ def _paired(store: HandLog, best, runner_up) -> tuple[float | None, float | None
 
 def parse_grid(items: list[str]) -> tuple[tuple[str, tuple[str, ...]], ...]:
     """``k=v1,v2`` strings -> ((k, (v1, v2)), ...); values are checked later against the config."""
-    grid = []
-    for item in items:
-        key, sep, values = item.partition("=")
-        parts = tuple(v.strip() for v in values.split(",") if v.strip())
-        if not sep or not key.strip() or not parts:
-            raise BadValue(f"expected --grid key=v1,v2,..., got {item!r}")
-        grid.append((key.strip(), parts))
-    return tuple(grid)
+    return settings.grid(items, "--grid")
 
 
 def with_runner(kind: str | None = None, **kwargs):

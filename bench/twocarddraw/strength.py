@@ -15,9 +15,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.twocarddraw import BOTS
+from bots.choice import BotChoice
 from engine.core import seeds
-from engine.core.errors import BadValue
 from engine.core.stats import summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
@@ -47,32 +46,10 @@ def benchmark_server(index: int) -> BenchServer:
     return BenchServer(index, bets, steps, index + 1, B.READINGS[index % len(B.READINGS)], law)
 
 
-@dataclass(frozen=True)
-class Entry:
-    """A bot to measure: its name in BOTS and config overrides; label = how tables name it."""
-
-    label: str
-    name: str
-    settings: tuple[str, ...]
-
-    @classmethod
-    def parse(cls, text: str) -> "Entry":
-        """'mixture' or 'mixture explore=thompson prior_scale=2'."""
-        parts = text.split()
-        if not parts:
-            raise BadValue("empty --bot entry: expected a bot name, then optional k=v settings")
-        return cls(" ".join(parts), parts[0], tuple(parts[1:]))
-
-    def make(self):
-        spec = BOTS[self.name]
-        config = spec.config_from(list(self.settings))
-        return lambda: spec.make(config)
-
-
-def strength_rows(entries: list[Entry], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
+def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
                   progress: Callable[[str], None] | None = None) -> list[dict]:
     rows = []
-    makers = {e.label: e.make() for e in entries}
+    makers = {e.label: e.make for e in entries}
     for index in servers:
         server = benchmark_server(index)
         strategy = server.strategy()

@@ -388,13 +388,9 @@ def strength(
     """Exact expected profit per hand of each bot over generated servers as a ratio to the best
     response (mean of per-server ratios and ratio of sums), with paired 95% CIs over servers of the
     first bot minus each other (same servers, same deals)."""
-    from bench.twocarddraw.strength import Entry, strength_rows, summarise
+    from bench.twocarddraw.strength import strength_rows, summarise
 
-    entries = []
-    for text in bot:
-        chosen = options.entry(_bots(), text, sep=None, settings_sep=None)
-        entries.append(Entry(label=" ".join(text.split()), name=chosen.spec.name,
-                             settings=tuple(f"{k}={v}" for k, v in chosen.settings)))
+    entries = [options.entry(_bots(), text, sep=None, settings_sep=None) for text in bot]
     labels = [e.label for e in entries]
     if len(set(labels)) != len(labels):
         _fail(f"--bot {', '.join(map(repr, labels))}: an entry is given twice; accepted: different entries")

@@ -9,6 +9,7 @@ line-up sits in every seat on the same cards. Options: players (2-4) and the opp
 
 from dataclasses import dataclass
 
+from bots import choice
 from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
@@ -95,15 +96,6 @@ class Tournament:
     logs: tuple[tuple[tuple[str, ...], object], ...]  # (line-up, ChunkLog) per table played
 
 
-def _bot_maker(entry: str):
-    """'name' or 'name:k=v:k=v' -> (label, factory)."""
-    name, *pairs = entry.split(":")
-    if name not in BOTS:
-        raise BadValue(f"unknown bot {name!r}; accepted: {', '.join(sorted(BOTS))}")
-    config = BOTS[name].config_from(pairs)
-    return entry, (lambda: BOTS[name].make(config))
-
-
 def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 1) -> Tournament:
     """Every line-up of ``players`` distinct entries plays ``deals`` shared deals, each in
     every rotation (duplicate format); standings by mean finishing position with 95% CIs and
@@ -114,7 +106,8 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(entries) < players:
         raise BadValue(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
-    makers = dict(_bot_maker(e) for e in entries)
+    makers = {e: choice.entry(BOTS, e, option="bot").make for e in entries}  # 'name' or 'name:k=v:k=v'
+
     model = PlackettLuce()
     ratings = {e: model.rating(name=e) for e in makers}
     positions: dict[str, list[int]] = {e: [] for e in makers}

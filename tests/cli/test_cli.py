@@ -50,7 +50,7 @@ def test_match_logs_every_unit_and_prints_a_confidence_interval(capsys, monkeypa
     (("match", "toy", "--set", "edge=lots"), "edge='lots' is not a number"),
     (("match", "toy", "--set", "speed=2"), "unknown key 'speed'; accepted keys: crash_file, crash_unit, edge, label"),
     (("match", "toy", "--set", "edge"), "--set 'edge': not key=value; accepted: key=value with a key of crash_file"),
-    (("sweep", "toy", "--grid", "edge"), "expected --grid key=v1,v2"),
+    (("sweep", "toy", "--grid", "edge"), "--grid 'edge': not key=value; accepted: key=v1,v2"),
     (("sql", "SELECT * FROM no_such_table"), "no_such_table"),
     (("sql", "--db", "/nonexistent/h.duckdb"), "no hand log at /nonexistent/h.duckdb"),
     (("report", "s-missing"), "no sweep 's-missing'"),

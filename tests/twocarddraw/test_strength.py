@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from bench.twocarddraw.strength import Entry, benchmark_server, summarise
+from bench.twocarddraw.strength import benchmark_server, summarise
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
@@ -29,11 +29,3 @@ def test_summary_ratios_and_paired_differences():
     assert out["b"]["first_minus_per_hand"]["mean"] == pytest.approx(np.mean([0.04, 0.0, 0.1]))
     assert out["a"]["by_reading"]["default"] == {"servers": 2, "mean_ratio": pytest.approx(0.7),
                                                  "ratio_of_sums": pytest.approx(0.19 / 0.3)}
-
-
-def test_a_bot_entry_carries_its_settings():
-    entry = Entry.parse("mixture  prior_scale=2 explore=thompson")
-    assert (entry.label, entry.name, entry.settings) == ("mixture prior_scale=2 explore=thompson", "mixture",
-                                                         ("prior_scale=2", "explore=thompson"))
-    with pytest.raises(ValueError, match="empty --bot entry"):
-        Entry.parse("  ")
