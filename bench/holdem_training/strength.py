@@ -59,7 +59,7 @@ def replay_cpu(run: Path, judge_lines: list[str]) -> float:
     with tempfile.TemporaryFile() as feed:
         feed.write(("\n".join(judge_lines) + "\n").encode())
         feed.seek(0)
-        proc = subprocess.Popen([str(run)], stdin=feed, stdout=subprocess.DEVNULL)
+        proc = subprocess.Popen([str(run)], stdin=feed, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _, _, usage = os.wait4(proc.pid, 0)
     return usage.ru_utime + usage.ru_stime
 
