@@ -16,7 +16,7 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from bots.settings import ConfigError, pairs  # ConfigError lives with the parser; callers import it here too
+from engine.core.settings import ConfigError, pairs  # ConfigError lives with the parser; callers import it here too
 
 SEED_MAX = 2**63 - 1  # seeds are logged as DuckDB BIGINT and fed to 64-bit streams
 

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from bots.base import BotSpec, config_fields
-from bots.settings import ConfigError, pairs
 from engine.core.errors import UnknownName
+from engine.core.settings import ConfigError, pairs
 
 
 @dataclass(frozen=True)

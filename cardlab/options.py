@@ -2,7 +2,7 @@
 separated integers, and a bot chosen by name plus its `k=v` settings or by one entry such as
 `montecarlo:samples=40`.
 
-The parsers live below the CLI (bots/settings.py, bots/choice.py) so flows and benchmarks read the same
+The parsers live below the CLI (engine/core/settings.py, bots/choice.py) so flows and benchmarks read the same
 forms; here a bad part stops the command at once with their one line (cardlab.errors.fail), even where
 a command catches ValueError around them."""
 
@@ -10,8 +10,9 @@ import functools
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
-from bots import choice, settings
+from bots import choice
 from cardlab.errors import fail
+from engine.core import settings
 from engine.core.errors import UserError
 
 KEY_VALUE = settings.KEY_VALUE

@@ -26,8 +26,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bots.settings import pairs
 from engine.core.errors import BadValue
+from engine.core.settings import pairs
 
 GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
 FIXED_OPPONENT = ("holdem-training", "twocarddraw")  # ranked by mean profit against the contest's opponent

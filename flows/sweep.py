@@ -13,8 +13,8 @@ from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 from prefect.states import Failed
 
-from bots import settings
 from bots.base import config_as_dict
+from engine.core import settings
 from engine.core.errors import BadValue, Unavailable
 from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match

@@ -9,6 +9,7 @@ import numpy as np
 
 from engine.core import seeds
 from engine.core.errors import BadValue
+from engine.core.settings import ConfigError, listed, pairs
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.strategy import Strategy
@@ -101,16 +102,13 @@ class Reading:
     @classmethod
     def parse(cls, text: str) -> "Reading":
         """'order=random,proposal=perturb' (any subset; '' or 'default' = the default reading)."""
-        fields = {}
-        for part in text.split(","):
-            if not part.strip() or part.strip() == "default":
-                continue
-            key, sep, value = part.partition("=")
-            if not sep or key.strip() not in ("order", "proposal", "accept", "mistakes"):
-                raise BadValue(f"generator reading expects key=value with keys order, proposal, accept, mistakes; "
-                                 f"got {part!r}")
-            fields[key.strip()] = value.strip()
-        return cls(**fields)
+        keys = ("order", "proposal", "accept", "mistakes")
+        accepted = f"key=value with keys {', '.join(keys)} (or 'default')"
+        given = pairs([part for part in listed(text) if part != "default"], "generator reading", accepted=accepted)
+        for key, _ in given:
+            if key not in keys:
+                raise ConfigError(f"generator reading {text!r}: unknown key {key!r}; accepted: {accepted}")
+        return cls(**dict(given))
 
 
 READINGS = (Reading(), Reading(order="random"), Reading(proposal="perturb"), Reading(accept="ties"),

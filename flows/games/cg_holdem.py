@@ -107,7 +107,6 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(entries) < players:
         raise BadValue(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
     makers = {e: choice.entry(BOTS, e, option="bot").make for e in entries}  # 'name' or 'name:k=v:k=v'
-
     model = PlackettLuce()
     ratings = {e: model.rating(name=e) for e in makers}
     positions: dict[str, list[int]] = {e: [] for e in makers}

@@ -4,9 +4,9 @@ flows and benchmarks, and the one-line refusals naming the bad part and what is 
 import pytest
 
 from bots.choice import choose, entry
-from bots.settings import ConfigError
 from bots.twocarddraw import BOTS as TCD
 from engine.core.errors import UnknownName
+from engine.core.settings import ConfigError
 from tests.flows.toy_game import BOT as COIN
 
 TOY = {"coin": COIN}

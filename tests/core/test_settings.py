@@ -1,10 +1,10 @@
-"""The one reader of `key=value` lists, grids and integer lists (bots.settings): what it accepts, and
+"""The one reader of `key=value` lists, grids and integer lists (engine.core.settings): what it accepts, and
 the one-line refusal naming the option, the bad part and what is accepted."""
 
 import pytest
 
-from bots.settings import ConfigError, grid, integers, listed, pairs
 from engine.core.errors import BadValue
+from engine.core.settings import ConfigError, grid, integers, listed, pairs
 
 
 def test_pairs_keep_order_and_strip_unless_told():

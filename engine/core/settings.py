@@ -1,8 +1,9 @@
 """Settings as users write them, read once for every layer: `key=value` lists (--set, --opt, --env,
---grid, --program) and comma-separated lists such as `1,2,3`.
+--grid, --program, a generator reading) and comma-separated lists such as `1,2,3`.
 
-Pure functions over strings; bad input raises ConfigError with the one style
-`OPTION 'what was given': what was wrong; accepted: ...`. (Bots chosen by name: bots/choice.py.)"""
+Pure functions over strings, stdlib only so the engine can use them; bad input raises ConfigError
+with the one style `OPTION 'what was given': what was wrong; accepted: ...`. (Bots chosen by name:
+bots/choice.py.)"""
 
 from collections.abc import Iterable
 
