@@ -16,7 +16,7 @@ import numpy as np
 
 from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
-from flows.league_spec import FIXED_OPPONENT, IN_PROCESS_PREFIX, REFERENCE, Entrant, LeagueSpec
+from flows.league_spec import FIXED_OPPONENT, REFERENCE, Entrant, LeagueSpec, project_bot
 
 HOLDEM_HANDS = 1000  # per game; the contest's match is 10,000 hands (set `hands` in the options)
 TCD_HANDS = 1000  # per game; a TopCoder test was 10,000 hands
@@ -106,8 +106,6 @@ def _holdem_training(spec: LeagueSpec, plan: GamePlan):
 
 
 def _twocarddraw(spec: LeagueSpec, plan: GamePlan):
-    from bots.choice import entry
-    from bots.twocarddraw import BOTS
     from engine.twocarddraw.judge import OK, MatchOptions, load_server, play_bot
     from engine.twocarddraw.program import play_program
 
@@ -117,8 +115,7 @@ def _twocarddraw(spec: LeagueSpec, plan: GamePlan):
     if entrant.bot_class:  # the user's class in its own sandboxed process, TopCoder's CPU accounting
         result, _ = play_program(*entrant.bot_class, server, seed=plan.seed, count=hands)
     else:
-        bot = entry(BOTS, entrant.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {entrant.name}",
-                    game="twocarddraw").make()
+        bot = project_bot(entrant).make()
         result = play_bot(bot, server, seed=plan.seed, count=hands)  # CPU: the bot's own thread time
     fault = "" if result.status == OK else f"{result.status}: {result.record.message}"
     return [result.profit / hands], [1], [fault], [result.cpu_seconds], result.chunk_log()

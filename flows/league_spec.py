@@ -130,6 +130,14 @@ def entrant(name: str, command: str) -> Entrant:
     return Entrant(name, command, version_of(command))
 
 
+def project_bot(e: Entrant):
+    """The configured project bot of a TwoCardDraw `bot:NAME[:k=v...]` entrant (BotChoice)."""
+    from bots.choice import entry
+    from bots.twocarddraw import BOTS
+
+    return entry(BOTS, e.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {e.name}", game="twocarddraw")
+
+
 def parse_program(item: str) -> tuple[str, str]:
     accepted = "NAME=COMMAND, e.g. alice='python3 alice.py'"
     ((name, command),) = pairs([item], "--program", accepted=accepted)
@@ -163,6 +171,8 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
         if e.in_process and game != "twocarddraw":
             raise LeagueError(f"{e.name}: '{IN_PROCESS_PREFIX}NAME' entrants are for twocarddraw; "
                               f"{game} entrants are program commands")
+        if e.in_process:
+            project_bot(e)  # a bad name or setting stops the league before anything is played
         if game == "twocarddraw" and not (e.in_process or e.bot_class):
             raise LeagueError(f"{e.name}: twocarddraw entrants are classes, as TopCoder's tester ran them: "
                               f"PATH.py:ClassName (yours, in its own process) or '{IN_PROCESS_PREFIX}NAME' "

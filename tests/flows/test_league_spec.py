@@ -6,6 +6,8 @@ from collections import Counter
 
 import pytest
 
+from engine.core.errors import UnknownName
+from engine.core.settings import ConfigError
 from flows.league_play import plan_games, round_seed
 from flows.league_spec import LeagueError, build, load_toml, version_of
 
@@ -57,6 +59,10 @@ def test_twocarddraw_takes_classes_a_users_or_a_project_bot(tmp_path):
     mine = _script(tmp_path, "mine.py", "class Bot:\n    pass\n")
     spec = build(name="x", game="twocarddraw", programs=[("a", "bot:sample"), ("b", f"{mine}:Bot")], games=1)
     assert spec.entrants[0].in_process and spec.entrants[1].bot_class == (mine, "Bot")
+    with pytest.raises(UnknownName, match="^entrant a 'nobody': unknown bot for twocarddraw; accepted: .*sample"):
+        build(name="x", game="twocarddraw", programs=[("a", "bot:nobody")], games=1)  # before anything is played
+    with pytest.raises(ConfigError, match="^bot 'learner': unknown key 'x'; accepted keys: "):
+        build(name="x", game="twocarddraw", programs=[("a", "bot:learner:x=1")], games=1)
     (tmp_path / "mine.py").write_text("class Bot:\n    x = 1\n")
     assert version_of(f"{mine}:Bot") != spec.entrants[1].version
     with pytest.raises(LeagueError, match="are for twocarddraw"):
