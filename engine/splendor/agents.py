@@ -18,6 +18,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from engine.core.contract import TurnBot
 from engine.core.errors import BadValue
 from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
 from engine.splendor.protocol import kibitzes, parse_input
@@ -43,8 +44,9 @@ class Agent(Protocol):
     def new_game(self, key: int) -> None: ...
 
 
-class Bot(Protocol):
-    """An in-process bot: sees the parsed stdin only, answers with its stdout text."""
+class Bot(TurnBot, Protocol):
+    """An in-process bot (the core's turn-based shape): sees the parsed stdin only, answers
+    with its stdout text."""
 
     def act(self, obs) -> str: ...
 
