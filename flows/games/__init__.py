@@ -9,6 +9,7 @@ import importlib
 import os
 
 from engine.core.errors import UnknownName
+from engine.core.settings import listed, pairs
 from flows.games.base import GameAdapter
 
 MODULES = {
@@ -31,11 +32,9 @@ def register(adapter: GameAdapter) -> None:
 
 
 def _modules() -> dict[str, str]:
-    extra = {}
-    for item in os.environ.get("CARDLAB_EXTRA_GAMES", "").split(","):
-        name, sep, module = item.partition("=")
-        if sep:
-            extra[name.strip()] = module.strip()
+    # The one k=v reader; a malformed item is refused, not skipped (the game would just be missing).
+    extra = dict(pairs(listed(os.environ.get("CARDLAB_EXTRA_GAMES", "")), "CARDLAB_EXTRA_GAMES",
+                       accepted="name=package.module,..."))
     return MODULES | extra
 
 
