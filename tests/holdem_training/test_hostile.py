@@ -3,6 +3,7 @@ within its wall limit plus 5 s, no process of the program's survives, and the ha
 before the fault are in the result."""
 
 import _thread
+import signal
 import sys
 import threading
 import time
@@ -63,7 +64,17 @@ def test_a_daemon_child_dies_and_the_secret_stays_hidden(tmp_path, monkeypatch):
     assert result.isolation in ("namespaces+readonly-fs", "namespaces", "subreaper")
 
 
-def test_ctrl_c_keeps_the_hands_played_and_kills_the_program():
+@pytest.fixture
+def python_sigint():
+    """Python's own Ctrl-C handler for the test: a test run started in the background by a
+    non-interactive shell inherits SIGINT ignored, Python then keeps it ignored, and the
+    simulated Ctrl-C does nothing (the match plays to its end)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+def test_ctrl_c_keeps_the_hands_played_and_kills_the_program(python_sigint):
     marker = uuid.uuid4().hex
     lines: list[str] = []
     stop = threading.Event()
@@ -71,17 +82,8 @@ def test_ctrl_c_keeps_the_hands_played_and_kills_the_program():
     def interrupt_mid_match():  # Ctrl-C once some hands are played, as a user would press it
         while len(lines) < 2000 and not stop.is_set():
             time.sleep(0.001)
-        # ...and again, as a user would, while the match visibly goes on: one CI run of the full
-        # suite saw a match play to the end with status ok (not reproduced in 30 runs of this test
-        # alone, idle or under load), as if the simulated Ctrl-C was lost inside a library call.
-        # Once the judge has taken one, it sends nothing more, so no second one can follow it.
-        while not stop.is_set():
+        if not stop.is_set():
             _thread.interrupt_main()
-            stop.wait(0.05)  # time to be taken (lines written meanwhile do not count)
-            seen = len(lines)
-            stop.wait(0.3)  # a running match writes thousands of lines in this time
-            if len(lines) - seen < 200:
-                break
 
     watcher = threading.Thread(target=interrupt_mid_match)
     watcher.start()
