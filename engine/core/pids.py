@@ -4,13 +4,19 @@ import os
 from pathlib import Path
 
 
-def stat_field(pid: int, index: int) -> str | None:
-    """Field `index` of /proc/PID/stat after the command name (0: state, 19: start time in ticks);
-    None when the process or the field is gone."""
+def stat_fields(pid: int) -> list[str] | None:
+    """The fields of /proc/PID/stat after the command name (which may hold blanks and parentheses):
+    0 state, 11/12 user/system CPU ticks, 19 start time in ticks; None when the process is gone."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[index]
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except (OSError, IndexError):
         return None
+
+
+def stat_field(pid: int, index: int) -> str | None:
+    """Field `index` of stat_fields; None when the process or the field is gone."""
+    fields = stat_fields(pid)
+    return fields[index] if fields is not None and index < len(fields) else None
 
 
 def alive(pid: int) -> bool:

@@ -26,6 +26,7 @@ from collections import deque
 from dataclasses import dataclass
 
 from engine.core import sandbox
+from engine.core.pids import stat_fields
 
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 _MEMORY_POLL_SECONDS = 0.05
@@ -401,11 +402,10 @@ class LineProcess:
         """CPU seconds (user + system) used so far by the program."""
         if self._reaped_cpu is not None:
             return self._reaped_cpu
+        fields = stat_fields(self.pid)
         try:
-            with open(f"/proc/{self.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
             return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
-        except (OSError, IndexError, ValueError):
+        except (TypeError, IndexError, ValueError):  # gone (None) or a short read
             return 0.0
 
     def _poll_memory(self, force: bool = False) -> None:
