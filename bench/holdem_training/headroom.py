@@ -13,8 +13,12 @@ hand by hand (a paired difference, so the deal's luck cancels):
 - `seer`: the same planner told Bob's two cards (its posterior is a point mass from the
   flop on; preflop it keeps the plan, so it is if anything an underestimate). No contestant
   can have this: the gap is what the information Bob keeps is worth.
-- `changed`: the exploit bot with other settings (`--vary k=v`): how one planning change
-  is measured paired on the same deals.
+- `changed`: the exploit bot with other settings: how one planning change is measured
+  paired on the same deals.
+
+`--vary k=v` settings apply to every variant (not to the exploit baseline): `changed`
+needs them, and `turn-lookahead --vary runouts_flop=16 ...` measures the best planning
+known here at any CPU against the default.
 """
 
 import time

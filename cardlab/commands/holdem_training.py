@@ -114,15 +114,16 @@ def bench_strength(
 @bench_app.command("headroom")
 def bench_headroom(
     variants: str = typer.Option("turn-lookahead,seer", "--variants",
-                                 help="comma-separated: turn-lookahead, seer, changed (the exploit bot with --vary)"),
+                                 help="comma-separated: turn-lookahead, seer, changed (the exploit bot itself)"),
     seeds: int = typer.Option(2, "--seeds", callback=checks.count),
     first_seed: int = typer.Option(1, "--first-seed", callback=checks.seed),
     hands: int = typer.Option(3000, "--hands", help="hands per seed", callback=checks.count),
     set_: list[str] = typer.Option([], "--set", help="exploit setting k=v for every bot (repeatable)"),
-    vary: list[str] = typer.Option([], "--vary", help="setting k=v of the `changed` variant only (repeatable)"),
+    vary: list[str] = typer.Option([], "--vary", help="setting k=v of every variant, not of the exploit baseline "
+                                                      "(repeatable)"),
 ):
     """The exploit bot against a flop turn-lookahead, a planner told Bob's cards, or other settings,
-    paired on the same deals."""
+    paired on the same deals. The baseline plays with --set; each variant with --set and --vary."""
     from bench.holdem_training import headroom
     from bots.holdem_training import BOTS
 
@@ -130,15 +131,14 @@ def bench_headroom(
     headroom.check_variants(names)
     spec = BOTS["exploit"]
     config = spec.config_from(list(set_))
-    changed = spec.config_from(list(set_) + list(vary))
+    varied = spec.config_from(list(set_) + list(vary))
     seed_list = list(range(first_seed, first_seed + seeds))
     base = headroom.play("exploit", seed_list, hands, config)
     typer.echo(f"{seeds} seeds x {hands} hands from seed {first_seed}, in process, exploit config "
-               f"{' '.join(set_) or 'default'}" + (f"; changed: {' '.join(vary)}" if "changed" in names else ""))
+               f"{' '.join(set_) or 'default'}" + (f"; variants also: {' '.join(vary)}" if vary else ""))
     typer.echo(headroom.report(base, None))
     for name in names:
-        typer.echo(headroom.report(headroom.play(name, seed_list, hands, changed if name == "changed" else config),
-                                   base))
+        typer.echo(headroom.report(headroom.play(name, seed_list, hands, varied), base))
 
 
 @bench_app.command("evaluator")

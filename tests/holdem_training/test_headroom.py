@@ -84,7 +84,8 @@ def test_headroom_changed_variant_is_the_exploit_bot_with_the_varied_settings():
                                             "--variants", "changed", "--set", "preflop_runouts=4",
                                             "--vary", "raise_pcts=1", "--vary", "preflop_max_pct=1"])
     assert checker_like.exit_code == 0, checker_like.output
-    assert "changed: raise_pcts=1 preflop_max_pct=1" in checker_like.output.splitlines()[0]
+    assert "variants also: raise_pcts=1 preflop_max_pct=1" in checker_like.output.splitlines()[0]
+    assert "+- 0.000" not in checker_like.output.splitlines()[2]  # the varied bot plays other hands
 
 
 def test_bench_commands_name_a_bad_variant_or_bot_in_one_line():
