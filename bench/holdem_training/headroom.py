@@ -53,27 +53,40 @@ class SeerBot(ExploitBot):
         self._post[bob] = 1.0
 
 
+TURN_CARDS = 47  # every turn card the flop leaves
+
+
 class TurnLookaheadBot(ExploitBot):
-    """The exploit bot whose flop decision looks at every turn card (see the module text)."""
+    """The exploit bot whose flop decision looks at every turn card (see the module text), or
+    at a random sample of `turn_cards` of them per decision (the cheap form of the lookahead)."""
+
+    def __init__(self, config: ExploitConfig, turn_cards: int = TURN_CARDS):
+        self._turn_cards = turn_cards
+        super().__init__(config)
 
     def _decide(self, view: View, street, *, candidates: int = 0, max_holdings: int = 0):
         if len(view.board) != 3:
             return super()._decide(view, street, candidates=candidates, max_holdings=max_holdings)
-        options, values, active = flop_values(self, view, street)
+        options, values, active = flop_values(self, view, street, self._turn_cards)
         return int(options[int(np.argmax(values))]), active
 
 
-def flop_values(bot: ExploitBot, view: View, street) -> tuple[list[int], np.ndarray, np.ndarray]:
+def flop_values(bot: ExploitBot, view: View, street,
+                turn_cards: int = TURN_CARDS) -> tuple[list[int], np.ndarray, np.ndarray]:
     """(options, expected final profit of each, the holdings kept): 0 = CHECK, else the raise. After a fold Alice
     has stack + pot - 100; after a call (or the check) the value is the best turn option's,
     averaged over turn cards with the posterior post * P(call) minus the holdings the card
-    touches (a holding's 45 possible turn cards are equally likely)."""
+    touches (a holding's 45 possible turn cards are equally likely). With turn_cards < 47,
+    the average is over that many turn cards drawn from the bot's stream, the same for every
+    option (so options are compared on the same cards)."""
     post = bot._post
     active = np.flatnonzero(post > bot.config.prune * post.max())
     mass = post[active].sum()
     sizes = K.raise_sizes(bot._raise_fractions, view.pot, view.stack, True)
     seen = set(view.hole) | set(view.board)
-    turns = [c for c in range(52) if c not in seen]
+    unseen = np.array([c for c in range(52) if c not in seen])
+    turns = [int(c) for c in K.subsample(unseen, turn_cards, bot._stream)]
+    share = len(unseen) / len(turns)  # each drawn card stands for this many
     def turn_view(c: int, x: int) -> View:  # after a raise x was called (or x = 0: checked)
         return view_of(view.hand, 3, view.stack - x, view.opp_stack - x, view.pot + 2 * x, view.hole, view.board + (c,))
 
@@ -93,7 +106,7 @@ def flop_values(bot: ExploitBot, view: View, street) -> tuple[list[int], np.ndar
             weight = branch.sum()
             if weight > 0:
                 called += weight * turn_value(bot, turn_view(c, x), turn_streets[c], branch)
-        values[k] = (folded + called / 45.0) / mass
+        values[k] = (folded + share * called / 45.0) / mass
     return options, values, active
 
 
@@ -138,16 +151,17 @@ def check_variants(names: list[str]) -> None:
             raise BadValue(f"unknown variant {name!r}: expected {', '.join(VARIANTS)} (comma-separated)")
 
 
-def play(name: str, seeds: list[int], hands: int, config: ExploitConfig) -> Variant:
+def play(name: str, seeds: list[int], hands: int, config: ExploitConfig, *, turn_cards: int = TURN_CARDS) -> Variant:
     """The exploit bot ("exploit") or a variant, in process, over `hands` hands of each seed
-    (`changed` is the exploit bot: its caller passes the changed config)."""
+    (`changed` is the exploit bot: its caller passes the changed config; `turn_cards` is the
+    turn-lookahead's sample, TURN_CARDS for all)."""
     check_variants([name] if name != "exploit" else [])
     payoffs, cpu = [], 0.0
     for seed in seeds:
         if name in ("exploit", "changed"):
             bot = ExploitBot(config)
         elif name == "turn-lookahead":
-            bot = TurnLookaheadBot(config)
+            bot = TurnLookaheadBot(config, turn_cards)
         else:
             bot = SeerBot(config, dealt_cards(seed, hands)[:, 2:4])
         start = time.process_time()

@@ -121,6 +121,9 @@ def bench_headroom(
     set_: list[str] = typer.Option([], "--set", help="exploit setting k=v for every bot (repeatable)"),
     vary: list[str] = typer.Option([], "--vary", help="setting k=v of every variant, not of the exploit baseline "
                                                       "(repeatable)"),
+    turn_cards: int = typer.Option(47, "--turn-cards", callback=checks.within(1, 47),
+                                   help="turn cards the turn-lookahead looks at per flop decision (47: all; fewer: "
+                                        "a random sample, the same for every option)"),
 ):
     """The exploit bot against a flop turn-lookahead, a planner told Bob's cards, or other settings,
     paired on the same deals. The baseline plays with --set; each variant with --set and --vary."""
@@ -138,7 +141,7 @@ def bench_headroom(
                f"{' '.join(set_) or 'default'}" + (f"; variants also: {' '.join(vary)}" if vary else ""))
     typer.echo(headroom.report(base, None))
     for name in names:
-        typer.echo(headroom.report(headroom.play(name, seed_list, hands, varied), base))
+        typer.echo(headroom.report(headroom.play(name, seed_list, hands, varied, turn_cards=turn_cards), base))
 
 
 @bench_app.command("evaluator")

@@ -60,6 +60,24 @@ def test_flop_values_pay_the_pot_when_bob_surely_folds():
     assert np.all(np.isfinite(values)) and values[0] > 0  # AK against 23 checked down still wins the pot
 
 
+def test_a_sample_of_turn_cards_estimates_the_same_values_and_every_card_is_the_full_lookahead():
+    """All 47 cards drawn is the full lookahead (no draw from the stream); a sample of them is an
+    estimate of the same values, scaled to all 47, and the fold is worth the pot either way."""
+    hole, board = (card(12, 0), card(12, 1)), (card(12, 2), card(5, 3), card(1, 0))
+    view = view_of(1, 2, 95, 95, 20, hole, board)
+
+    def values(turn_cards: int) -> np.ndarray:
+        bot = ExploitBot(FAST)
+        bot._new_hand(view)
+        street = bot._street(view)
+        return flop_values(bot, view, street, turn_cards)[1]
+
+    every, sampled = values(47), values(8)
+    assert np.array_equal(every, values(47)) and not np.array_equal(every, sampled)
+    assert np.allclose(sampled, every, atol=5.0)  # a set of aces: 50-65 chips per option either way
+    assert every.min() > 20
+
+
 def test_paired_difference_is_the_mean_and_normal_half_width():
     diff, half = paired_difference(np.array([3, 4, 8]), np.array([1, 1, 1]))
     assert diff == 4.0
