@@ -44,13 +44,11 @@ class SeerBot(ExploitBot):
         self._bob = np.asarray(bob_cards)
         super().__init__(config)
 
-    def _new_hand(self, view: View) -> None:
-        super()._new_hand(view)
+    def new_hand(self, view: View) -> None:
+        super().new_hand(view)
         if view.hand == 0:  # the preflop plan's hands (see exploit.preflop_plan): nothing to see
             return
-        bob = K.pair_index(int(self._bob[view.hand - 1, 0]), int(self._bob[view.hand - 1, 1]))
-        self._post[:] = 0.0
-        self._post[bob] = 1.0
+        self.reveal(K.pair_index(int(self._bob[view.hand - 1, 0]), int(self._bob[view.hand - 1, 1])))
 
 
 TURN_CARDS = 47  # every turn card the flop leaves
@@ -64,9 +62,9 @@ class TurnLookaheadBot(ExploitBot):
         self._turn_cards = turn_cards
         super().__init__(config)
 
-    def _decide(self, view: View, street, *, candidates: int = 0, max_holdings: int = 0):
+    def decide(self, view: View, street, *, candidates: int = 0, max_holdings: int = 0):
         if len(view.board) != 3:
-            return super()._decide(view, street, candidates=candidates, max_holdings=max_holdings)
+            return super().decide(view, street, candidates=candidates, max_holdings=max_holdings)
         options, values, active = flop_values(self, view, street, self._turn_cards)
         return int(options[int(np.argmax(values))]), active
 
@@ -79,30 +77,30 @@ def flop_values(bot: ExploitBot, view: View, street,
     touches (a holding's 45 possible turn cards are equally likely). With turn_cards < 47,
     the average is over that many turn cards drawn from the bot's stream, the same for every
     option (so options are compared on the same cards)."""
-    post = bot._post
+    post = bot.posterior
     active = np.flatnonzero(post > bot.config.prune * post.max())
     mass = post[active].sum()
-    sizes = K.raise_sizes(bot._raise_fractions, view.pot, view.stack, True)
+    sizes = K.raise_sizes(bot.raise_fractions, view.pot, view.stack, True)
     seen = set(view.hole) | set(view.board)
     unseen = np.array([c for c in range(52) if c not in seen])
-    turns = [int(c) for c in K.subsample(unseen, turn_cards, bot._stream)]
+    turns = [int(c) for c in K.subsample(unseen, turn_cards, bot.stream)]
     share = len(unseen) / len(turns)  # each drawn card stands for this many
     def turn_view(c: int, x: int) -> View:  # after a raise x was called (or x = 0: checked)
         return view_of(view.hand, 3, view.stack - x, view.opp_stack - x, view.pot + 2 * x, view.hole, view.board + (c,))
 
-    turn_streets = {c: bot._street(turn_view(c, 0)) for c in turns}  # Bob's views do not depend on the pot
+    turn_streets = {c: bot.street(turn_view(c, 0)) for c in turns}  # Bob's views do not depend on the pot
     options = [0] + [int(x) for x in sizes]
     values = np.empty(len(options))
     for k, x in enumerate(options):
-        calls = np.ones(K.PAIRS) if x == 0 else K.call_probs(bot._cdf[1], street.bob_w, street.bob_d, active,
-                                                             view.pot, x, BOB_ROLLOUTS)
+        calls = np.ones(K.PAIRS) if x == 0 else bot.call_chances(view.round, street.bob_w, street.bob_d, active,
+                                                                 view.pot, x)
         folded = (post[active] * (1.0 - calls[active])).sum() * (view.stack + view.pot - 100)
         after = np.zeros(K.PAIRS)
         after[active] = post[active] * calls[active]
         called = 0.0
         for c in turns:
             branch = after.copy()
-            branch[bot._touching[c]] = 0.0
+            branch[bot.holdings_touching(c)] = 0.0
             weight = branch.sum()
             if weight > 0:
                 called += weight * turn_value(bot, turn_view(c, x), turn_streets[c], branch)
@@ -115,14 +113,14 @@ def turn_value(bot: ExploitBot, view: View, street, post: np.ndarray) -> float:
     turn decision values it (myopic value plus the river lookahead), every raise included."""
     cfg = bot.config
     active = np.flatnonzero(post > cfg.prune * post.max())
-    some = K.subsample(active, cfg.max_holdings, bot._stream)
-    sizes = K.raise_sizes(bot._raise_fractions, view.pot, view.stack, True) if view.stack >= 1 else _NO_RAISES
-    bob = bot._model[2]
+    some = K.subsample(active, cfg.max_holdings, bot.stream)
+    sizes = K.raise_sizes(bot.raise_fractions, view.pot, view.stack, True) if view.stack >= 1 else _NO_RAISES
+    bob = bot.call_model(view.round)
     values = K.option_values(bob, post, street.bob_w, street.bob_d, street.alice_eq, np.zeros(sizes.shape[0] + 1),
                              some, view.pot, view.stack, sizes, _NO_FUTURE, BOB_ROLLOUTS)
     if sizes.shape[0] > 0 and cfg.river_lookahead:
         extra = K.river_values(bob, post, street.bob_w, street.bob_d, street.river, some, view.pot, view.stack,
-                               sizes, bot._fractions, BOB_ROLLOUTS)
+                               sizes, bot.river_fractions, BOB_ROLLOUTS)
         values = values + extra / post[some].sum()
     return float(values.max())
 

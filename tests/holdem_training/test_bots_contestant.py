@@ -153,7 +153,7 @@ def test_the_exploit_bot_behind_its_cpu_pace_decides_with_lean_runouts(small_tab
     def payoffs(settings, clock=None):
         bot = spec.make(spec.config_from([f"tables_path={small_tables}", "preflop_runouts=2", *settings]))
         if clock is not None:
-            bot._clock = clock
+            bot.clock = clock
         return play_match(bot, seed=4, hands=40).log.payoffs.tolist()
 
     full, lean = payoffs([]), payoffs(["runouts_flop=1", "runouts_turn=1"])
@@ -164,12 +164,12 @@ def test_the_exploit_bot_behind_its_cpu_pace_decides_with_lean_runouts(small_tab
     assert payoffs(paced, lambda: 0.0) == full  # on pace: the configured completions
     now = [1.0]
     bot = spec.make(spec.config_from([f"tables_path={small_tables}", "preflop_runouts=2", "cpu_budget=5"]))
-    bot._clock = lambda: now[0]
+    bot.clock = lambda: now[0]
     bot.start_match(40, 0)  # the pace: 1 s spent at the start, then (5 - 1) / 40 = 0.1 s per hand
     for hand, spent, behind in ((1, 1.26, True), (2, 1.34, False), (3, 1.46, True)):
         now[0] = spent
         bot.act(View(hand=hand, round=1, stack=100, opp_stack=100, pot=10, hole=(0, 1), board=()))
-        assert bot._lean == behind  # allowed before hand h: 1 + 0.1 * (h - 1) + 5% of 5 s
+        assert bot.lean == behind  # allowed before hand h: 1 + 0.1 * (h - 1) + 5% of 5 s
         bot.end_hand(hand, 0)
     with pytest.raises(ValueError, match="cpu_budget"):
         spec.config_from(["cpu_budget=-1"])

@@ -26,9 +26,10 @@ def card(rank: int, suit: int) -> int:
 
 def test_dealt_cards_are_the_cards_the_judge_logged():
     result = play_match(CheckerBot(CheckerConfig()), seed=7, hands=25)
-    logged = judge._unpack(judge._CARD_FIELDS, result.log.tables[judge.HANDS_TABLE]["cards"])
+    logged = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])
     dealt = dealt_cards(7, 25)
-    for j, (name, *_) in enumerate(judge._CARD_FIELDS):
+    names = ["alice_c0", "alice_c1", "bob_c0", "bob_c1", *(f"board_c{j}" for j in range(5))]  # dealt_cards' order
+    for j, name in enumerate(names):
         assert np.array_equal(logged[name], dealt[:, j]), name
 
 
@@ -36,8 +37,8 @@ def test_the_seer_holds_a_point_mass_on_bobs_real_cards_and_wins_far_more():
     bob = dealt_cards(3, 300)[:, 2:4]
     seer = SeerBot(FAST, bob)
     view = view_of(5, 1, 100, 100, 10, (0, 1), ())
-    seer._new_hand(view)
-    assert np.flatnonzero(seer._post).tolist() == [K.pair_index(int(bob[4, 0]), int(bob[4, 1]))]
+    seer.new_hand(view)
+    assert np.flatnonzero(seer.posterior).tolist() == [K.pair_index(int(bob[4, 0]), int(bob[4, 1]))]
     seen = play_match(seer, seed=3, hands=300).log.payoffs
     blind = play_match(ExploitBot(FAST), seed=3, hands=300).log.payoffs
     diff, half = paired_difference(seen, blind)
@@ -50,10 +51,9 @@ def test_flop_values_pay_the_pot_when_bob_surely_folds():
     bot = ExploitBot(FAST)
     hole, board = (card(12, 0), card(11, 0)), (card(12, 1), card(11, 2), card(7, 3))
     view = view_of(1, 2, 95, 95, 20, hole, board)
-    bot._new_hand(view)
-    bot._post[:] = 0.0
-    bot._post[K.pair_index(card(0, 0), card(1, 1))] = 1.0
-    options, values, active = flop_values(bot, view, bot._street(view))
+    bot.new_hand(view)
+    bot.reveal(K.pair_index(card(0, 0), card(1, 1)))
+    options, values, active = flop_values(bot, view, bot.street(view))
     assert options[0] == 0 and options[-1] == 95 and len(values) == len(options)
     assert active.tolist() == [K.pair_index(card(0, 0), card(1, 1))]
     assert abs(values[-1] - (95 + 20 - 100)) < 1e-6
@@ -68,8 +68,8 @@ def test_a_sample_of_turn_cards_estimates_the_same_values_and_every_card_is_the_
 
     def values(turn_cards: int) -> np.ndarray:
         bot = ExploitBot(FAST)
-        bot._new_hand(view)
-        street = bot._street(view)
+        bot.new_hand(view)
+        street = bot.street(view)
         return flop_values(bot, view, street, turn_cards)[1]
 
     every, sampled = values(47), values(8)
