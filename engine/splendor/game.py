@@ -36,7 +36,11 @@ class Splendor:
         self.seats = config.players
 
     def start(self, seed: int) -> st.GameState:
-        return st.GameState.new(game_deal(seed, 0, self.config.players), self.config)
+        return self.start_unit(seed, 0)
+
+    def start_unit(self, seed: int, unit: int) -> st.GameState:
+        """Game `unit` of the match `seed`, as the judge deals it (the referee loop's optional hook)."""
+        return st.GameState.new(game_deal(seed, unit, self.config.players), self.config)
 
     def to_act(self, state: st.GameState) -> int | None:
         return None if state.over else state.seat

@@ -37,7 +37,11 @@ class Tractor:
     lists_every_action = False
 
     def start(self, seed: int) -> RoundState:
-        return RoundState(*round_deal(match_key(seed), 0))
+        return self.start_unit(seed, 0)
+
+    def start_unit(self, seed: int, unit: int) -> RoundState:
+        """Round `unit` of the match `seed`, as the judge deals it (the referee loop's optional hook)."""
+        return RoundState(*round_deal(match_key(seed), unit))
 
     def to_act(self, state: RoundState) -> int | None:
         if state.done:
