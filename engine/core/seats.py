@@ -94,9 +94,9 @@ class Seat(Protocol):
         """The match is over: stop what runs and report it (None if nothing to report)."""
 
 
-def seat_generator(unit_seed: int, seat: int) -> np.random.Generator:
-    """A seat's generator for one unit: the judges' bot stream (Purpose.BOT under the unit's BOT key)."""
-    return generator(unit_key(unit_seed, seat, Purpose.BOT))
+def seat_key(unit_seed: int, seat: int) -> int:
+    """A seat's key for one unit: the key the Tractor and Splendor judges seed their bots with."""
+    return unit_key(unit_seed, seat, Purpose.BOT)
 
 
 def act_on_view(bot, view, legal, rng) -> Any:
@@ -110,15 +110,21 @@ def act_with_generator(bot, view, legal, rng) -> Any:
 
 class BotSeat:
     """An in-process bot. `ask(bot, view, legal, rng) -> action` turns a decision into a call of the
-    bot's own shape (default `bot.act(view)`); `rng` is seeded per (unit, seat). An exception the
-    bot raises is a bug and propagates; an illegal action is a fault under `rule`."""
+    bot's own shape (default `bot.act(view)`); `rng` is generator(seat_key(...)), seeded per (unit,
+    seat). `on_begin(bot, seat, key)`, if given, starts the bot's unit with that same key (e.g. a
+    Splendor bot's `new_game(key)`). An exception the bot raises is a bug and propagates; an
+    illegal action is a fault under `rule`."""
 
-    def __init__(self, bot, *, ask: Callable[..., Any] = act_on_view, rule: BadOutputRule = BadOutputRule()):
-        self.bot, self.ask, self.rule = bot, ask, rule
+    def __init__(self, bot, *, ask: Callable[..., Any] = act_on_view, rule: BadOutputRule = BadOutputRule(),
+                 on_begin: Callable[[Any, int, int], None] | None = None):
+        self.bot, self.ask, self.rule, self.on_begin = bot, ask, rule, on_begin
         self.rng: np.random.Generator | None = None
 
     def begin(self, game, seat: int, unit_seed: int) -> None:
-        self.rng = seat_generator(unit_seed, seat)
+        key = seat_key(unit_seed, seat)
+        self.rng = generator(key)
+        if self.on_begin is not None:
+            self.on_begin(self.bot, seat, key)
 
     def act(self, view, legal: Sequence) -> Any:
         return self.ask(self.bot, view, legal, self.rng)

@@ -181,6 +181,16 @@ def test_seating_puts_each_entrant_in_turn_in_every_seat():
         play_units(GAME, [one, one], seed=1, first=0, count=1)
 
 
+def test_a_bot_seat_is_seeded_per_unit_and_seat_with_the_judges_bot_key():
+    from engine.splendor.judge import bot_key
+
+    began = []
+    seats = [BotSeat(Threshold(), on_begin=lambda bot, seat, key: began.append((seat, key))) for _ in range(2)]
+    play_units(GAME, seats, seed=21, first=2, count=2, seating=rotation(2))
+    assert began == [(seat, bot_key(21, unit, seat)) for unit in (2, 3) for seat in (0, 1)]
+    assert len({key for _, key in began}) == 4
+
+
 class Says:
     """Answers a fixed word (an illegal one, to test the rules)."""
 
