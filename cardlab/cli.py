@@ -34,9 +34,6 @@ app.add_typer(judge_app, name="judge")
 app.add_typer(export_app, name="export")
 app.add_typer(bench_app, name="bench")
 
-COMMAND_MODULES = {name: "cardlab.commands." + module.rsplit(".", 1)[1] for name, module in games.MODULES.items()}
-
-
 def _progress():
     """A bar on a terminal; piped or logged, a line per task every few seconds (cardlab.progress)."""
     return progress.make(console)
@@ -237,7 +234,10 @@ def export_picked(game: str, picked, out: Path) -> None:
         write_bundle(ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"]),
                      Path(out), note=f"picked by cardlab from sweep {picked.sweep_id}")
     else:
-        importlib.import_module(COMMAND_MODULES[game]).export(out=out, bot=picked.bot, set_=overrides)
+        commands = games.get(game).commands
+        if commands is None or not hasattr(importlib.import_module(commands), "export"):
+            fail(f"{game} has no export of its bots: pick --out exports programs only for this game")
+        importlib.import_module(commands).export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
                     "config": picked.config}, indent=2))
@@ -382,14 +382,14 @@ def serve(game: list[str] = typer.Option([], "--game", help="Games to check (def
 
 
 # ---------------------------------------------------------------------------------- demo
-# The main job's sweep per game: the strongest bot over a knob worth tuning (others: the
-# game's nightly defaults).
-DEMO_SWEEPS = {"holdem-training": ("exploit", ("future_flop=0.4,0.6,1.0",))}
+def _demo_game() -> str:
+    """The main job's game: the first, by name, whose spec declares a demo sweep."""
+    return next((s.name for s in games.specs() if s.demo_sweep), games.names()[0])
 
 
 @app.command()
-def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
-         bot: str = typer.Option(None, help="Bot (default: exploit for holdem-training, else the game's default)."),
+def demo(game: str = typer.Option(None, help="Contest to sweep (default: the first declaring a demo sweep)."),
+         bot: str = typer.Option(None, help="Bot (default: the game's demo bot, else its default bot)."),
          grid: list[str] = typer.Option([], "--grid", help="key=v1,v2 (default: a knob of the bot, 3 values "
                                                            "besides the baseline)."),
          hands: int = typer.Option(20_000, help="Units per config.", callback=checks.count),
@@ -399,8 +399,8 @@ def demo(game: str = typer.Option("holdem-training", help="Contest to sweep."),
     from flows.sweep import SweepSpec, baseline_for, parse_grid
     from reports.sweep_report import build_report
 
-    adapter = _adapter(game)
-    default_bot, default_grid = DEMO_SWEEPS.get(adapter.name, (adapter.default_bot, ()))
+    adapter = _adapter(game or _demo_game())
+    default_bot, default_grid = adapter.demo_sweep or (adapter.default_bot, ())
     chosen_grid = parse_grid(list(grid or default_grid)) if (grid or default_grid) else tuple(
         (k, tuple(v)) for k, v in adapter.default_grid.items())
     chosen_bot = options.bot(adapter.bots, bot or default_bot, game=adapter.name).label
@@ -442,13 +442,17 @@ def _recording_export(game: str, export):
 
 
 def _wire_game_commands() -> None:
-    for name, module_name in COMMAND_MODULES.items():
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError:
-            continue
-        if hasattr(module, "judge"):
+    """Each game's own commands, as its spec names them; a game with none but a program protocol
+    still gets a judge (cardlab.commands.generic)."""
+    from cardlab.commands.generic import judge_command
+
+    for spec in games.specs():
+        name = spec.name
+        module = importlib.import_module(spec.commands) if spec.commands else None
+        if module is not None and hasattr(module, "judge"):
             judge_app.command(name=name)(module.judge)
+        elif spec.play_program is not None:
+            judge_app.command(name=name)(judge_command(spec))
         if hasattr(module, "export"):
             export_app.command(name=name)(_recording_export(name, module.export))
         if hasattr(module, "app"):

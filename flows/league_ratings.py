@@ -1,11 +1,12 @@
 """A league's ratings and leaderboard, from its rows in the hand log.
 
-Games between entrants (CodinGame Hold'em, Splendor) rank by the openskill (Plackett-Luce)
-ordinal, mu - 3 sigma, over every game in (round, key) order, so a league extended later
-rates exactly as one played in a single run. The fixed-opponent games (Hold'em Training,
-TwoCardDraw) rank by mean profit per hand over common seeds, and Tractor simulators by the
-share of fresh cases agreeing with the reference simulator. Intervals: Wilson for shares (never
-a normal interval on 12/12), mean +/- t * se for profits and paired differences.
+How entrants rank follows the game's payoff kind (flows.games.base): games between entrants
+(RANKING) rank by the openskill (Plackett-Luce) ordinal, mu - 3 sigma, over every game in
+(round, key) order, so a league extended later rates exactly as one played in a single run;
+games against the contest's fixed opponent (HOUSE) rank by mean payoff per unit over common
+seeds; programs checked against a reference (REFERENCE) by the share of fresh cases agreeing.
+Intervals: Wilson for shares (never a normal interval on 12/12), mean +/- t * se for profits and
+paired differences.
 """
 
 import math
@@ -16,7 +17,8 @@ from datetime import UTC, datetime
 import polars as pl
 
 from engine.core.errors import UnknownName
-from flows.league_spec import FIXED_OPPONENT, REFERENCE, LeagueSpec
+from flows.games.base import HOUSE, RANKING, REFERENCE
+from flows.league_spec import LeagueSpec, game_spec
 from flows.stats import t_interval, wilson
 
 Query = Callable[[str, list], pl.DataFrame]
@@ -101,7 +103,7 @@ def openskill_ratings(rows: pl.DataFrame) -> dict[str, tuple[float, float, float
 
 def recompute_ratings(store, spec: LeagueSpec) -> None:
     rows = seat_rows(store.query, spec.name)
-    rated = openskill_ratings(rows) if spec.game not in FIXED_OPPONENT + REFERENCE else {}
+    rated = openskill_ratings(rows) if game_spec(spec.game).payoff_kind == RANKING else {}
     counts = rows.group_by("entrant").len() if rows.height else pl.DataFrame({"entrant": [], "len": []})
     con = store.con
     con.begin()
@@ -123,21 +125,22 @@ def leaderboard(query: Query, league: str) -> Leaderboard:
     if not found.height:
         raise UnknownName(f"no league {league!r} in the hand log")
     game = found["game"][0]
+    spec = game_spec(game)
+    kind = spec.payoff_kind
     rows = seat_rows(query, league)
     ratings = {r["entrant"]: r for r in query("SELECT * FROM league_ratings WHERE league = ?", [league])
                .iter_rows(named=True)}
-    between = game not in FIXED_OPPONENT + REFERENCE
-    standings = [_standing(e, part, ratings.get(e), between=between, reference=game in REFERENCE)
+    standings = [_standing(e, part, ratings.get(e), between=kind == RANKING, reference=kind == REFERENCE)
                  for (e,), part in rows.group_by("entrant", maintain_order=True)]
     standings.sort(key=lambda s: -s.score if math.isfinite(s.score) else math.inf)
     order = [s.entrant for s in standings]
-    pairs = tuple(_pair(rows, a, b, game=game) for i, a in enumerate(order) for b in order[i + 1:])
-    if game in REFERENCE:
-        labels = ("share of cases agreeing with the reference simulator", "share of cases agreed",
+    pairs = tuple(_pair(rows, a, b, kind=kind) for i, a in enumerate(order) for b in order[i + 1:])
+    if kind == REFERENCE:
+        labels = ("share of cases agreeing with the reference", "share of cases agreed",
                   "share of tests agreeing on more cases than b (ties 1/2)")
-    elif game in FIXED_OPPONENT:
-        labels = ("mean profit per hand (common seeds)", "mean profit per hand",
-                  "paired difference in profit per hand, same seeds")
+    elif kind == HOUSE:
+        labels = (f"mean {spec.payoff_label} (common seeds)", f"mean {spec.payoff_label}",
+                  f"paired difference in {spec.payoff_label}, same seeds")
     else:
         labels = ("openskill ordinal (mu - 3 sigma)", "mean win share", "share of shared games finishing ahead")
     return Leaderboard(league, game, *labels, tuple(standings), pairs)
@@ -169,9 +172,9 @@ def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between:
                     cpu_seconds=sum(cpu) / len(cpu) if cpu else None)
 
 
-def _pair(rows: pl.DataFrame, a: str, b: str, *, game: str) -> Pairing:
-    if game not in FIXED_OPPONENT:  # games both played: a ahead = 1, tie = 1/2
-        on, rank = ("round", -pl.col("payoff")) if game in REFERENCE else ("game_key", pl.col("rank"))
+def _pair(rows: pl.DataFrame, a: str, b: str, *, kind: str) -> Pairing:
+    if kind != HOUSE:  # games both played: a ahead = 1, tie = 1/2
+        on, rank = ("round", -pl.col("payoff")) if kind == REFERENCE else ("game_key", pl.col("rank"))
         mine = rows.filter(pl.col("entrant") == a).select(on, ra=rank)
         theirs = rows.filter(pl.col("entrant") == b).select(on, rb=rank)
         both = mine.join(theirs, on=on)

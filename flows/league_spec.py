@@ -3,7 +3,7 @@
 A league comes from the command line or a TOML file:
 
     name = "weekly"          # optional: the file's stem
-    game = "cg-holdem"
+    game = "GAME"            # a name `cardlab games` lists
     games = 12               # games each entrant plays at least (rounds of cases, for Tractor)
     seed = 1
     players = 2              # seats per table (CodinGame Hold'em, Splendor: 2-4)
@@ -28,15 +28,12 @@ from pathlib import Path
 
 from engine.core.errors import BadValue
 from engine.core.settings import pairs
+from flows.games.base import CLASS_FILE, PROGRAM, PROJECT_BOT, LeagueRules
 
-GAMES = ("holdem-training", "twocarddraw", "cg-holdem", "splendor", "tractor")
-FIXED_OPPONENT = ("holdem-training", "twocarddraw")  # ranked by mean profit against the contest's opponent
-REFERENCE = ("tractor",)  # a simulator contest: ranked by agreement with the reference simulator
-IN_PROCESS_PREFIX = "bot:"  # TwoCardDraw: a project bot by name (TopCoder ran a class, not a program)
-_CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # TwoCardDraw: a user's class
+IN_PROCESS_PREFIX = "bot:"  # a project bot by name (where the game's league rules seat project bots)
+_CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # a user's class (e.g. TopCoder's)
 BUNDLE_FILES = ("config.json", "bot.json")  # an exported bundle's launcher reads these beside it
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
-_OPTION_KEYS = {"hands", "cases", "cpu_seconds", "strategy"}
 
 
 class LeagueError(BadValue):
@@ -60,8 +57,13 @@ class Entrant:
 
     @property
     def bot_class(self) -> tuple[str, str] | None:
-        """(file, class name) for a `PATH.py:ClassName` entrant (TwoCardDraw), else None."""
+        """(file, class name) for a `PATH.py:ClassName` entrant, else None."""
         return class_entrant(self.command)
+
+    @property
+    def kind(self) -> str:
+        """PROJECT_BOT, CLASS_FILE or PROGRAM (flows.games.base): what seats it."""
+        return PROJECT_BOT if self.in_process else CLASS_FILE if self.bot_class else PROGRAM
 
 
 def class_entrant(command: str) -> tuple[str, str] | None:
@@ -130,12 +132,30 @@ def entrant(name: str, command: str) -> Entrant:
     return Entrant(name, command, version_of(command))
 
 
-def project_bot(e: Entrant):
-    """The configured project bot of a TwoCardDraw `bot:NAME[:k=v...]` entrant (BotChoice)."""
-    from bots.choice import entry
-    from bots.twocarddraw import BOTS
+def game_spec(game: str):
+    """The game's declaration (flows.games), refused in one line if it has no league play."""
+    from flows import games
 
-    return entry(BOTS, e.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {e.name}", game="twocarddraw")
+    try:
+        spec = games.get(game)
+    except games.UnknownGame as exc:
+        raise LeagueError(str(exc)) from None
+    if spec.league is None:
+        with_leagues = [g.name for g in games.specs() if g.league is not None]
+        raise LeagueError(f"{game} has no league play; accepted: {', '.join(with_leagues)}")
+    return spec
+
+
+def rules_of(game: str) -> LeagueRules:
+    return game_spec(game).league
+
+
+def project_bot(game: str, e: Entrant):
+    """The configured project bot of a `bot:NAME[:k=v...]` entrant (BotChoice)."""
+    from bots.choice import entry
+
+    return entry(game_spec(game).bots, e.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {e.name}",
+                 game=game)
 
 
 def parse_program(item: str) -> tuple[str, str]:
@@ -148,8 +168,7 @@ def parse_program(item: str) -> tuple[str, str]:
 
 def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, seed: int = 1,
           players: int = 2, options: dict | None = None) -> LeagueSpec:
-    if game not in GAMES:
-        raise LeagueError(f"unknown game {game!r}; accepted: {', '.join(GAMES)}")
+    rules = rules_of(game)
     if not _NAME.fullmatch(name):
         raise LeagueError(f"league name {name!r}: accepted: 1-40 letters, digits, _ . -")
     if games < 1:
@@ -157,31 +176,27 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
     names = [n for n, _ in programs]
     if len(set(names)) != len(names):
         raise LeagueError(f"entrant names must be distinct, got {', '.join(names)}")
-    multi_seat = game not in FIXED_OPPONENT + REFERENCE
-    if multi_seat and not 2 <= players <= 4:
-        raise LeagueError(f"players must be 2-4 for {game}, got {players}")
-    if len(programs) < (players if multi_seat else 1):
-        raise LeagueError(f"{game} with {players} seats needs at least {players} programs, got {len(programs)}")
-    unknown = set(options or {}) - _OPTION_KEYS
+    low, high = rules.seats
+    if rules.multi_seat and not low <= players <= high:
+        raise LeagueError(f"players must be {low}-{high} for {game}, got {players}")
+    if not rules.multi_seat and players not in (1, 2):  # 2 is the command line's default for every game
+        raise LeagueError(f"{game} seats one entrant against the contest's opponent; --players does not apply "
+                          f"(got {players})")
+    seats = players if rules.multi_seat else 1
+    if len(programs) < seats:
+        raise LeagueError(f"{game} with {seats} seats needs at least {seats} programs, got {len(programs)}")
+    unknown = set(options or {}) - set(rules.options)
     if unknown:
-        raise LeagueError(f"unknown league option(s) {', '.join(sorted(unknown))}; accepted: "
-                          f"{', '.join(sorted(_OPTION_KEYS))}")
+        raise LeagueError(f"unknown league option(s) {', '.join(sorted(unknown))} for {game}; accepted: "
+                          f"{', '.join(sorted(rules.options)) or 'none'}")
     entrants = tuple(entrant(n, c) for n, c in programs)
     for e in entrants:
-        if e.in_process and game != "twocarddraw":
-            raise LeagueError(f"{e.name}: '{IN_PROCESS_PREFIX}NAME' entrants are for twocarddraw; "
-                              f"{game} entrants are program commands")
+        if e.kind not in rules.entrants:
+            raise LeagueError(f"{e.name}: {game} does not seat this kind of entrant ({e.kind}); accepted: "
+                              f"{rules.entrant_help}")
         if e.in_process:
-            project_bot(e)  # a bad name or setting stops the league before anything is played
-        if game == "twocarddraw" and not (e.in_process or e.bot_class):
-            raise LeagueError(f"{e.name}: twocarddraw entrants are classes, as TopCoder's tester ran them: "
-                              f"PATH.py:ClassName (yours, in its own process) or '{IN_PROCESS_PREFIX}NAME' "
-                              "(a project bot)")
-        if e.bot_class and game != "twocarddraw":
-            raise LeagueError(f"{e.name}: PATH.py:ClassName entrants are for twocarddraw; {game} entrants are "
-                              "program commands")
-    return LeagueSpec(name=name, game=game, entrants=entrants, games=games, seed=seed,
-                      players=players if multi_seat else 1,
+            project_bot(game, e)  # a bad name or setting stops the league before anything is played
+    return LeagueSpec(name=name, game=game, entrants=entrants, games=games, seed=seed, players=seats,
                       options=tuple(sorted((k, str(v)) for k, v in (options or {}).items())))
 
 

@@ -33,7 +33,7 @@ import pyarrow as pa
 from engine.core.errors import BadValue, MissingFile
 from engine.core.log import ChunkLog
 from flows import sharing, spool
-from flows.games.base import SQL_DIR, GameAdapter
+from flows.games.base import SQL_DIR, GameSpec
 from flows.settings import PROJECT_ROOT, Paths
 
 CORE_TABLES = ("units", "chunks")
@@ -171,7 +171,7 @@ class HandLog:
         self._notify = notify or _to_stderr
         self._lock = threading.RLock()  # a sweep's writer thread and the flow share one HandLog
         self._con: duckdb.DuckDBPyConnection | None = None
-        self._adapters: dict[str, GameAdapter] = {}
+        self._adapters: dict[str, GameSpec] = {}
         self._games: set[str] = set()
         self._columns: dict[str, list[str]] = {}
         self._last_write: float | None = None
@@ -360,7 +360,7 @@ class HandLog:
                                              for p in op["params"]])
 
     # -- schema ------------------------------------------------------------------------
-    def ensure_game(self, game: GameAdapter) -> None:
+    def ensure_game(self, game: GameSpec) -> None:
         """The game's tables and views, now if the file is free, else at the next open."""
         with self._lock:
             self._adapters.setdefault(game.name, game)
@@ -368,7 +368,7 @@ class HandLog:
                 return
             self._apply_game(game)
 
-    def _apply_game(self, game: GameAdapter) -> None:
+    def _apply_game(self, game: GameSpec) -> None:
         if game.name in self._games:
             return
         sql = game.sql_path()
@@ -680,7 +680,7 @@ def ingest(path: Path | str | None = None, *, wait: float | None = None) -> tupl
 
 
 def log_judged_match(
-    game: GameAdapter | str,
+    game: GameSpec | str,
     *,
     bot: str,
     config: dict,

@@ -8,13 +8,13 @@ import contextlib
 from dataclasses import dataclass
 from pathlib import Path
 
+from flows import games
 from flows.settings import Paths
 from flows.store import read_only
 from reports import plots
 from reports.html import esc, images, page, table
 from reports.panels import panels_for
 from reports.recommend import recommend
-from reports.replay import MODULES as REPLAY_GAMES
 from reports.replay import NoReplay, write_replay
 from reports.sweep_data import SweepData, load
 
@@ -70,7 +70,7 @@ def _main_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
 
 
 def _replays(con, data: SweepData, out: Path) -> list[tuple[str, float, Path]]:
-    if data.game not in REPLAY_GAMES:
+    if games.get(data.game).replay is None:
         return []
     best = data.best.match_id
     found = con.execute(f"(SELECT unit, payoff FROM units WHERE match_id = ? ORDER BY payoff DESC, unit "

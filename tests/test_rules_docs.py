@@ -6,9 +6,13 @@ from pathlib import Path
 
 import pytest
 
+from flows import games
+
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "docs" / "rules"
-GAMES = ("holdem_training", "twocarddraw", "splendor", "cg_holdem", "tractor")
+# Each installed game's rules doc, as its spec declares it (flows.games: one declaration per game)
+DOCS = {name: games.get(name).rules_path() for name in games.installed()}
+GAMES = tuple(sorted(path.stem for path in DOCS.values() if path is not None))
 PACKAGES = ("engine", "bots", "flows", "cardlab", "tests", "bench", "reports")
 CITATION = re.compile(r"docs/rules/([A-Za-z0-9_]+)\.md(?:#([A-Za-z0-9_-]+))?")
 OUTSIDE = re.compile(r"shared/specs|specs/[a-z_]+\.md|\bspecs? (section )?[0-9]", re.I)
@@ -46,6 +50,10 @@ def test_anchor_follows_github():
     assert anchor("Seats and blinds") == "seats-and-blinds"
     assert anchor("Bob's rule") == "bobs-rule"
     assert anchor("Elimination, scores and the round cap") == "elimination-scores-and-the-round-cap"
+
+
+def test_every_installed_game_declares_its_rules_doc():
+    assert all(path is not None and path.parent == RULES for path in DOCS.values()), DOCS
 
 
 @pytest.mark.parametrize("game", GAMES)

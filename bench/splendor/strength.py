@@ -4,7 +4,7 @@ import time
 from dataclasses import dataclass
 
 from engine.core.stats import Proportion, wilson
-from flows.games.splendor import ADAPTER, SplendorOptions
+from flows.games.splendor import SPEC, SplendorOptions
 
 TARGETS = {2: 0.90, 4: 0.60}  # the win-share targets at 1 s/move
 
@@ -18,7 +18,7 @@ class TableResult:
 
 def strength_at(spec, config, *, players: int, games: int, seed: int) -> TableResult:
     started = time.perf_counter()
-    log = ADAPTER.play_chunk(spec, config, seed=seed, first=0, count=games,
+    log = SPEC.play_chunk(spec, config, seed=seed, first=0, count=games,
                              options=SplendorOptions(players=players, opponent="greedy"))
     return TableResult(players=players, share=wilson(float(log.payoffs.sum()), games),
                        seconds=time.perf_counter() - started)

@@ -13,8 +13,8 @@ from rich.table import Table
 from cardlab import checks, options, prefect_local
 from cardlab.errors import fail
 
-PROGRAM_HELP = ("NAME=COMMAND (repeatable); TwoCardDraw: NAME=PATH.py:ClassName (your class) or "
-                "NAME=bot:BOT[:k=v...] (a project bot)")
+PROGRAM_HELP = ("NAME=COMMAND (repeatable); where the game seats them (`cardlab league GAME` says which), "
+                "NAME=PATH.py:ClassName (your class) or NAME=bot:BOT[:k=v...] (a project bot)")
 
 
 def _spec(target: str | None, file_arg: str | None, file: Path | None, *, programs: list[str], games: int | None,
@@ -30,7 +30,9 @@ def _spec(target: str | None, file_arg: str | None, file: Path | None, *, progra
             fail("a league file sets its own name and options; on the command line it takes --program and --games")
         return load_toml(path, games=games, extra=extra)
     if target is None:
-        fail("name a game (holdem-training, twocarddraw, cg-holdem, splendor, tractor), or `run league.toml`")
+        from flows.games import specs
+
+        fail(f"name a game ({', '.join(s.name for s in specs() if s.league)}), or `run league.toml`")
     if file_arg is not None:
         fail(f"unexpected argument {file_arg!r}: programs go in --program NAME=COMMAND")
     if not extra:
@@ -65,17 +67,16 @@ def print_board(board, console: Console) -> None:
 
 
 def league(
-    target: str = typer.Argument(None, help="the game (holdem-training, twocarddraw, cg-holdem, splendor, "
-                                            "tractor), or `run` followed by a league file"),
+    target: str = typer.Argument(None, help="the game (see `cardlab games`), or `run` followed by a league file"),
     file_arg: str = typer.Argument(None, help="with `run`: the league's TOML file"),
     program: list[str] = typer.Option([], "--program", help=PROGRAM_HELP),
     games: int = typer.Option(None, "--games", callback=checks.count,
                               help="games each entrant plays at least (Tractor: tests of fresh cases); default 10 "
                                    "or the file's"),
     seed: int = typer.Option(1, "--seed", callback=checks.seed, help="league seed: round r deals from (seed, r)"),
-    players: int = typer.Option(2, "--players", help="seats per table for cg-holdem and splendor (2-4)"),
-    opt: list[str] = typer.Option([], "--opt", help="game option k=v: hands (holdem-training, twocarddraw), "
-                                                    "cases (tractor), cpu_seconds, strategy (twocarddraw)"),
+    players: int = typer.Option(2, "--players", help="seats per table, for games played between entrants"),
+    opt: list[str] = typer.Option([], "--opt", help="game option k=v (a wrong key is refused with the game's "
+                                                    "accepted ones), e.g. hands=2000"),
     name: str = typer.Option(None, "--name", help="league name (default: the game, or the file's name)"),
     file: Path = typer.Option(None, "--file", help="the league's TOML file (same as `run FILE`)"),
     workers: int = typer.Option(None, "--workers", callback=checks.count,

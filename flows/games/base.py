@@ -1,8 +1,14 @@
-"""How a contest plugs into the workspace (match, sweep, judge logging, export, serve).
+"""A game's one declaration: the `GameSpec` every tool reads (match, sweep, judge, league, report,
+replay, PHH export, rules docs, the CLI's own commands).
 
-Each game writes one module flows/games/<game>.py that builds a ``GameAdapter``; the
-registry in flows/games/__init__.py lists them. Adapters only wire engine and bots
-together: no prefect, duckdb or mlflow imports here, so adapters work in any worker.
+Each contest declares one `SPEC` in its module (flows/games/<game>.py for the built-in five) and
+registers it as a `cardlab.games` entry point in its package's pyproject, so a game from another
+installed package is a game like the built-in ones (flows/games/__init__.py reads the entry points).
+Nothing above this layer names a game: every per-game table is a field here.
+
+Specs only wire engine and bots together: no prefect, duckdb or mlflow imports here, so specs load
+in any worker. Parts that live in upper layers (report panels, replay pages, CLI commands) are
+named by module path and imported by the layer that uses them, so imports still flow one way.
 """
 
 from collections.abc import Callable, Mapping
@@ -14,11 +20,42 @@ from bots.base import BotSpec
 from engine.core.errors import UnknownName
 from engine.core.log import ChunkLog
 
-SQL_DIR = Path(__file__).resolve().parents[2] / "data" / "sql"
+PROJECT = Path(__file__).resolve().parents[2]
+SQL_DIR = PROJECT / "data" / "sql"
+
+# How a game's units are scored, which decides how leagues rank and pair entrants:
+HOUSE = "house"  # each entrant alone against the contest's fixed opponent: mean payoff per unit, paired on seeds
+RANKING = "ranking"  # entrants at one table: finishing ranks, openskill ratings, head-to-head shares
+REFERENCE = "reference"  # a program's output against a reference: share of cases agreeing
+PAYOFF_KINDS = (HOUSE, RANKING, REFERENCE)
+
+# Entrant kinds a league may seat (flows/league_spec.py tells them apart)
+PROGRAM, PROJECT_BOT, CLASS_FILE = "program", "bot", "class"
 
 
 @dataclass(frozen=True)
-class GameAdapter:
+class LeagueRules:
+    """How one league game of this contest is played and how big it is.
+
+    `play(league, plan)` plays one game of the league plan's seats (flows.league_play.GamePlan) and
+    returns (payoffs, ranks, faults, cpu_seconds, ChunkLog), each per seat; it runs in a worker
+    thread and must be deterministic in the plan's seed."""
+
+    play: Callable[..., tuple]
+    seats: tuple[int, int] = (1, 1)  # table sizes `--players` may ask for (min, max)
+    units_option: str | None = None  # the league option giving units per game ("hands", "cases")
+    default_units: int = 1  # units per game when the option is not set
+    options: tuple[str, ...] = ()  # league option keys the game reads (`--opt k=v`)
+    entrants: tuple[str, ...] = (PROGRAM,)  # entrant kinds accepted: PROGRAM, PROJECT_BOT, CLASS_FILE
+    entrant_help: str = "NAME=COMMAND (a program)"
+
+    @property
+    def multi_seat(self) -> bool:
+        return self.seats[1] > 1
+
+
+@dataclass(frozen=True)
+class GameSpec:
     name: str  # CLI name, e.g. "holdem-training"
     title: str
     unit: str  # what one row of payoffs is: "hand", "game", "round"
@@ -27,14 +64,29 @@ class GameAdapter:
     # (bot spec, bot config, *, seed, first, count, options) -> ChunkLog; must be thread-safe,
     # deterministic in (seed, unit index) and independent of chunking.
     play_chunk: Callable[..., ChunkLog]
-    sql_file: str  # file name in data/sql/ that creates this game's raw tables and views
+    sql_file: str  # this game's raw tables and views: a name in data/sql/, or a path (a plug-in's own file)
     options_type: type | None = None  # frozen dataclass of match options (opponents, files, ...)
     default_grid: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # nightly sweep
     default_units: int = 2000  # units per nightly config
+    # The main job's sweep (`cardlab demo`): the bot and the grid worth showing; None: the default bot
+    # over default_grid. The main job's default game is the first, by name, that declares one.
+    demo_sweep: tuple[str, tuple[str, ...]] | None = None
     payoff_label: str = "profit per hand"
+    payoff_kind: str = HOUSE  # HOUSE, RANKING or REFERENCE
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
     # seat, on the same units as the bots (None: the game cannot sweep programs yet).
     play_program: Callable[..., ChunkLog] | None = None
+    league: LeagueRules | None = None  # None: no leagues for this game
+    # (con, match_id, out_dir) -> (files written, hands): the match as PHH hand histories (poker games)
+    phh: Callable[..., tuple[tuple[Path, ...], int]] | None = None
+    panels: str | None = None  # module with panels(con, data, out) for the sweep report (reports layer)
+    replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)
+    commands: str | None = None  # module with the game's own CLI: judge, export, app, bench_app (cardlab layer)
+    rules_doc: str | None = None  # the rules as implemented: a path relative to the project, or absolute
+
+    def __post_init__(self):
+        if self.payoff_kind not in PAYOFF_KINDS:
+            raise ValueError(f"{self.name}: payoff_kind {self.payoff_kind!r} is not one of {PAYOFF_KINDS}")
 
     def spec(self, bot: str) -> BotSpec:
         if bot not in self.bots:
@@ -51,4 +103,11 @@ class GameAdapter:
         return build_config(self.options_type, overrides or {}, owner=f"{self.name} options")
 
     def sql_path(self) -> Path:
-        return SQL_DIR / self.sql_file
+        path = Path(self.sql_file)
+        return path if path.is_absolute() else SQL_DIR / self.sql_file
+
+    def rules_path(self) -> Path | None:
+        if self.rules_doc is None:
+            return None
+        path = Path(self.rules_doc)
+        return path if path.is_absolute() else PROJECT / path

@@ -15,7 +15,10 @@ from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS, GameConfig
 from engine.core.errors import BadValue
-from flows.games.base import GameAdapter
+from flows.games.base import RANKING, GameSpec, LeagueRules
+from flows.games.cg_holdem_log import export_phh
+from flows.league_play import GamePlan, argv
+from flows.league_spec import LeagueSpec
 from flows.stats import summarize
 
 
@@ -59,7 +62,18 @@ def play_program(config, *, seed: int, first: int, count: int, options: MatchOpt
     return judge.play_chunk(makers, seed=seed, first=first, count=count, names=["program", *names[1:]])
 
 
-ADAPTER = GameAdapter(
+def play_league_game(league: LeagueSpec, plan: GamePlan):
+    """One game between the plan's programs (a new process per game, the contest's turn limits)."""
+    config = GameConfig(players=len(plan.seats))
+    result = judge.play_programs([argv(e) for e in plan.seats], seed=judge.java_seed(plan.seed), config=config)
+    n = result.players
+    payoffs = [(n - pos) / (n - 1) for pos in result.positions]
+    faults = [r.get("failure") or "" for r in result.seat_reports]
+    cpu = [r.get("cpu_seconds") for r in result.seat_reports]
+    return payoffs, list(result.positions), faults, cpu, judge.game_log(result, [e.key for e in plan.seats])
+
+
+SPEC = GameSpec(
     name="cg-holdem",
     title="CodinGame Hold'em (Poker, 2-4 players): whole games, duplicate seating",
     unit="game",
@@ -72,6 +86,13 @@ ADAPTER = GameAdapter(
     default_units=48,
     payoff_label="finish score (1 first, 0 last)",
     play_program=play_program,
+    payoff_kind=RANKING,
+    league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS)),
+    phh=export_phh,
+    panels="reports.panels.cg_holdem",
+    replay="reports.replay.cg_holdem",
+    commands="cardlab.commands.cg_holdem",
+    rules_doc="docs/rules/cg_holdem.md",
 )
 
 

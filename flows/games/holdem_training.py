@@ -10,7 +10,10 @@ from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
-from flows.games.base import GameAdapter
+from flows.games.base import HOUSE, GameSpec, LeagueRules
+from flows.games.holdem_training_log import export_phh
+from flows.league_play import GamePlan, argv
+from flows.league_spec import LeagueSpec
 
 
 @dataclass(frozen=True)
@@ -40,7 +43,22 @@ def play_program(config, *, seed: int, first: int, count: int, options=None):
     return result.log
 
 
-ADAPTER = GameAdapter(
+LEAGUE_HANDS = 1000  # per league game; the contest's match is 10,000 hands (set `hands` in the options)
+
+
+def play_league_game(league: LeagueSpec, plan: GamePlan):
+    """One entrant's program as Alice for `hands` hands of the round's deal, through the contest's judge."""
+    hands = league.option("hands", LEAGUE_HANDS)
+    # The contest's limit is for a whole match; a shorter game keeps it whole, since a program's
+    # start-up (loading tables, compiling) does not shrink with the hands.
+    cpu = league.option("cpu_seconds", CPU_SECONDS)
+    result = judge.play_external(argv(plan.seats[0]), seed=plan.seed, hands=hands, cpu_seconds=cpu)
+    profit = float(result.log.payoffs.sum()) / hands  # hands not played count 0 (docs/leagues.md)
+    fault = "" if result.complete else f"{result.status}: {result.reason}"
+    return [profit], [1], [fault], [result.cpu_seconds], result.log
+
+
+SPEC = GameSpec(
     name="holdem-training",
     title="Hold'em Training: Alice against Bob's 100-rollout call rule (profit per hand = the contest's W)",
     unit="hand",
@@ -51,6 +69,15 @@ ADAPTER = GameAdapter(
     options_type=MatchOptions,
     default_grid={"threshold": ("0.55", "0.6", "0.65"), "raise_fraction": ("0.25", "0.5")},
     default_units=2000,
+    demo_sweep=("exploit", ("future_flop=0.4,0.6,1.0",)),  # the strongest bot over a knob worth tuning
     payoff_label="profit per hand (chips; the contest's W)",
     play_program=play_program,
+    payoff_kind=HOUSE,
+    league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
+                       options=("hands", "cpu_seconds")),
+    phh=export_phh,
+    panels="reports.panels.holdem_training",
+    replay="reports.replay.holdem_training",
+    commands="cardlab.commands.holdem_training",
+    rules_doc="docs/rules/holdem_training.md",
 )

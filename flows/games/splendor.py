@@ -10,9 +10,12 @@ from bots.base import BotSpec, ConfigError, Ranged, one_of, ranged, split_pairs,
 from bots.splendor import BOTS
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
-from engine.splendor.agents import InProcessAgent
-from engine.splendor.judge import GameResult, play_chunk
-from flows.games.base import GameAdapter
+from engine.splendor.agents import ExternalAgent, InProcessAgent
+from engine.splendor.judge import GameResult, chunk_log, game_deal, play_chunk, play_game
+from engine.splendor.rules import MAX_PLAYERS
+from flows.games.base import RANKING, GameSpec, LeagueRules
+from flows.league_play import GamePlan
+from flows.league_spec import LeagueSpec
 
 
 @dataclass(frozen=True)
@@ -76,7 +79,23 @@ def ratings(games: Iterable[GameResult]) -> list[tuple[str, float, float, float]
     return sorted(rows, key=lambda row: -row[3])
 
 
-ADAPTER = GameAdapter(
+def play_league_game(league: LeagueSpec, plan: GamePlan):
+    """One game between the plan's agents (a process per move, as the arbiter runs them)."""
+    agents = [ExternalAgent(name=e.key, command=e.command) for e in plan.seats]
+    result = play_game(agents, game_deal(plan.seed, 0, len(agents)))
+    payoffs = [result.share(s) for s in range(len(agents))]
+    ranks = [1 if s in result.winners else 2 for s in range(len(agents))]
+    faults = [""] * len(agents)
+    cpu = [0.0] * len(agents)
+    for turn in result.turns:  # the contest passes a faulty move; the league notes the first limit hit
+        seat = turn.event.seat
+        cpu[seat] += turn.reply.cpu_seconds
+        if turn.reply.limit and not faults[seat]:
+            faults[seat] = f"{turn.reply.limit} limit"
+    return payoffs, ranks, faults, cpu, chunk_log(0, [(0, result, 0)])
+
+
+SPEC = GameSpec(
     name="splendor",
     title="Splendor (nerdvana-ro arbiter)",
     unit="game",
@@ -88,4 +107,10 @@ ADAPTER = GameAdapter(
     default_grid={"target": ("6", "12"), "noble": ("0.5", "1.5")},
     default_units=24,  # greedy-vs-greedy games take ~0.3 s each: 4 configs x 24 games in ~30 s
     payoff_label="win share per game",
+    payoff_kind=RANKING,
+    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS)),
+    panels="reports.panels.splendor",
+    replay="reports.replay.splendor",
+    commands="cardlab.commands.splendor",
+    rules_doc="docs/rules/splendor.md",
 )

@@ -8,7 +8,9 @@ from bots.base import SEED_MAX, Accepts, declare, empty_or_file
 from bots.twocarddraw import BOTS
 from engine.twocarddraw import judge
 from engine.twocarddraw.best_response import MAX_STEPS
-from flows.games.base import GameAdapter
+from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, GameSpec, LeagueRules
+from flows.league_play import GamePlan
+from flows.league_spec import LeagueSpec, project_bot
 
 # The engine's options cannot import bots.base: their ranges are declared here (bet2 is also
 # checked against bet1 by the engine).
@@ -16,7 +18,26 @@ declare(judge.MatchOptions,
         strategy=Accepts(check=empty_or_file, text="'' (generate one) or an existing strategy file"),
         bet1=Accepts(1, 5), bet2=Accepts(1, 15), steps=Accepts(0, 10 * MAX_STEPS), strategy_seed=Accepts(0, SEED_MAX))
 
-ADAPTER = GameAdapter(
+LEAGUE_HANDS = 1000  # per league game; a TopCoder test was 10,000 hands
+
+
+def play_league_game(league: LeagueSpec, plan: GamePlan):
+    """One entrant (a user's class in its own process, or a project bot) against the league's server."""
+    from engine.twocarddraw.program import play_program
+
+    server = judge.load_server(judge.MatchOptions(strategy=league.option("strategy", "")))
+    hands = league.option("hands", LEAGUE_HANDS)
+    entrant = plan.seats[0]
+    if entrant.bot_class:  # the user's class in its own sandboxed process, TopCoder's CPU accounting
+        result, _ = play_program(*entrant.bot_class, server, seed=plan.seed, count=hands)
+    else:
+        bot = project_bot(league.game, entrant).make()
+        result = judge.play_bot(bot, server, seed=plan.seed, count=hands)  # CPU: the bot's own thread time
+    fault = "" if result.status == judge.OK else f"{result.status}: {result.record.message}"
+    return [result.profit / hands], [1], [fault], [result.cpu_seconds], result.chunk_log()
+
+
+SPEC = GameSpec(
     name="twocarddraw",
     title="TwoCardDraw (TCO07 Marathon Round 2): play a fixed probabilistic server",
     unit="hand",
@@ -28,4 +49,12 @@ ADAPTER = GameAdapter(
     default_grid={"prior_scale": ("0.5", "1", "2")},
     default_units=2000,
     payoff_label="profit per hand",
+    payoff_kind=HOUSE,
+    league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
+                       options=("hands", "strategy"), entrants=(CLASS_FILE, PROJECT_BOT),
+                       entrant_help="classes, as TopCoder's tester ran them: NAME=PATH.py:ClassName (yours, in its "
+                                    "own process) or NAME=bot:BOT[:k=v...] (a project bot)"),
+    panels="reports.panels.twocarddraw",
+    commands="cardlab.commands.twocarddraw",
+    rules_doc="docs/rules/twocarddraw.md",
 )

@@ -1,13 +1,13 @@
 """Per-game panels of the sweep report: each answers its game's own questions.
 
-A panel is `panel(con, data, out) -> Panel`; a game without one gets none."""
+A game's spec names its panels module (GameSpec.panels), whose `panels(con, data, out)` returns
+a list of `Panel`; a game without one gets none."""
 
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
-MODULES = {"holdem-training": "holdem_training", "cg-holdem": "cg_holdem", "splendor": "splendor",
-           "twocarddraw": "twocarddraw", "tractor": "tractor"}
+from flows import games
 
 
 @dataclass(frozen=True)
@@ -30,8 +30,7 @@ def shown(data) -> list:
 
 
 def panels_for(con, data, out: Path) -> list[Panel]:
-    name = MODULES.get(data.game)
-    if name is None:
+    module_name = games.get(data.game).panels
+    if module_name is None:
         return []
-    module = importlib.import_module(f"reports.panels.{name}")
-    return module.panels(con, data, out)
+    return importlib.import_module(module_name).panels(con, data, out)

@@ -1,15 +1,14 @@
 """Replay pages: one unit of a match (a hand, a game or a round) as a static HTML page that
-steps through it, generated from the hand log. `write_replay` is the one entry point."""
+steps through it, generated from the hand log. `write_replay` is the one entry point; a game's
+spec names its replay module (GameSpec.replay), whose `replay(con, match_id, unit)` builds a `Replay`."""
 
 import importlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from engine.core.errors import NotFound
+from flows import games
 from reports.html import page, stepper
-
-MODULES = {"holdem-training": "holdem_training", "cg-holdem": "cg_holdem", "splendor": "splendor",
-           "tractor": "tractor"}
 
 
 class NoReplay(NotFound):
@@ -24,7 +23,7 @@ class Replay:
 
 
 def replay_games() -> tuple[str, ...]:
-    return tuple(MODULES)
+    return tuple(spec.name for spec in games.specs() if spec.replay is not None)
 
 
 def build(con, match_id: str, unit: int) -> Replay:
@@ -32,9 +31,10 @@ def build(con, match_id: str, unit: int) -> Replay:
     if not found:
         raise NoReplay(f"no match {match_id!r} in the hand log")
     game = found[0][0]
-    if game not in MODULES:
-        raise NoReplay(f"match {match_id} is a {game} match; replays exist for {', '.join(MODULES)}")
-    return importlib.import_module(f"reports.replay.{MODULES[game]}").replay(con, match_id, unit)
+    module_name = games.get(game).replay
+    if module_name is None:
+        raise NoReplay(f"match {match_id} is a {game} match; replays exist for {', '.join(replay_games())}")
+    return importlib.import_module(module_name).replay(con, match_id, unit)
 
 
 def file_name(match_id: str, unit: int) -> str:

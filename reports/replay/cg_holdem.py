@@ -2,7 +2,7 @@
 pot after it), each seat's cards as that seat saw them, and the cards shown at a showdown."""
 
 from engine.core.cards import card_name
-from flows.phh_export import cg_games
+from flows.games.cg_holdem_log import cg_games
 from reports.html import cards, esc, table
 from reports.replay import NoReplay, Replay
 

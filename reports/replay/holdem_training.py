@@ -3,7 +3,7 @@ and Bob's answer with the pot and stacks, then Bob's cards at the end."""
 
 from engine.core.cards import card_name
 from engine.holdem_training.rules import BOARD_SIZE_BY_ROUND, START_POT, START_STACK
-from flows.phh_export import ht_hands
+from flows.games.holdem_training_log import ht_hands
 from reports.html import cards, esc, table
 from reports.replay import NoReplay, Replay
 

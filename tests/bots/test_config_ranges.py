@@ -12,7 +12,7 @@ from flows import games
 
 def config_types():
     """(label, type) of every bot config and game options type of the built-in games."""
-    for name in sorted(games.MODULES):
+    for name in sorted(games.installed()):
         adapter = games.get(name)
         for bot, spec in sorted(adapter.bots.items()):
             yield f"{name}/{bot}", spec.config_type

@@ -8,15 +8,15 @@ import pytest
 from bots.cg_holdem import BOTS
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.phh import hand_history
-from flows.games.cg_holdem import ADAPTER, MatchOptions
+from flows.games.cg_holdem import SPEC, MatchOptions
 
 pokerkit = pytest.importorskip("pokerkit")
 
 
 def chunk(first, count, players=3):
-    spec = ADAPTER.spec("aggressive")
+    spec = SPEC.spec("aggressive")
     options = MatchOptions(players=players, opponents="montecarlo/pushfold")
-    return ADAPTER.play_chunk(spec, spec.config_from(["samples=60"]), seed=5, first=first, count=count,
+    return SPEC.play_chunk(spec, spec.config_from(["samples=60"]), seed=5, first=first, count=count,
                               options=options)
 
 
@@ -34,8 +34,8 @@ def test_tables_load_into_the_hand_log_and_views_answer(tmp_path):
 
     log = chunk(0, 6)
     with HandLog(tmp_path / "log.duckdb") as store:
-        store.ensure_game(ADAPTER)
-        store.begin_match(match_id="m1", game=ADAPTER.name, bot="aggressive", config={}, seed=5, units=6,
+        store.ensure_game(SPEC)
+        store.begin_match(match_id="m1", game=SPEC.name, bot="aggressive", config={}, seed=5, units=6,
                           source="test")
         store.write_chunk("m1", 0, log)
         positions = store.query("SELECT bot, games, mean_position FROM mart_cgh_positions ORDER BY bot")

@@ -9,7 +9,7 @@ import pytest
 from cardlab.options import settings_of
 from flows import games
 
-BOTS = [(game, bot) for game in games.MODULES for bot in sorted(games.get(game).bots)]
+BOTS = [(game, bot) for game in games.installed() for bot in sorted(games.get(game).bots)]
 
 
 @pytest.mark.parametrize("game, bot", BOTS, ids=[f"{g}:{b}" for g, b in BOTS])

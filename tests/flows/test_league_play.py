@@ -2,13 +2,14 @@
 
 import sys
 
-from flows.league_play import plan_games, play, tractor_cases
+from flows.games.tractor import league_cases
+from flows.league_play import plan_games, play
 from flows.league_spec import build
 
 
 def test_tractor_credits_the_leading_cases_a_wrong_answer_agreed_on(tmp_path):
     spec = build(name="t", game="tractor", programs=[("x", "cat")], games=1, options={"cases": 3})
-    _, _, expected = tractor_cases(spec, 0)
+    _, _, expected = league_cases(spec, 0)
     first_case = expected[:expected.index("Case #2:")]
     answer = tmp_path / "answer.txt"
     answer.write_text(first_case + "Case #2:\nnonsense\n")

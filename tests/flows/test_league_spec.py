@@ -45,7 +45,10 @@ def test_bundle_config_beside_the_launcher_is_part_of_the_version(tmp_path):
     ({"programs": [("a", "cat"), ("b", "no-such-program-xyz")]}, "not found"),
     ({"programs": [("a b", "cat"), ("c", "cat")]}, "entrant name"),
     ({"options": {"speed": "1"}}, "unknown league option"),
-    ({"programs": [("a", "bot:sample"), ("b", "cat")]}, "are for twocarddraw"),
+    ({"programs": [("a", "bot:sample"), ("b", "cat")]},
+     r"a: cg-holdem does not seat this kind of entrant \(bot\); accepted: NAME=COMMAND"),
+    ({"game": "holdem-training", "players": 9}, "--players does not apply"),
+    ({"options": {"hands": "10"}}, "unknown league option.*for cg-holdem; accepted: none"),
 ])
 def test_bad_leagues_are_refused_naming_what_is_accepted(kwargs, says):
     args = {"name": "x", "game": "cg-holdem", "programs": [("a", "cat"), ("b", "cat")], "games": 2} | kwargs
@@ -65,7 +68,7 @@ def test_twocarddraw_takes_classes_a_users_or_a_project_bot(tmp_path):
         build(name="x", game="twocarddraw", programs=[("a", "bot:learner:x=1")], games=1)
     (tmp_path / "mine.py").write_text("class Bot:\n    x = 1\n")
     assert version_of(f"{mine}:Bot") != spec.entrants[1].version
-    with pytest.raises(LeagueError, match="are for twocarddraw"):
+    with pytest.raises(LeagueError, match=r"holdem-training does not seat this kind of entrant \(class\)"):
         build(name="x", game="holdem-training", programs=[("b", f"{mine}:Bot")], games=1)
 
 

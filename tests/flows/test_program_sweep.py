@@ -124,7 +124,7 @@ def test_codingame_program_sweep_plays_the_bots_deals_and_seatings(tmp_path):
                      grid=parse_grid(["action=CALL,FOLD"]), options=(("players", "2"), ("opponents", "station")))
     validate(spec)
     outcome = sweep_flow(spec, db=str(tmp_path / "h.duckdb"), track=False)
-    options = cg_holdem.ADAPTER.options({"players": "2", "opponents": "station"})
+    options = cg_holdem.SPEC.options({"players": "2", "opponents": "station"})
     for run in outcome.runs:
         makers, names = cg_holdem.lineup(None, None, options)
         makers[0] = lambda answer=run.overrides["action"]: Fixed(answer)

@@ -12,7 +12,7 @@ import numpy as np
 from bots.base import BotSpec
 from engine.core import seeds
 from engine.core.log import ChunkLog
-from flows.games.base import GameAdapter
+from flows.games.base import GameSpec
 
 
 @dataclass(frozen=True)
@@ -45,13 +45,8 @@ def play_chunk(spec, config, *, seed, first, count, options=None) -> ChunkLog:
 BOT = BotSpec(name="coin", config_type=CoinConfig, factory=lambda c: c, summary="a biased coin")
 
 
-@dataclass(frozen=True)
-class ToyAdapter(GameAdapter):
-    def sql_path(self) -> Path:
-        return Path(__file__).with_name("toy.sql")
-
-
-ADAPTER = ToyAdapter(
+SPEC = GameSpec(
     name="toy", title="Toy coin game", unit="flip", bots={"coin": BOT}, default_bot="coin",
-    play_chunk=play_chunk, sql_file="toy.sql", default_grid={"edge": ("0.4", "0.6")}, default_units=200,
+    play_chunk=play_chunk, sql_file=str(Path(__file__).with_name("toy.sql")), default_grid={"edge": ("0.4", "0.6")},
+    default_units=200,
 )

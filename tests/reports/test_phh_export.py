@@ -59,7 +59,7 @@ def test_codingame_games_round_trip_through_pokerkit(tmp_path):
     exported = _export(match.match_id, tmp_path)
     assert len(exported.files) == 3
     from engine.cg_holdem.phh import pokerkit_can_replay
-    from flows.phh_export import cg_games
+    from flows.games.cg_holdem_log import cg_games
 
     con = read_only()
     records = [r for _, (_, hands) in sorted(cg_games(con, match.match_id).items()) for r in hands if not r.cancelled]

@@ -13,13 +13,13 @@ from engine.splendor.agents import ExternalAgent, InProcessAgent
 from engine.splendor.judge import GameResult
 from engine.splendor.protocol import output_tokens
 from engine.splendor.tournament import circle_rounds, tournament2
-from flows.games.splendor import ADAPTER, SplendorOptions, game_ranks, ratings
+from flows.games.splendor import SPEC, SplendorOptions, game_ranks, ratings
 
 from .test_protocol import EXAMPLE, example_state
 
 
 def chunk(first, count):
-    return ADAPTER.play_chunk(BOTS["random"], BOTS["random"].default_config(), seed=5, first=first, count=count,
+    return SPEC.play_chunk(BOTS["random"], BOTS["random"].default_config(), seed=5, first=first, count=count,
                               options=SplendorOptions(opponent="random"))
 
 
@@ -34,7 +34,7 @@ def test_sql_views_decode_a_logged_chunk(tmp_path):
 
     log = chunk(0, 2)
     db = tmp_path / "log.duckdb"
-    match_id = log_judged_match(ADAPTER, bot="random", config={}, seed=5, log=log, db=db)
+    match_id = log_judged_match(SPEC, bot="random", config={}, seed=5, log=log, db=db)
     con = read_only(db)
     games, share, low, high = con.execute("SELECT games, win_share, win_share_lo, win_share_hi FROM mart_spl_results "
                                           "WHERE match_id = ?", [match_id]).fetchone()
@@ -110,7 +110,7 @@ def test_report_prints_win_rates_and_writes_the_points_plot(tmp_path):
     from flows.store import log_judged_match
 
     db = tmp_path / "log.duckdb"
-    log_judged_match(ADAPTER, bot="random", config={}, seed=5, log=chunk(0, 1), db=db)
+    log_judged_match(SPEC, bot="random", config={}, seed=5, log=chunk(0, 1), db=db)
     runner = CliRunner()
     empty = runner.invoke(cli.app, ["report", "--db", str(tmp_path / "none.duckdb")])
     assert empty.exit_code == 2 and "no hand log" in empty.output

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from bots.tractor import BOTS
 from engine.tractor.judge import MatchOptions, contest_input, disagreements, play_chunk, play_rounds
-from flows.games.tractor import ADAPTER
+from flows.games.tractor import SPEC
 from tests.tractor.helpers import typer_app
 
 DATA = Path(__file__).parent / "data"
@@ -72,8 +72,8 @@ def test_a_match_through_the_workspace_fills_the_hand_log(tmp_path):
     from flows.store import HandLog
 
     plan = MatchPlan(game="tractor", bot="rule", options=(("opponent", "random"),), seed=2, units=4, chunk_size=2)
-    direct = ADAPTER.play_chunk(ADAPTER.spec("rule"), ADAPTER.spec("rule").default_config(), seed=2, first=0,
-                                count=4, options=ADAPTER.options({"opponent": "random"}))
+    direct = SPEC.play_chunk(SPEC.spec("rule"), SPEC.spec("rule").default_config(), seed=2, first=0,
+                                count=4, options=SPEC.options({"opponent": "random"}))
     with HandLog(tmp_path / "hands.duckdb") as store:
         result = run_match(plan, store)
         rounds = store.query("SELECT round, payoff, result FROM stg_tr_rounds ORDER BY round")
