@@ -168,9 +168,60 @@ def _minimal_dev() -> bool:
     return built
 
 
-def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] = ()) -> bool:
+def _under(path: bytes, folders) -> bytes | None:
+    """The innermost of `folders` that is `path` or holds it."""
+    holding = [f for f in folders if path == f or path.startswith(f.rstrip(b"/") + b"/")]
+    return max(holding, key=len) if holding else None
+
+
+def _hide(hidden: list[bytes], visible: list[bytes]) -> list[bytes] | None:
+    """An empty read-only tmpfs over each `hidden` folder (the project's data, the user's home),
+    then each `visible` folder under one bound back from the real one (opened before it was
+    covered): the program's own folders, its interpreter. A hidden folder inside a visible one
+    inside a hidden one is covered again. The tmpfs mount points made, or None (all undone)."""
+    opened = {}
+    try:
+        for folder in visible:
+            opened[folder] = os.open(folder, os.O_PATH | os.O_DIRECTORY)
+    except OSError:
+        for fd in opened.values():
+            os.close(fd)
+        return None
+    mount, covered, shown, ok = _libc.mount, [], [], True
+    for path in sorted(set(hidden) | set(visible), key=lambda p: (len(p), p not in visible)):
+        outer = _under(path, [p for p in covered + shown if p != path])
+        inside_cover = outer is not None and outer in covered
+        if path in visible:  # visible wins over hidden for the same folder
+            if inside_cover:
+                try:
+                    os.makedirs(path, exist_ok=True)
+                except OSError:
+                    ok = False
+                    break
+                if mount(b"/proc/self/fd/%d" % opened[path], path, None, _MS_BIND | _MS_REC, None) != 0:
+                    ok = False
+                    break
+            shown.append(path)
+        elif not inside_cover:
+            if mount(b"tmpfs", path, b"tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"mode=755,size=64k") != 0:
+                ok = False
+                break
+            covered.append(path)
+    for fd in opened.values():
+        os.close(fd)
+    fixed = _MS_NOSUID | _MS_NODEV | _MS_NOEXEC | _MS_REMOUNT | _MS_BIND | _MS_RDONLY
+    if ok and all(mount(None, point, None, fixed, None) == 0 for point in covered):
+        return covered
+    for point in reversed(covered):
+        _libc.umount2(point, _MNT_DETACH)
+    return None
+
+
+def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] = (), hidden: tuple[str, ...] = (),
+                    visible: tuple[str, ...] = ()) -> bool:
     """In the guard, in its new mount namespace: everything read-only but `writable` (folders,
-    the first its private one) and `private_copies` (overlays: writes go to the private folder).
+    the first its private one) and `private_copies` (overlays: writes go to the private folder);
+    `hidden` folders covered but for what lies in `visible`, `writable` or `private_copies`.
     False, with the mounts as they were (bar harmless self-binds), if any step failed."""
     mount = _libc.mount
     if mount(None, b"/", None, _MS_REC | _MS_PRIVATE, None) != 0:  # nothing propagates back out
@@ -192,10 +243,15 @@ def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] =
         elif ctypes.get_errno() not in (errno.ENOENT, errno.EACCES):  # those: hidden, unreachable
             break
     else:
-        if _minimal_dev():
+        kept = [os.fsencode(os.path.realpath(f)) for f in visible if os.path.isdir(f)]
+        covers = _hide([os.fsencode(os.path.realpath(f)) for f in hidden if os.path.isdir(f)],
+                       list(dict.fromkeys(folders + copies + kept)))
+        if covers is not None and _minimal_dev():
             if _drop_root_powers():
                 return True
             _libc.umount2(b"/dev", _MNT_DETACH)
+        for point in reversed(covers or ()):
+            _libc.umount2(point, _MNT_DETACH)
     for point, kept in reversed(done):  # today's behaviour rather than half a view
         mount(None, point, None, _MS_REMOUNT | _MS_BIND | kept, None)
     return False
@@ -305,19 +361,30 @@ def _guard(child: int, control: int, info: int, mode: str) -> None:
 
 
 def preexec(limits: Limits, control: int, info: int, *, namespaces: bool, writable: tuple[str, ...] = (),
-            private_copies: tuple[str, ...] = ()):
+            private_copies: tuple[str, ...] = (), hidden: tuple[str, ...] = (), visible: tuple[str, ...] = (),
+            join: tuple[int, ...] = ()):
     """The preexec_fn for Popen (start_new_session=True): becomes the guard, and returns only
     in the program's process, which Popen then execs. `writable`: the folders the program may
     write in when namespaces are in force (its private folder first, its working folder among
-    them); `private_copies`: folders it sees writable through an overlay in its private folder."""
+    them); `private_copies`: folders it sees writable through an overlay in its private folder;
+    `hidden`: folders it must not see (but for the `visible` folders in them, its own and the
+    writable ones); `join`: descriptors on the cgroup.procs of the groups it runs in."""
 
     def run() -> None:
         pid_one = namespaces and _enter_namespaces()
-        mode = (READONLY_FS if _read_only_view(writable, private_copies) else NAMESPACES) if pid_one else SUBREAPER
+        view = pid_one and _read_only_view(writable, private_copies, hidden, visible)
+        mode = (READONLY_FS if view else NAMESPACES) if pid_one else SUBREAPER
         _prctl(_PR_SET_CHILD_SUBREAPER, 1)
         child = os.fork()
         if child == 0:
             os.setpgid(0, 0)  # a kill(0, ...) by the program cannot reach the guard
+            for fd in join:  # before anything it runs: its children are born in its groups
+                try:
+                    os.write(fd, b"0")
+                except OSError as exc:
+                    os.write(2, f"cardlab: cannot join the program's control group: {exc}\n".encode())
+                    os._exit(126)
+                os.close(fd)
             if pid_one:
                 _private_proc()
             _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
