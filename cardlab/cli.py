@@ -252,12 +252,20 @@ VIEWS_HELP = """Views: stg_units, mart_match_results (mean, se, 95% CI per match
 
 
 @app.command(help="Query the hand log read-only: one statement, no file but the hand log (no COPY, EXPORT, "
-                  "ATTACH, read_csv, glob, SET, INSTALL). " + VIEWS_HELP)
+                  "ATTACH, read_csv, glob, SET, INSTALL), within a time and a memory limit; Ctrl-C stops it. "
+                  + VIEWS_HELP)
 def sql(query: str = typer.Argument(None, help="One read-only statement; omit to list tables and views."),
         db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
                                 callback=checks.hand_log_to_read),
-        limit: int = typer.Option(50, min=1, help="Rows to print at most."),
-        format_: str = typer.Option("table", "--format", help="Output: table, csv or json (an array of objects).")):
+        limit: int = typer.Option(50, help="Rows to print at most.", callback=checks.count),
+        format_: str = typer.Option("table", "--format", help="Output: table, csv or json (an array of objects; "
+                                                              "infinities and NaN as the strings \"inf\", "
+                                                              "\"-inf\" and \"nan\", which JSON has no number for)."),
+        timeout: float = typer.Option(60.0, help="Seconds the query may run before it is stopped.",
+                                      callback=checks.limit),
+        memory_mb: int = typer.Option(2048, "--memory-mb", help="Memory the query may use, in MiB (DuckDB's "
+                                                                "own default would be 80% of the machine).",
+                                      callback=checks.within(64, checks.LIMIT_MAX))):
     import polars as pl
 
     from flows import readonly_sql
@@ -265,18 +273,21 @@ def sql(query: str = typer.Argument(None, help="One read-only statement; omit to
     if format_ not in SQL_FORMATS:
         fail(f"--format {format_!r} is not known; accepted: {', '.join(SQL_FORMATS)}")
     try:
-        frame = pl.from_arrow(readonly_sql.run(query or readonly_sql.LIST_TABLES, db=db))
+        answer = readonly_sql.run(query or readonly_sql.LIST_TABLES, db=db, limit=limit, timeout=timeout,
+                                  memory_mb=memory_mb)
+    except readonly_sql.QueryStopped as exc:
+        fail(str(exc), code=exc.code)
     except readonly_sql.QueryRefused as exc:
         fail(str(exc))
-    shown = frame.head(limit)
+    shown = pl.from_arrow(answer.rows)
     if format_ == "table":
         with pl.Config(tbl_rows=limit, tbl_cols=-1, fmt_str_lengths=80, tbl_width_chars=240,
                        tbl_hide_dataframe_shape=True):
             print(shown)
     else:
-        sys.stdout.write(_sql_csv(shown) if format_ == "csv" else shown.write_json() + "\n")
-    if frame.height > limit:
-        typer.echo(f"... {frame.height - limit} more rows (use --limit)", err=format_ != "table")
+        sys.stdout.write(_sql_csv(shown) if format_ == "csv" else _sql_json(shown))
+    if answer.total > limit:
+        typer.echo(f"... {answer.total - limit} more rows (use --limit)", err=format_ != "table")
 
 
 SQL_FORMATS = ("table", "csv", "json")
@@ -291,6 +302,30 @@ def _sql_csv(frame) -> str:
 
     nested = [name for name, dtype in frame.schema.items() if dtype.is_nested()]
     return frame.with_columns(pl.col(name).map_elements(as_json, return_dtype=pl.String) for name in nested).write_csv()
+
+
+def _sql_json(frame) -> str:
+    """An array of objects. JSON has no number for infinities and NaN (writers turn them into null or
+    into tokens readers refuse), so they are the strings "inf", "-inf" and "nan"; other values JSON
+    cannot hold (decimals, times, bytes) are their text."""
+    import datetime
+    import math
+
+    def safe(value):
+        if isinstance(value, float) and not math.isfinite(value):
+            return "nan" if math.isnan(value) else "inf" if value > 0 else "-inf"
+        if isinstance(value, dict):
+            return {key: safe(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [safe(item) for item in value]
+        return value
+
+    def text(value) -> str:
+        if isinstance(value, (bytes, bytearray)):
+            return value.hex()
+        return value.isoformat() if isinstance(value, (datetime.date, datetime.time)) else str(value)
+
+    return json.dumps([safe(row) for row in frame.to_dicts()], default=text, allow_nan=False) + "\n"
 
 
 # ---------------------------------------------------------------------------------- ingest
