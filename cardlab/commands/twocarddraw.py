@@ -75,6 +75,9 @@ def judge(
     bot_file: str | None = typer.Option(None, "--bot-file",
                                         help="PATH.py:ClassName: your bot class, in its own process, instead of --bot"),
     env: list[str] = typer.Option([], "--env", help="with --bot-file: " + ENV_HELP),
+    keep: Path | None = typer.Option(None, "--keep", help="with --bot-file: save its stderr here (bot.stderr)",
+                                     callback=checks.output_dir),
+    keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save its working folder too"),
 ):
     """Play a bot against a server strategy as TopCoder's tester did: score = max(0, profit + hands).
 
@@ -85,6 +88,9 @@ def judge(
     from engine.twocarddraw.best_response import best_response
     from engine.twocarddraw.judge import play_bot
 
+    if keep_folder and keep is None or keep is not None and bot_file is None:
+        _fail("--keep-folder needs --keep DIR" if keep is None else "--keep: given without --bot-file; accepted: "
+              "--keep DIR with --bot-file (an in-process bot has no stderr of its own)")
     parsed = _read(strategy)
     started = time.perf_counter()
     isolation = None
@@ -96,8 +102,11 @@ def judge(
         except ValueError as exc:
             _fail(str(exc))
         bot, config = bot_file, None
-        result, isolation = play_program(path, class_name, parsed.strategy, seed=seed, count=hands,
-                                         env=parse_env(env))
+        from engine.core.process import Keep
+
+        played = play_program(path, class_name, parsed.strategy, seed=seed, count=hands, env=parse_env(env),
+                              keep=Keep(str(keep), "bot", keep_folder) if keep is not None else None)
+        result, isolation = played
     else:
         chosen = options.bot(_bots(), bot, set_)
         config = chosen.config
@@ -120,7 +129,7 @@ def judge(
         "warnings": list(parsed.warnings),
     }
     if isolation is not None:
-        out["isolation"] = isolation
+        out["isolation"], out["limits"] = isolation, played.limits
     if log:
         logged = log_judged("twocarddraw", bot=bot, config=out["config"], seed=seed, log=result.chunk_log(),
                             options={"strategy": str(strategy)}, seconds=seconds, say=None)
@@ -130,7 +139,7 @@ def judge(
         return
     table = Table("field", "value", title=f"TwoCardDraw: {bot} vs {strategy.name}")
     for key in ("bet1", "bet2", "hands_played", "profit", "score", "cpu_seconds", "status", "mean_per_hand",
-                "se_per_hand", "best_response_value", "isolation", "match_id"):
+                "se_per_hand", "best_response_value", "isolation", "limits", "match_id"):
         if key in out:
             table.add_row(key, str(out[key]))
     console.print(table)

@@ -7,24 +7,30 @@ its methods in exactly the order and with exactly the arguments the in-process j
 spent inside each call, as measured around the call in the bot's process, the in-process
 judge's accounting; a call still running when the limit is reached is stopped there by a CPU
 timer in the bot's process. Those figures come from the bot's own process, so a bot could
-tamper with them: the process as a whole is stopped at the limit plus STARTUP_CPU_SECONDS (the
-host's own work: start-up, imports, reading the calls, is not charged). A call that never
-returns ends the test at the wall limit (the contest scored that as a time-out).
+tamper with them: a negative or non-finite figure is refused (a crash), and the judge measures
+the process's CPU itself (from /proc, after start-up): the clock is never below that, less
+HOST_CPU_PER_CALL for the host's own work per call (several times what it costs), and the process
+as a whole is stopped at the limit plus STARTUP_CPU_SECONDS. The contest's memory limit
+(MEMORY_LIMIT_MB) holds over the bot's whole process tree, host included (about 11 MB). A call
+that never returns ends the test at the wall limit (the contest scored that as a time-out).
 """
 
+import math
 import os
 import sys
 import time
 from pathlib import Path
 
 from engine.core.errors import BadValue
-from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.judge import CRASH, TIME_LIMIT, BotClock, BotFault, MatchResult, play_match
 from engine.twocarddraw.strategy import Strategy
 
 HOST = str(Path(__file__).with_name("host.py"))
 STARTUP_CPU_SECONDS = 10.0  # interpreter start, the user's imports, the host's reading of calls
+HOST_CPU_PER_CALL = 50e-6  # the host's line I/O per call: ~10 us measured, on a slow machine more
+JUDGED_EVERY = 64  # calls between two readings of the process's CPU (a /proc read each)
 
 
 class BotRaised(Exception):
@@ -55,25 +61,28 @@ class ProgramBot:
     """The bot's methods, forwarded to its process; `last_cpu` is the last call's CPU time."""
 
     def __init__(self, path: str, class_name: str, *, cpu_seconds: float, wall_seconds: float,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, keep: Keep | None = None):
         self.deadline = time.monotonic() + wall_seconds
         self.last_cpu = 0.0
+        self.calls = 0
         self.startup_fault: str | None = None
         self.proc = LineProcess([sys.executable, "-I", HOST, path, class_name, repr(cpu_seconds)], env=env,
-                                spin=True, cpu_seconds=cpu_seconds + STARTUP_CPU_SECONDS)
+                                spin=True, cpu_seconds=cpu_seconds + STARTUP_CPU_SECONDS,
+                                memory_mb=R.MEMORY_LIMIT_MB, keep=keep)
         try:
             first = self._read()
         except BotFault as fault:
             self.startup_fault = str(fault)
             return
+        self.ready_cpu = self.proc.cpu_used()
         if first != "ready":
             self.startup_fault = f"loading {class_name} from {path}: {first.split(' ', 2)[-1]}"
 
     def _read(self) -> str:
         try:
             return self.proc.read_line(timeout=max(0.001, self.deadline - time.monotonic()))
-        except LimitExceeded as exc:
-            raise BotFault(TIME_LIMIT, f"the bot's process: {exc}") from exc
+        except LimitExceeded as exc:  # memory or processes: the contest's runtime error
+            raise BotFault(TIME_LIMIT if exc.kind in ("cpu", "wall") else CRASH, f"the bot's process: {exc}") from exc
         except ProgramEnded as exc:
             raise BotFault(CRASH, f"the bot's process ended: {exc}") from exc
 
@@ -84,11 +93,15 @@ class ProgramBot:
             self.proc.send(" ".join((method, *map(str, args))))
         except (ProgramEnded, LimitExceeded) as exc:
             raise BotFault(CRASH, f"the bot's process ended: {exc}") from exc
+        self.calls += 1
         kind, cpu, rest = (self._read().split(" ", 2) + ["", ""])[:3]
         try:
             self.last_cpu = float(cpu)
         except ValueError:
             raise BotFault(CRASH, f"the bot's process answered {kind!r}") from None
+        if not math.isfinite(self.last_cpu) or self.last_cpu < 0:
+            self.last_cpu = 0.0
+            raise BotFault(CRASH, f"the bot's process reported {cpu} s of CPU for {method}: refused")
         if kind == "raise":
             raise BotRaised(rest)
         if kind == "timeup":  # stopped by its CPU timer: the clock finds the limit passed
@@ -118,6 +131,10 @@ class ProgramBot:
     def showdown(self, card1: int, card2: int, opp1: int, opp2: int):
         return self._call("showdown", card1, card2, opp1, opp2)
 
+    def judged_cpu(self) -> float:
+        """The bot's CPU since start-up as the judge measures it, less the host's allowance."""
+        return self.proc.cpu_used() - self.ready_cpu - HOST_CPU_PER_CALL * self.calls
+
     def close(self):
         return self.proc.close(grace=0.5)
 
@@ -134,6 +151,8 @@ class ProgramClock(BotClock):
             raise BotFault(CRASH, f"{method.__name__}{args} raised {exc}") from None
         finally:
             self.used += bot.last_cpu
+            if bot.calls % JUDGED_EVERY == 0 and not bot.startup_fault:  # what the bot says is not the last word
+                self.used = max(self.used, bot.judged_cpu())
         if self.used > self.limit:
             raise BotFault(TIME_LIMIT, f"bot CPU time {self.used:.2f} s passed the {self.limit:g} s limit")
         return result
@@ -141,13 +160,23 @@ class ProgramClock(BotClock):
 
 def play_program(path: str, class_name: str, strategy: Strategy, *, seed: int, count: int = R.HANDS_PER_TEST,
                  cpu_limit: float = R.CPU_LIMIT_SECONDS, wall_seconds: float | None = None,
-                 env: dict[str, str] | None = None) -> tuple[MatchResult, str]:
-    """One test of the user's class: the match result and the isolation it ran under."""
+                 env: dict[str, str] | None = None, keep: Keep | None = None) -> "Played":
+    """One test of the user's class: the match result and the isolation it ran under (and, as
+    `.limits`, how memory and processes were limited). `keep`: save the process's stderr there."""
     wall = 3 * cpu_limit + 30 if wall_seconds is None else wall_seconds
-    bot = ProgramBot(path, class_name, cpu_seconds=cpu_limit, wall_seconds=wall, env=env)
+    bot = ProgramBot(path, class_name, cpu_seconds=cpu_limit, wall_seconds=wall, env=env, keep=keep)
     try:
         result = play_match(bot, strategy, seed=seed, hands=count, cpu_limit=cpu_limit,
                             clock=ProgramClock(cpu_limit))
     finally:
         report = bot.close()
-    return result, report.isolation
+    return Played(result, report.isolation, report.limits)
+
+
+class Played(tuple):
+    """(result, isolation), unpacked as such; `limits`: the mode memory and processes were limited in."""
+
+    def __new__(cls, result: MatchResult, isolation: str, limits: str):
+        played = super().__new__(cls, (result, isolation))
+        played.limits = limits
+        return played
