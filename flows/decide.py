@@ -1,0 +1,372 @@
+"""Sweeps that stop when the decision is made (`cardlab sweep GAME --until-decided`).
+
+Two phases, on disjoint deals, each played in chunks over the task runner (a killed sweep resumes:
+every look is a function of the stored units, so a resumed sweep takes the same path):
+
+1. selection: the grid's configs race on the sweep's deals (seed S, units 0, 1, ...); after each
+   chunk a config stops when another one beats it by an anytime-valid bound (engine.core.stats.
+   race_losers). The race ends when at most one challenger to the baseline is left, or at the cap.
+2. confirmation: the chosen challenger against the baseline on fresh deals (a seed derived from S
+   for this purpose alone), a sequential probability ratio test (engine.core.stats.Sprt) until it
+   accepts H1 (switch) or H0 (keep), or the cap (undecided). The reported difference and interval
+   are the confirmation's, never the selection's (no winner's curse).
+
+Every look goes to the hand log (decision_looks), the decision with the deals each phase used to
+`decisions`, the LLR path to the sweep's MLflow parent run.
+"""
+
+import json
+import math
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field, replace
+
+import numpy as np
+from prefect import flow, get_run_logger
+from prefect.states import Failed
+
+from bots.base import config_as_dict
+from engine.core.errors import BadValue
+from flows import games, tracking
+from flows.games.base import SQL_DIR
+from flows.match import MatchPlan, record_match
+from flows.settings import worker_count
+from flows.stats import PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
+from flows.store import HandLog, new_match_id
+from flows.sweep import SweepFailed, SweepSpec, _match_id, _play_jobs
+
+DECISIONS_SQL = SQL_DIR / "decisions.sql"
+CONFIRM_TAG = 0x636F6E6669726D  # "confirm": the confirmation seed's own stream of the sweep seed
+
+
+@dataclass(frozen=True)
+class GameDefaults:
+    """What a user need not know to start: the smallest difference worth switching for (d1, in the
+    game's unit), the chunk a look comes after, the first look, and the payoff's range if bounded."""
+
+    d1: float
+    batch: int
+    first_look: int
+    bounds: tuple[float, float] | None = None
+
+
+# d1: Hold'em Training's tuning steps that mattered were 0.2-0.5 chips/hand (README); the bounded
+# games' 0.05 is five points of win share or finish score.
+DEFAULTS = {
+    "holdem-training": GameDefaults(d1=0.25, batch=1000, first_look=1000),
+    "twocarddraw": GameDefaults(d1=0.05, batch=1000, first_look=1000),
+    "splendor": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=(0.0, 1.0)),
+    "cg-holdem": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=(0.0, 1.0)),
+    "tractor": GameDefaults(d1=0.1, batch=200, first_look=400),
+    "toy": GameDefaults(d1=0.1, batch=100, first_look=200, bounds=(-1.0, 1.0)),
+}
+
+
+def defaults_for(game: str) -> GameDefaults | None:
+    return DEFAULTS.get(game)
+
+
+@dataclass(frozen=True)
+class Rule:
+    """The decision's parameters, stored with the sweep so --resume decides the same way."""
+
+    d1: float
+    d0: float = 0.0
+    alpha: float = 0.05
+    beta: float = 0.05
+    race_alpha: float = 0.05
+    first_look: int = 1000
+    bounds: tuple[float, float] | None = None  # the payoff's range (the difference's is twice it)
+
+    def sprt(self) -> Sprt:
+        return Sprt(d1=self.d1, d0=self.d0, alpha=self.alpha, beta=self.beta, first_look=self.first_look)
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> "Rule":
+        doc = json.loads(text)
+        return cls(**doc | {"bounds": None if doc.get("bounds") is None else tuple(doc["bounds"])})
+
+    @property
+    def diff_bounds(self) -> tuple[float, float] | None:
+        if self.bounds is None:
+            return None
+        width = self.bounds[1] - self.bounds[0]
+        return -width, width
+
+
+def make_rule(game: str, *, d1: float | None = None, d0: float = 0.0, alpha: float = 0.05, beta: float = 0.05,
+              race_alpha: float = 0.05, first_look: int | None = None) -> Rule:
+    """The rule from the user's flags over the game's defaults; one-line refusals name the flag."""
+    found = defaults_for(game)
+    if d1 is None:
+        if found is None:
+            raise BadValue(f"--d1: {game} has no default difference worth switching for; accepted: --d1 X, a "
+                           f"difference per unit in the game's own unit, above --d0")
+        d1 = found.d1
+    for name, value in (("--alpha", alpha), ("--beta", beta), ("--race-alpha", race_alpha)):
+        if not 0 < value < 0.5:
+            raise BadValue(f"{name} {value}: accepted: a probability between 0 and 0.5 (e.g. 0.05)")
+    if not d1 > d0:
+        raise BadValue(f"--d1 {d1} must exceed --d0 {d0}: the test tells 'no better than d0' from 'd1 better'")
+    look = first_look if first_look is not None else (found.first_look if found else 1000)
+    return Rule(d1=d1, d0=d0, alpha=alpha, beta=beta, race_alpha=race_alpha, first_look=look,
+                bounds=found.bounds if found else None)
+
+
+def confirmation_seed(seed: int) -> int:
+    """The confirmation's seed: derived from the sweep's for this purpose alone, spread over 62 bits so it
+    is never a seed anyone types (sweep, judge, league and nightly seeds are small numbers)."""
+    derived = int(np.random.SeedSequence([seed, CONFIRM_TAG]).generate_state(1, np.uint64)[0]) >> 2
+    return derived if derived != seed else derived ^ 1
+
+
+def _confirm_id(sweep_id: str, which: int) -> str:
+    return f"{sweep_id}-k{which}"
+
+
+@dataclass(frozen=True)
+class Decision:
+    sweep_id: str
+    decision: str  # switch, keep or undecided
+    best: dict  # the overrides of the config to play
+    challenger: dict | None  # the config tested against the baseline (None: every challenger was dropped)
+    baseline: dict
+    hands: int  # every unit played, confirmation included
+    selection_units: int
+    confirm_units: int
+    confirmed: dict | None  # challenger minus baseline on the confirmation's deals
+    deals: dict
+    llr: float | None
+    llr_path: tuple[tuple[int, float], ...]
+    dropped: dict  # label -> units it had played when the race stopped it
+    rule: Rule
+    mlflow_run_id: str | None
+    seconds: float
+    runs: tuple = field(default=(), repr=False)  # the selection's tracking.ConfigRun per config
+
+    def to_json(self) -> str:
+        """The one-line answer scripts read."""
+        return json.dumps({
+            "sweep_id": self.sweep_id, "decision": self.decision, "best": self.best, "challenger": self.challenger,
+            "baseline": self.baseline, "hands": self.hands, "selection_units": self.selection_units,
+            "confirm_units": self.confirm_units, "confirmed": self.confirmed, "deals": self.deals, "llr": self.llr,
+            "dropped": self.dropped, "rule": asdict(self.rule), "mlflow_run": self.mlflow_run_id,
+        }, sort_keys=True)
+
+
+def _label(overrides: dict) -> str:
+    return ", ".join(f"{k}={v}" for k, v in overrides.items()) or "defaults"
+
+
+def stored_rule(con, sweep_id: str) -> Rule | None:
+    """The rule a decided sweep was started with (None: a fixed-size sweep, or a hand log without any)."""
+    import duckdb
+
+    try:
+        found = con.execute("SELECT rule FROM decision_rules WHERE sweep_id = ?", [sweep_id]).fetchall()
+    except duckdb.CatalogException:
+        return None
+    return Rule.from_json(found[0][0]) if found else None
+
+
+def _pair_looks(store: HandLog, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
+    """a minus b on their common units below `units`, for every ordered pair of the matches."""
+    marks = ", ".join("?" * len(match_ids))
+    rows = store.query(
+        f"SELECT a.match_id AS a, b.match_id AS b, count(*) AS n, avg(a.payoff - b.payoff) AS m, "
+        f"coalesce(stddev_samp(a.payoff - b.payoff), 0) AS sd FROM units a JOIN units b ON a.unit = b.unit "
+        f"WHERE a.match_id IN ({marks}) AND b.match_id IN ({marks}) AND a.match_id <> b.match_id "
+        f"AND a.unit < ? GROUP BY ALL", [*match_ids, *match_ids, units])
+    return {(r["a"], r["b"]): PairedLook(int(r["n"]), float(r["m"]), float(r["sd"]))
+            for r in rows.iter_rows(named=True)}
+
+
+def _means(store: HandLog, match_ids: list[str], units: int) -> dict[str, float]:
+    marks = ", ".join("?" * len(match_ids))
+    rows = store.query(f"SELECT match_id, avg(payoff) AS m FROM units WHERE match_id IN ({marks}) AND unit < ? "
+                       f"GROUP BY match_id", [*match_ids, units])
+    return {r["match_id"]: float(r["m"]) for r in rows.iter_rows(named=True)}
+
+
+def _play_round(store, jobs, *, sweep_id, game, progress, window) -> None:
+    if jobs:
+        _play_jobs(store, jobs, sweep_id=sweep_id, game=game, progress=progress, window=window)
+
+
+def _missing(store: HandLog, match_id: str, plan: MatchPlan, chunk: int, first: int, count: int) -> list:
+    return [] if chunk in store.written_chunks(match_id) else [(match_id, plan, chunk, first, count)]
+
+
+@flow(name="cardlab-decided-sweep", validate_parameters=False, log_prints=True)
+def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track: bool = True,
+                       progress: Callable[[int], None] | None = None, max_in_flight: int | None = None) -> Decision:
+    logger = get_run_logger()
+    started = time.perf_counter()
+    sweep_id = spec.sweep_id or new_match_id("s")
+    plans = spec.plans()
+    adapter = games.get(spec.game)
+    base = spec.baseline_index(plans)
+    base = 0 if base is None else base  # a program's sweep: its first config stands for what you have
+    ids = [_match_id(sweep_id, i) for i in range(len(plans))]
+    window = max_in_flight or 2 * worker_count()
+    tuned = max(rule.first_look, spec.units // 4)  # where the anytime bounds are narrowest: fixed in advance
+    with HandLog(db) as store:
+        store.apply_sql(DECISIONS_SQL)
+        store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
+                          units=spec.units, seed=spec.seed, spec=spec.to_json())
+        known = stored_rule(store.con, sweep_id)
+        if known is not None and known != rule:
+            raise BadValue(f"sweep {sweep_id} was started with the decision rule {known.to_json()}; "
+                           f"it can only be resumed with its own")
+        store.con.execute("INSERT OR REPLACE INTO decision_rules VALUES (?, ?)", [sweep_id, rule.to_json()])
+        for index, plan in enumerate(plans):
+            record_match(store, plan, ids[index], source="sweep", sweep_id=sweep_id)
+        try:
+            # 1. Selection: the race on the sweep's deals.
+            alive = set(range(len(plans)))
+            played = dict.fromkeys(range(len(plans)), 0)
+            dropped: dict[int, int] = {}
+            n_sel = 0
+            for chunk, first, count in plans[0].chunks():
+                if len(alive - {base}) <= 1:
+                    break
+                jobs = [job for i in sorted(alive) for job in _missing(store, ids[i], plans[i], chunk, first, count)]
+                _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
+                n_sel = first + count
+                for i in alive:
+                    played[i] = n_sel
+                losers: set[int] = set()
+                if n_sel >= rule.first_look:
+                    looks = _pair_looks(store, [ids[i] for i in sorted(alive)], n_sel)
+                    by_index = {(ids.index(a), ids.index(b)): look for (a, b), look in looks.items()}
+                    losers = race_losers(by_index, alive, alpha=rule.race_alpha, configs=len(plans), tuned_for=tuned)
+                alive -= losers
+                dropped |= dict.fromkeys(losers, n_sel)
+                store.con.execute(
+                    "INSERT OR REPLACE INTO decision_looks (sweep_id, phase, look, units, alive, dropped) "
+                    "VALUES (?, 'select', ?, ?, ?, ?)",
+                    [sweep_id, chunk, n_sel, json.dumps([ids[i] for i in sorted(alive)]),
+                     json.dumps([ids[i] for i in sorted(losers)])])
+            challengers = sorted(alive - {base})
+            challenger = None
+            if challengers:  # the best mean on the deals every survivor played
+                means = _means(store, [ids[i] for i in challengers], max(n_sel, 1))
+                challenger = max(challengers, key=lambda i: (means.get(ids[i], -math.inf), -i))
+            # 2. Confirmation: the sequential test on fresh deals.
+            conf_seed = confirmation_seed(spec.seed)
+            path: list[tuple[int, float]] = []
+            verdict, last, n_conf = None, None, 0
+            if challenger is not None:
+                cplans = [replace(plans[challenger], seed=conf_seed), replace(plans[base], seed=conf_seed)]
+                cids = [_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)]
+                for plan, cid in zip(cplans, cids, strict=True):
+                    record_match(store, plan, cid, source="confirm")
+                sprt = rule.sprt()
+                for chunk, first, count in cplans[0].chunks():
+                    jobs = [job for p, cid in zip(cplans, cids, strict=True)
+                            for job in _missing(store, cid, p, chunk, first, count)]
+                    _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
+                    n_conf = first + count
+                    last = _pair_looks(store, cids, n_conf)[(cids[0], cids[1])]
+                    llr = sprt.llr(last.n, last.mean, last.sd ** 2)
+                    path.append((n_conf, llr))
+                    store.con.execute(
+                        "INSERT OR REPLACE INTO decision_looks (sweep_id, phase, look, units, mean, sd, llr, lower, "
+                        "upper) VALUES (?, 'confirm', ?, ?, ?, ?, ?, ?, ?)",
+                        [sweep_id, chunk, n_conf, last.mean, last.sd, llr, sprt.lower, sprt.upper])
+                    verdict = sprt.verdict(llr, last.n)
+                    if verdict is not None:
+                        break
+        except SweepFailed as exc:  # the run is Failed with the one-line reason; --resume goes on from here
+            return Failed(message=str(exc), data=exc)
+        decision = {"H1": "switch", "H0": "keep"}.get(verdict, "undecided") if challenger is not None else "keep"
+        best = challenger if decision == "switch" else base
+        confirmed = None if last is None else _confirmed(last, rule, tuned)
+        # Each match now says how many units it played (a race stops configs early), so `pick` sees it whole.
+        for match_id in ids + ([_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)] if challenger is not None else []):
+            row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
+                              "WHERE match_id = ?", [match_id]).row(0, named=True)
+            store.con.execute("UPDATE matches SET units = ? WHERE match_id = ?", [int(row["n"]), match_id])
+            store.finish_match(match_id, float(row["s"]))
+        sel_units = sum(played.values())
+        deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
+                 "confirmation": {"seed": conf_seed, "units": [0, n_conf - 1] if n_conf else []}}
+        runs = _runs(store, ids, plans)
+        run_id = None
+        if track:
+            ranked = sorted(runs, key=lambda r: r.match_id != ids[best])
+            run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
+                                        grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
+                                        best=ranked[0], runner_up=None, paired_diff=None, paired_se=None,
+                                        spec=json.loads(spec.to_json()) | {"decide": asdict(rule)})
+            _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
+        store.con.execute(
+            f"INSERT OR REPLACE INTO decisions VALUES ({', '.join('?' * 24)}, current_timestamp)",
+            [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
+             None if challenger is None else _confirm_id(sweep_id, 0),
+             None if challenger is None else _confirm_id(sweep_id, 1), spec.seed, sel_units, conf_seed, 2 * n_conf,
+             sel_units + 2 * n_conf, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha, rule.first_look,
+             path[-1][1] if path else None, *(_confirmed_row(confirmed)), json.dumps(deals)])
+        store.finish_sweep(sweep_id, best_match=ids[best], mlflow_run=run_id, baseline_match=ids[base])
+    logger.info("sweep %s decided: %s (%s)", sweep_id, decision, _label(dict(plans[best].overrides)))
+    return Decision(
+        sweep_id=sweep_id, decision=decision, best=dict(plans[best].overrides),
+        challenger=None if challenger is None else dict(plans[challenger].overrides),
+        baseline=dict(plans[base].overrides), hands=sel_units + 2 * n_conf, selection_units=sel_units,
+        confirm_units=2 * n_conf, confirmed=confirmed, deals=deals, llr=path[-1][1] if path else None,
+        llr_path=tuple(path), dropped={_label(dict(plans[i].overrides)): n for i, n in sorted(dropped.items())},
+        rule=rule, mlflow_run_id=run_id, seconds=time.perf_counter() - started, runs=tuple(runs))
+
+
+def _runs(store: HandLog, ids: list[str], plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
+    """Each config's selection result; a race may leave a config with no units at all (one challenger
+    goes straight to the confirmation), whose mean is then nan."""
+    rows = {r["match_id"]: r for r in store.query(
+        f"SELECT * FROM mart_match_results WHERE match_id IN ({', '.join('?' * len(ids))})", ids).iter_rows(named=True)}
+
+    def number(row, key) -> float:
+        return math.nan if row.get(key) is None else float(row[key])
+
+    return [tracking.ConfigRun(match_id=mid, bot=plan.bot, config=config_as_dict(plan.config()),
+                               overrides=dict(plan.overrides), units=int(rows[mid]["units"]),
+                               mean=number(rows[mid], "mean"), se=number(rows[mid], "se"),
+                               ci_low=number(rows[mid], "ci_low"), ci_high=number(rows[mid], "ci_high"),
+                               units_per_s=number(rows[mid], "units_per_s"))
+            for mid, plan in zip(ids, plans, strict=True)]
+
+
+def _confirmed(look: PairedLook, rule: Rule, tuned: int) -> dict:
+    """The confirmation's estimate with a 95% interval valid at the data-dependent stop (the anytime
+    bounds); with no spread at all, the range's worst case (engine.core.stats.mean_interval)."""
+    low, high = confidence_sequence(look, 0.05, tuned)
+    method = "anytime-valid normal mixture"
+    if not math.isfinite(low):
+        got = mean_interval(look.n, look.mean, look.sd, rule.diff_bounds)
+        low, high, method = got.low, got.high, got.method
+    return {"mean": look.mean, "low": low, "high": high, "units": look.n, "method": method}
+
+
+def _confirmed_row(confirmed: dict | None) -> list:
+    if confirmed is None:
+        return [None, None, None, None]
+    return [confirmed["mean"], _finite(confirmed["low"]), _finite(confirmed["high"]), confirmed["method"]]
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def _log_decision(run_id: str, decision: str, path: list[tuple[int, float]], hands: int, confirmed: dict | None):
+    """The LLR path (step = confirmation units per config), the hands and the decision on the parent run."""
+    client = tracking._client()
+    for units, llr in path:
+        client.log_metric(run_id, "decision_llr", llr, step=units)
+    client.log_metric(run_id, "decision_hands", hands)
+    if confirmed is not None:
+        for key in ("mean", "low", "high"):
+            if math.isfinite(confirmed[key]):
+                client.log_metric(run_id, f"confirmed_{key}", confirmed[key])
+    client.set_tag(run_id, "cardlab.decision", decision)

@@ -1,0 +1,95 @@
+"""Sweeps that stop when decided, on the toy coin game: a config with edge e wins a flip when the flip's
+uniform draw is below e, so on the same deals the paired difference of edges a > b is 2 with
+probability a - b and 0 otherwise (mean 2 (a - b)): the right decision is known."""
+
+from dataclasses import replace
+
+import duckdb
+import pytest
+
+from engine.core import seeds
+from flows.decide import Rule, confirmation_seed, decided_sweep_flow, make_rule
+from flows.sweep import SweepSpec, parse_grid
+
+RULE = Rule(d1=0.1, first_look=200, bounds=(-1.0, 1.0))
+
+
+def _spec(grid: str, **kw) -> SweepSpec:
+    return SweepSpec(game="toy", bot="coin", grid=parse_grid([grid]), units=3000, seed=kw.pop("seed", 9),
+                     chunk_size=100, baseline=(), **kw)
+
+
+@pytest.fixture(scope="module")
+def switched(toy, tmp_path_factory):
+    db = str(tmp_path_factory.mktemp("decide") / "h.duckdb")
+    return db, decided_sweep_flow(_spec("edge=0.3,0.45,0.6"), RULE, db=db, max_in_flight=3)
+
+
+def test_a_clearly_better_config_is_chosen_and_confirmed(switched):
+    db, got = switched
+    assert got.decision == "switch"
+    assert got.best == {"edge": "0.6"} and got.baseline == {}
+    assert got.confirmed["low"] < 0.2 < got.confirmed["high"]  # the true paired difference: 2 (0.6 - 0.5)
+    assert got.confirmed["method"] == "anytime-valid normal mixture"
+    assert "edge=0.3" in got.dropped  # hopeless: stopped by the race
+    assert got.hands < 4 * 3000  # fewer units than the fixed design's 4 configs x the cap
+
+
+def test_every_unit_played_is_counted_and_logged(switched):
+    db, got = switched
+    with duckdb.connect(db, read_only=True) as con:
+        logged = con.execute("SELECT count(*) FROM units").fetchone()[0]
+        row = con.execute("SELECT decision, hands, selection_units, confirm_units, confirmed_mean "
+                          "FROM decisions WHERE sweep_id = ?", [got.sweep_id]).fetchone()
+        path = con.execute("SELECT llr FROM mart_decision_path WHERE sweep_id = ? ORDER BY look",
+                           [got.sweep_id]).fetchall()
+        planned = con.execute("SELECT sum(units) FROM matches").fetchone()[0]
+    assert got.hands == logged == row[1] == got.selection_units + got.confirm_units == planned
+    assert row[0] == "switch" and row[4] == pytest.approx(got.confirmed["mean"])
+    assert [p[0] for p in path] == pytest.approx([llr for _, llr in got.llr_path])
+    assert path[-1][0] >= RULE.sprt().upper
+
+
+def test_a_confirmation_never_reuses_a_selection_deal(switched):
+    """The confirmation's units come from another seed: none of its deal streams is a selection's."""
+    db, got = switched
+    with duckdb.connect(db, read_only=True) as con:
+        rows = con.execute("SELECT m.source, m.seed, u.unit FROM units u JOIN matches m USING (match_id)").fetchall()
+    keys = {"sweep": set(), "confirm": set()}
+    for source, seed, unit in rows:
+        keys[source].add(seeds.unit_key(seeds.match_key(seed), unit, seeds.Purpose.DEAL))
+    assert keys["sweep"] and keys["confirm"]
+    assert not keys["sweep"] & keys["confirm"]
+    assert got.deals["selection"]["seed"] == 9
+    assert got.deals["confirmation"]["seed"] == confirmation_seed(9) != 9
+
+
+def test_no_better_config_keeps_the_baseline(toy, tmp_path):
+    got = decided_sweep_flow(_spec("edge=0.2,0.5"), RULE, db=str(tmp_path / "h.duckdb"), track=False)
+    assert got.decision == "keep"
+    assert got.best == got.baseline == {"edge": "0.5"}  # the grid holds the baseline's config: it stands for it
+    assert got.challenger == {"edge": "0.2"} and got.selection_units == 0  # one challenger: straight to the test
+
+
+def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    db = str(tmp_path / "h.duckdb")
+    spec = _spec("edge=0.3,0.6", fixed=(("crash_unit", "150"), ("crash_file", str(marker))), sweep_id="s-kill")
+    with pytest.raises(RuntimeError, match="toy crash"):
+        decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)
+    with duckdb.connect(db, read_only=True) as con:
+        kept = con.execute("SELECT count(*) FROM units").fetchone()[0]
+    assert kept > 0  # the chunks before the crash stay, and the resumed sweep does not play them again
+    marker.unlink()
+    resumed = decided_sweep_flow(spec, RULE, db=db, track=False)
+    fresh = decided_sweep_flow(replace(spec, sweep_id="s-fresh"), RULE, db=db, track=False)
+    assert (resumed.decision, resumed.hands, resumed.llr_path) == (fresh.decision, fresh.hands, fresh.llr_path)
+
+
+def test_rule_refusals_name_the_flag():
+    with pytest.raises(Exception, match="--d1"):
+        make_rule("no-such-game")
+    with pytest.raises(Exception, match="--alpha"):
+        make_rule("toy", alpha=0.7)
+    assert make_rule("holdem-training").d1 == 0.25
