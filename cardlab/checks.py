@@ -69,14 +69,18 @@ def limit(param: typer.CallbackParam, value: float | None) -> float | None:
 
 def _make_parent(option: str, path: Path) -> None:
     """The folder for an output file exists afterwards, or the command stops here."""
-    parent = path.parent
+    _make_folder(option, path, path.parent, "a file in a writable folder that exists or can be created")
+
+
+def _make_folder(option: str, path: Path, folder: Path, accepted: str) -> None:
+    """`folder` (the option's value or the folder it goes in) exists and is writable afterwards."""
+    what = "it" if folder == path else f"its folder {folder}"
     try:
-        parent.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        fail(f"{option} {path}: cannot create its folder {parent} ({exc.strerror}); accepted: a file in a "
-             "folder that exists or can be created")
-    if not os.access(parent, os.W_OK):
-        fail(f"{option} {path}: folder {parent} is not writable; accepted: a file in a writable folder")
+        fail(f"{option} {path}: cannot create {what} ({exc.strerror}); accepted: {accepted}")
+    if not os.access(folder, os.W_OK):
+        fail(f"{option} {path}: {what} is not writable; accepted: {accepted}")
 
 
 def input_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
@@ -112,9 +116,10 @@ def output_dir(param: typer.CallbackParam, value: Path | None) -> Path | None:
     """A folder the command writes into: not a file, creatable."""
     if value is None:
         return value
+    accepted = "a writable folder (created if missing)"
     if value.exists() and not value.is_dir():
-        fail(f"{_name(param)} {value} is a file; accepted: a folder (created if missing)")
-    _make_parent(_name(param), value / "x")
+        fail(f"{_name(param)} {value} is a file; accepted: {accepted}")
+    _make_folder(_name(param), value, value, accepted)
     return value
 
 

@@ -203,7 +203,8 @@ def pick(
     game: str = typer.Argument(..., help="Contest name."),
     sweep_id: str = typer.Option(None, "--sweep", help="Sweep id; the game's latest sweep if omitted (refused "
                                                        "if that sweep is incomplete)."),
-    out: Path = typer.Option(None, help="Also export the picked config as a submission bundle here."),
+    out: Path = typer.Option(None, help="Also export the picked config as a submission bundle into this folder.",
+                             callback=checks.output_dir),
 ):
     """Pick the best config (highest lower confidence bound) of a complete sweep in the hand log."""
     adapter = _adapter(game)
@@ -330,7 +331,8 @@ def _sql_json(frame) -> str:
 
 # ---------------------------------------------------------------------------------- ingest
 @app.command()
-def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).")):
+def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
+                                   callback=checks.hand_log_to_read)):
     """Store the writes kept in the spool (<hand log>.spool/) while the hand log was held by another process.
 
     Any later write does this too; this command is for when none comes."""
@@ -347,7 +349,8 @@ def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB
 # ---------------------------------------------------------------------------------- report
 @app.command()
 def report(sweep_id: str = typer.Argument("latest", help="Sweep id, or 'latest'."),
-           out: Path = typer.Option(None, help="Folder for index.html and the PNGs (default out/reports/<id>)."),
+           out: Path = typer.Option(None, help="Folder for index.html and the PNGs (default out/reports/<id>).",
+                                    callback=checks.output_dir),
            screenshots: bool = typer.Option(False, "--screenshots",
                                             help="Also take PNG screenshots of the report and a replay page "
                                                  "(headless Chromium)."),

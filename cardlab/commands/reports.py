@@ -5,6 +5,7 @@ from pathlib import Path
 
 import typer
 
+from cardlab import checks
 from cardlab.errors import fail
 
 phh_app = typer.Typer(help="Hand histories in PHH, the format PokerKit reads.", no_args_is_help=True)
@@ -12,7 +13,8 @@ phh_app = typer.Typer(help="Hand histories in PHH, the format PokerKit reads.", 
 
 @phh_app.command("export")
 def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holdem-training or cg-holdem match)."),
-               out: Path = typer.Option(None, "--out", help="Folder for the .phhs files (default out/phh).")):
+               out: Path = typer.Option(None, "--out", help="Folder for the .phhs files (default out/phh).",
+                                        callback=checks.output_dir)):
     """Export a match's hands from the hand log as PHH files PokerKit's HandHistory.load_all reads."""
     from flows.phh_export import NotExportable, export_match
     from flows.settings import Paths
@@ -29,8 +31,10 @@ def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holde
 
 
 def replay(match: str = typer.Option(..., "--match", help="Match id."),
-           unit: int = typer.Option(0, "--unit", min=0, help="Unit (hand, game or round) of the match, from 0."),
-           out: Path = typer.Option(None, "--out", help="Folder for the page (default out/replays).")):
+           unit: int = typer.Option(0, "--unit", help="Unit (hand, game or round) of the match, from 0.",
+                                    callback=checks.within(0, checks.COUNT_MAX - 1)),
+           out: Path = typer.Option(None, "--out", help="Folder for the page (default out/replays).",
+                                    callback=checks.output_dir)):
     """Write a static HTML page that steps through one unit of a match (Hold'em Training hand,
     CodinGame game, Splendor game, Tractor round)."""
     from flows.settings import Paths

@@ -277,9 +277,10 @@ def best_response_cmd(
 def generate(
     bet1: int = typer.Option(..., "--bet1", help="1..5"),
     bet2: int = typer.Option(..., "--bet2", help="bet1..3*bet1"),
-    steps: int = typer.Option(100_000, "--steps", min=0, help="improvement steps (the contest: 10,000..200,000)"),
+    steps: int = typer.Option(100_000, "--steps", help="improvement steps (the contest: 10,000..200,000)",
+                              callback=checks.count),
     seed: int = typer.Option(1, "--seed", min=0),
-    out: Path = typer.Option(..., "--out", help="strategy file to write"),
+    out: Path = typer.Option(..., "--out", help="strategy file to write", callback=checks.output_file),
     reading: str = typer.Option("default", "--reading",
                                 help="where the statement is ambiguous, e.g. order=random,proposal=perturb,"
                                      "accept=ties,mistakes=betting (default: docs/rules/twocarddraw.md#ambiguities)"),
