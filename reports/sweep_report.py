@@ -16,6 +16,7 @@ from reports.html import esc, images, page, table
 from reports.panels import panels_for
 from reports.recommend import recommend
 from reports.replay import NoReplay, write_replay
+from reports.replay.events import has_events
 from reports.sweep_data import SweepData, load
 
 EXTREMES = 3  # replays of the biggest wins and of the biggest losses
@@ -70,7 +71,7 @@ def _main_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
 
 
 def _replays(con, data: SweepData, out: Path) -> list[tuple[str, float, Path]]:
-    if games.get(data.game).replay is None:
+    if games.get(data.game).replay is None and not has_events(con, data.best.match_id):
         return []
     best = data.best.match_id
     found = con.execute(f"(SELECT unit, payoff FROM units WHERE match_id = ? ORDER BY payoff DESC, unit "

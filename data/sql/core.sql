@@ -126,3 +126,26 @@ CREATE TABLE IF NOT EXISTS nightly_checks (
     code_version    VARCHAR,
     checked_at      TIMESTAMP NOT NULL
 );
+
+-- What the one referee loop (engine/core/referee.py) records for any game that asks it to:
+-- every event in order, encoded once as JSON (engine.core.referee.event_json), and every answer
+-- a seat could not give or the game refused, with the bad-output rule that was applied.
+CREATE TABLE IF NOT EXISTS referee_events (
+    match_id VARCHAR NOT NULL,
+    chunk    INTEGER NOT NULL,
+    unit     INTEGER NOT NULL,
+    step     INTEGER NOT NULL,
+    seat     INTEGER NOT NULL,  -- the game seat that acted
+    event    VARCHAR NOT NULL   -- JSON of the frozen event apply() returned
+);
+
+CREATE TABLE IF NOT EXISTS referee_faults (
+    match_id VARCHAR NOT NULL,
+    chunk    INTEGER NOT NULL,
+    unit     INTEGER NOT NULL,
+    seat     INTEGER NOT NULL,
+    entrant  INTEGER NOT NULL,  -- the line-up's index of the seat's player
+    kind     VARCHAR NOT NULL,  -- bad-output, illegal, crash, time, cpu, memory, output
+    rule     VARCHAR NOT NULL,  -- forfeit_unit, default_action or end_match
+    reason   VARCHAR NOT NULL
+);

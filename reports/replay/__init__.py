@@ -33,7 +33,12 @@ def build(con, match_id: str, unit: int) -> Replay:
     game = found[0][0]
     module_name = games.get(game).replay
     if module_name is None:
-        raise NoReplay(f"match {match_id} is a {game} match; replays exist for {', '.join(replay_games())}")
+        from reports.replay import events  # any game the referee loop recorded: its events, step by step
+
+        if not events.has_events(con, match_id):
+            raise NoReplay(f"match {match_id} is a {game} match with no recorded events; replays exist for "
+                           f"{', '.join(replay_games())} and for any match whose events were recorded")
+        return events.replay(con, match_id, unit)
     return importlib.import_module(module_name).replay(con, match_id, unit)
 
 
