@@ -154,11 +154,24 @@ def sweep(
                                 callback=checks.program_commands),
     pass_as: str = typer.Option("args", help="How a program gets its parameters: args ({name} in its command) "
                                              "or env (environment variables)."),
+    until_decided: bool = typer.Option(False, "--until-decided", help="Stop when decided: race the configs on the "
+                                       "sweep's deals, then confirm the choice against the baseline on fresh deals "
+                                       "with a sequential test; --hands is then the cap per config and phase."),
+    d1: float = typer.Option(None, help="--until-decided: the difference per unit worth switching for (H1), in "
+                                        "the game's unit (default per game, e.g. 0.25 chips/hand in Hold'em "
+                                        "Training)."),
+    d0: float = typer.Option(0.0, help="--until-decided: the difference that is no reason to switch (H0)."),
+    alpha: float = typer.Option(0.05, help="--until-decided: chance of switching when the difference is d0, and "
+                                           "of the race stopping the best config."),
+    beta: float = typer.Option(0.05, help="--until-decided: chance of keeping when the difference is d1."),
+    json_: bool = typer.Option(False, "--json", help="--until-decided: print the decision as one JSON object "
+                                                     "on stdout (the rest goes to stderr)."),
 ):
     """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config.
 
     The baseline (the bot's defaults, or the config of the game's submitted bundle when it is this bot)
-    is always one of the configs, so the sweep says whether anything beats what you have."""
+    is always one of the configs, so the sweep says whether anything beats what you have. With
+    --until-decided it stops as soon as the decision (switch, keep or undecided at the cap) is made."""
     from flows.sweep import SweepSpec, baseline_for, parse_grid
 
     adapter = _adapter(game)
@@ -177,7 +190,51 @@ def sweep(
                      baseline=None if program or resume else baseline_for(adapter.name, bot))
     if resume:
         spec = _resumed(spec, ctx)
-    _print_sweep(_run_sweep(spec, runner, workers), adapter.unit)
+    rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
+    if rule is None:
+        if json_:
+            fail("--json: only with --until-decided; accepted: --until-decided --json")
+        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit)
+        return
+    _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
+
+
+def _decision_rule(game: str, resume: str | None, until_decided: bool, **flags):
+    """The decided sweep's rule: the stored one when resuming, else from the flags (None: a fixed-size sweep)."""
+    from flows.decide import make_rule, stored_rule
+    from flows.store import read_only
+
+    if resume:
+        with read_only() as con:
+            stored = stored_rule(con, resume)
+        if stored is None and until_decided:
+            fail(f"--until-decided: sweep {resume} was started with a fixed size; drop the flag to resume it as it was")
+        return stored
+    return make_rule(game, **flags) if until_decided else None
+
+
+def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, workers: int | None,
+                         as_json: bool) -> None:
+    from dataclasses import replace
+
+    from typer._click.core import ParameterSource
+
+    from flows.decide import defaults_for, describe, with_runner
+    from flows.sweep import validate
+
+    found = defaults_for(spec.game)
+    if not spec.sweep_id and ctx.get_parameter_source("chunk") is not ParameterSource.COMMANDLINE:
+        spec = replace(spec, chunk_size=found.batch if found else 1000)  # a look after every chunk
+    validate(spec)
+    prefect_local.ensure()
+    with _progress() as progress:
+        bar = progress.add_task(f"sweep {spec.game} {spec.bot} until decided", total=None)
+        got = with_runner(runner, workers=workers)(spec, rule, progress=lambda n: progress.advance(bar, n))
+    unit = _adapter(spec.game).unit
+    for line in describe(got, unit):
+        (typer.echo(line, err=True) if as_json else console.print(line))
+    if as_json:
+        print(got.to_json(), flush=True)
 
 
 def _resumed(given, ctx: typer.Context):
@@ -212,8 +269,17 @@ def pick(
     console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
                   f"{json.dumps(picked.overrides)} mean {picked.mean:+.4f}, lower bound {picked.lower_bound:+.4f} "
                   f"(match {picked.match_id}; MLflow parent run {picked.run_id})")
+    if picked.decision is not None and picked.decision.confirmed_mean is not None:  # --until-decided: the fresh deals'
+        d = picked.decision
+        console.print(f"decided: {d.decision}; confirmed on fresh deals (seed {d.deals['confirmation']['seed']}): "
+                      f"challenger minus baseline {d.confirmed_mean:+.4f} (95% {_or_nan(d.confirmed_low)} .. "
+                      f"{_or_nan(d.confirmed_high)}, {d.confirmed_method})")
     if out is not None:
         export_picked(adapter.name, picked, out)
+
+
+def _or_nan(value: float | None) -> str:
+    return "nan" if value is None else f"{value:+.4f}"
 
 
 def _pick(game: str, sweep_id: str | None):

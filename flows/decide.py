@@ -370,3 +370,41 @@ def _log_decision(run_id: str, decision: str, path: list[tuple[int, float]], han
             if math.isfinite(confirmed[key]):
                 client.log_metric(run_id, f"confirmed_{key}", confirmed[key])
     client.set_tag(run_id, "cardlab.decision", decision)
+
+
+def with_runner(kind: str | None = None, **kwargs):
+    """The decided sweep bound to a task runner chosen by setting, `progress` kept in this process
+    (flows.sweep.with_runner's twin for this flow)."""
+    from flows.runners import LocalOnly, make_task_runner
+
+    bound = decided_sweep_flow.with_options(task_runner=make_task_runner(kind, **kwargs))
+
+    def run(spec: SweepSpec, rule: Rule, *, progress: Callable[[int], None] | None = None, **flow_kwargs) -> Decision:
+        return bound(spec, rule, progress=LocalOnly(progress) if progress else None, **flow_kwargs)
+
+    return run
+
+
+def describe(got: Decision, unit: str) -> list[str]:
+    """The decision in a few lines for people (the JSON line is for scripts)."""
+    head = {"switch": f"switch to {_label(got.best)}",
+            "keep": f"keep the baseline ({_label(got.baseline)})",
+            "undecided": f"undecided at the cap: keep the baseline ({_label(got.baseline)}) for now"}[got.decision]
+    lines = [f"decision: {head}"]
+    if got.confirmed is not None:
+        c = got.confirmed
+        lines.append(f"confirmed on fresh deals: {_label(got.challenger)} minus the baseline {c['mean']:+.4f} per "
+                     f"{unit} (95% {c['low']:+.4f} .. {c['high']:+.4f}, {c['method']}; {c['units']:,} paired "
+                     f"{unit}s, seed {got.deals['confirmation']['seed']})")
+        sprt = got.rule.sprt()
+        lines.append(f"SPRT H0 {got.rule.d0:+g} vs H1 {got.rule.d1:+g} per {unit}, alpha {got.rule.alpha:g}, beta "
+                     f"{got.rule.beta:g}: LLR {got.llr:+.2f} (accept H0 at {sprt.lower:+.2f}, H1 at {sprt.upper:+.2f})")
+    else:
+        lines.append("nothing to confirm: the race stopped every challenger against the baseline")
+    sel = got.deals["selection"]
+    race = "; ".join(f"{label} after {n:,}" for label, n in got.dropped.items()) or "none"
+    lines.append(f"race on seed {sel['seed']} ({unit}s {sel['units'][0] if sel['units'] else 0}.."
+                 f"{sel['units'][-1] if sel['units'] else -1}): stopped {race}")
+    lines.append(f"{got.hands:,} {unit}s in all ({got.selection_units:,} selection + {got.confirm_units:,} "
+                 f"confirmation) in {got.seconds:.1f} s; sweep {got.sweep_id}; MLflow parent run {got.mlflow_run_id}")
+    return lines

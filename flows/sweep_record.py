@@ -3,7 +3,8 @@ that `pick`, `report`, `demo` and the sweep flow itself all use.
 
 - latest: the sweep of the game (or of any game) that started last, whatever its state;
 - complete: every config has all its units and the sweep was closed (MLflow logged);
-- best: the config with the highest lower 95% confidence bound, ties to the earlier config.
+- best: the config with the highest lower 95% confidence bound, ties to the earlier config; for a sweep
+  run until decided, the config its decision names (flows/decide.py).
 
 Functions take any DuckDB connection (a writer's or a read-only one).
 """
@@ -96,8 +97,37 @@ def ranked(configs: list) -> list:
     return sorted(configs, key=lambda c: c.ci_low, reverse=True)
 
 
+@dataclass(frozen=True)
+class Decided:
+    """What a sweep run with --until-decided decided (flows/decide.py), with the confirmation's estimate."""
+
+    decision: str  # switch, keep or undecided
+    best_match: str
+    confirmed_mean: float | None  # challenger minus baseline on the confirmation's fresh deals
+    confirmed_low: float | None
+    confirmed_high: float | None
+    confirmed_method: str | None
+    deals: dict  # which deals each phase used
+
+
+def decided(con, sweep_id: str) -> Decided | None:
+    """The decision of a decided sweep; None for a fixed-size sweep (or a hand log without decisions)."""
+    import duckdb
+
+    try:
+        found = con.execute("SELECT decision, best_match, confirmed_mean, confirmed_low, confirmed_high, "
+                            "confirmed_method, deals FROM decisions WHERE sweep_id = ?", [sweep_id]).fetchall()
+    except duckdb.CatalogException:
+        return None
+    if not found:
+        return None
+    *head, deals = found[0]
+    return Decided(*head, json.loads(deals))
+
+
 def complete_best(con, sweep_id: str | None = None, *, game: str | None = None) -> tuple[SweepRow, ConfigResult]:
-    """The sweep's best config, refusing a sweep whose result is not final."""
+    """The sweep's best config, refusing a sweep whose result is not final. A decided sweep's best is
+    the config its decision names (the baseline unless the confirmation said switch)."""
     row = find(con, sweep_id, game=game)
     configs = results(con, row.sweep_id)
     short = [c for c in configs if c.units < c.planned]
@@ -109,6 +139,9 @@ def complete_best(con, sweep_id: str | None = None, *, game: str | None = None) 
     if not row.finished:
         raise SweepIncomplete(f"sweep {row.sweep_id} has every unit but was never closed (its MLflow runs were not "
                               f"all logged); close it with {resume}")
+    decision = decided(con, row.sweep_id)
+    if decision is not None:
+        return row, next(c for c in configs if c.match_id == decision.best_match)
     return row, ranked(configs)[0]
 
 
@@ -125,6 +158,7 @@ class Picked:
     mean: float
     lower_bound: float
     run_id: str | None  # the sweep's MLflow parent run
+    decision: Decided | None = None  # a decided sweep's decision and confirmation (fresh deals)
 
     @property
     def parent_run_id(self) -> str | None:
@@ -139,4 +173,4 @@ def pick(con, game: str, sweep_id: str | None = None) -> Picked:
     values = best.config | dict(best.config.get("params", ())) if spec.get("program") else best.config
     return Picked(sweep_id=row.sweep_id, game=row.game, bot=best.bot, match_id=best.match_id, config=best.config,
                   overrides={k: values[k] for k in dict.fromkeys(keys) if k in values},
-                  mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run)
+                  mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run, decision=decided(con, row.sweep_id))
