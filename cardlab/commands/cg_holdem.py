@@ -47,23 +47,30 @@ def judge(
                              callback=checks.when_logging),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
     env: list[str] = typer.Option([], "--env", help=ENV_HELP),
+    keep: Path | None = typer.Option(None, "--keep", help="save each program's stderr here (seatN.stderr)",
+                                     callback=checks.output_dir),
+    keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save each working folder too"),
 ):
     """Play one game of external programs and print each seat's final score and rank."""
     from engine.cg_holdem.judge import play_programs
     from engine.cg_holdem.rules import GameConfig
-    from engine.core.process import ProgramEnded
+    from engine.core.process import Keep, ProgramEnded
 
     argvs = [shlex.split(text) for text in commands]  # checked by the callbacks: 2 to 4, each runnable
     config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
     started = time.perf_counter()
     try:
-        result = play_programs(argvs, seed=seed, config=config, env=parse_env(env))
+        if keep_folder and keep is None:
+            fail("--keep-folder needs --keep DIR")
+        result = play_programs(argvs, seed=seed, config=config, env=parse_env(env),
+                               keep=Keep(str(keep), "seat", keep_folder) if keep is not None else None)
     except ProgramEnded as exc:
         fail(str(exc))
     seconds = time.perf_counter() - started
     names = [Path(a[-1]).name for a in argvs]
     rows = [{"seat": s, "command": commands[s], "score": result.scores[s], "rank": result.positions[s],
-             "eliminated_order": result.ranks[s], "failure": result.seat_reports[s].get("failure")}
+             "eliminated_order": result.ranks[s], "failure": result.seat_reports[s].get("failure"),
+             "limits": result.seat_reports[s].get("limits")}
             for s in range(result.players)]
     out = {"game": "cg-holdem", "seed": seed, "hands": len(result.hands), "rounds": result.rounds,
            "referee_overflow": result.overflow, "seats": rows, "seconds": round(seconds, 3)}

@@ -36,6 +36,9 @@ def judge(
     log: bool = typer.Option(True, "--log/--no-log", help="append the hands to the DuckDB hand log",
                              callback=checks.when_logging),
     env: list[str] = typer.Option([], "--env", help=ENV_HELP),
+    keep: Path | None = typer.Option(None, "--keep", help="save the program's stderr here (program.stderr)",
+                                     callback=checks.output_dir),
+    keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save its working folder too"),
 ):
     """Run a program as Alice under the contest's judge and limits; print the contest's output end.
 
@@ -43,14 +46,18 @@ def judge(
     Points, limits and resources go on the lines before it.
     """
     from cardlab import progress
+    from engine.core.process import Keep
     from engine.holdem_training.judge import play_external
 
+    if keep_folder and keep is None:
+        fail("--keep-folder needs --keep DIR")
     started = time.perf_counter()
     with progress.make() as bar:  # a hand ends with the judge's RESULT line
         task = bar.add_task(f"judge holdem-training, {hands:,} hands", total=hands)
         lines = progress.CountingTranscript(lambda: bar.advance(task), marker="> RESULT", keep=transcript is not None)
         result = play_external(list(command), seed=seed, hands=hands, cpu_seconds=cpu_seconds,
-                               memory_mb=memory_mb, wall_seconds=wall_seconds, transcript=lines, env=parse_env(env))
+                               memory_mb=memory_mb, wall_seconds=wall_seconds, transcript=lines, env=parse_env(env),
+                               keep=Keep(str(keep), "program", keep_folder) if keep is not None else None)
     seconds = time.perf_counter() - started
     if transcript is not None:
         transcript.write_text("\n".join(lines) + "\n")
@@ -66,7 +73,8 @@ def judge(
         typer.echo(f"verdict {result.verdict_line}")
     typer.echo(f"limits: cpu {cpu} s of {cpu_seconds:g} s, peak memory {memory} MB of {memory_mb:g} MB"
                f"{', stopped by the ' + result.limit + ' limit' if result.limit else ''}")
-    typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s  isolation {result.isolation}")
+    typer.echo(f"RATE rollouts {result.rate_used:,}  wall {seconds:.1f} s  isolation {result.isolation}"
+               f"  limits {result.limits}")
     for line in result.stderr_tail.strip().splitlines()[-5:]:
         typer.echo(f"program stderr: {line}")
     if result.complete:

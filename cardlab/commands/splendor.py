@@ -85,6 +85,9 @@ def judge(
     log: bool = typer.Option(False, "--log", help="append the games to the DuckDB hand log (first agent)",
                              callback=checks.when_logging),
     env: list[str] = typer.Option([], "--env", help=ENV_HELP),
+    keep: Path | None = typer.Option(None, "--keep", help="save each move's stderr here (AGENT.N.stderr)",
+                                     callback=checks.output_dir),
+    keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save the working folder too"),
 ):
     """Play external agents as the contest's arbiter does; print each player's points and wins."""
     from engine.splendor.agents import AgentNotFound, ExternalAgent
@@ -98,10 +101,15 @@ def judge(
               "accepted: 1 or more")
     if save_inputs and save is None:
         _fail("--save-inputs: given without --save; accepted: --save-inputs with --save DIR")
+    if keep_folder and keep is None:
+        _fail("--keep-folder needs --keep DIR")
+    from engine.core.process import Keep
+
+    kept = Keep(str(keep), "agent", keep_folder) if keep is not None else None
     names = _agent_names(commands)
     try:
         agents = [ExternalAgent(n, c, cpu_seconds=cpu, wall_seconds=wall, strict_exit=strict_exit,
-                                env=parse_env(env)) for n, c in zip(names, commands, strict=True)]
+                                env=parse_env(env), keep=kept) for n, c in zip(names, commands, strict=True)]
     except AgentNotFound as exc:
         _fail(str(exc))
     console = Console()
@@ -121,8 +129,10 @@ def judge(
         cpu_max = max((t.reply.cpu_seconds for t in turns), default=0.0)
         wall_max = max((t.reply.wall_seconds for t in turns), default=0.0)
         limits = sum(t.reply.limit is not None for t in turns)
+        crashes = [t.reply.crash for t in turns if t.reply.crash]
         console.print(f"{name}: max per move {cpu_max:.2f} s CPU, {wall_max:.2f} s wall; "
-                      f"limit hits {limits}; passes {sum(t.event.move is None for t in turns)}")
+                      f"limit hits {limits}; crashes {len(crashes)}; passes {sum(t.event.move is None for t in turns)}"
+                      + (f"; last crash: {crashes[-1]}" if crashes else ""), markup=False)
     if result.interrupted:
         typer.echo(f"interrupted: {len(result.games)} of {games} games finished and kept", err=True)
     if log and result.games:

@@ -138,6 +138,9 @@ def judge(
     memory: float = typer.Option(1536, "--memory", help="with --program: memory in MB (contest: 1536)",
                                  callback=checks.limit),
     env: list[str] = typer.Option([], "--env", help="with --program: " + ENV_HELP),
+    keep: Path | None = typer.Option(None, "--keep", help="with --program: save its stderr here (program.stderr)",
+                                     callback=checks.output_dir),
+    keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save its working folder too"),
 ):
     """Play full Tractor rounds between in-process bots and print the scores.
 
@@ -152,8 +155,14 @@ def judge(
     from engine.tractor.judge import play_chunk as play_tractor_chunk
 
     primary, _ = _bots_or_fail(bot, opponent, settings)
+    if keep_folder and keep is None or keep is not None and program is None:
+        _fail("--keep-folder needs --keep DIR" if keep is None else "--keep: given without --program; accepted: "
+              "--keep DIR with --program")
     if program is not None:
-        _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory, env=parse_env(env))
+        from engine.core.process import Keep
+
+        _judge_program(program, input_file, rounds=rounds, seed=seed, cpu=cpu, memory=memory, env=parse_env(env),
+                       keep=Keep(str(keep), "program", keep_folder) if keep is not None else None)
         return
     match_options = MatchOptions(opponent=opponent, swap_seats=swap_seats)
     started = time.perf_counter()
@@ -174,7 +183,7 @@ def judge(
 
 
 def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: int, cpu: float,
-                   memory: float, env: dict[str, str]) -> None:
+                   memory: float, env: dict[str, str], keep=None) -> None:
     import shlex
 
     from bots.tractor import BOTS
@@ -192,11 +201,13 @@ def _judge_program(program: str, input_file: Path | None, *, rounds: int, seed: 
     if error is not None:
         _fail(f"the input is malformed, so there is nothing to compare: {error}")
     try:
-        verdict = run_program(shlex.split(program), text, out.getvalue(), cpu_seconds=cpu, memory_mb=memory, env=env)
+        verdict = run_program(shlex.split(program), text, out.getvalue(), cpu_seconds=cpu, memory_mb=memory, env=env,
+                              keep=keep)
     except ValueError as exc:
         _fail(str(exc))
-    typer.echo(f"{verdict.verdict}: {verdict.matched}/{verdict.cases} cases match, {verdict.cpu_seconds:.2f} s CPU"
-               f" (isolation {verdict.isolation})")
+    typer.echo(f"{verdict.verdict}{f' ({verdict.ended})' if verdict.ended else ''}: {verdict.matched}/"
+               f"{verdict.cases} cases match, {verdict.cpu_seconds:.2f} s CPU (isolation {verdict.isolation}, "
+               f"limits {verdict.limits})")
     if verdict.first_mismatch is not None:
         typer.echo(f"case {verdict.first_mismatch}: expected {verdict.expected!r}, got {verdict.got!r}")
     if verdict.detail:

@@ -20,7 +20,7 @@ from engine.cg_holdem.state import Game, HandRecord, HistoryLine
 from engine.core.contract import MultiSeatPokerBot
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
-from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded
 from engine.core.seeds import Purpose, match_key, unit_key
 
 _new_tuple = tuple.__new__
@@ -58,14 +58,14 @@ class ProgramSeat:
     """A persistent external program fed one turn at a time, as on CodinGame."""
 
     def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None,
-                 env: dict[str, str] | None = None):
+                 env: dict[str, str] | None = None, keep: Keep | None = None):
         """`cwd`: where the program runs (default: a private temporary folder); `env`: variables
-        added to its scrubbed environment."""
+        added to its scrubbed environment; `keep`: save its stderr (and folder) there at the end."""
         self.first_turn_s = first_turn_ms / 1000
         self.turn_s = turn_ms / 1000
         self.answered = 0
         self.failure: str | None = None
-        self.process = LineProcess(argv, cwd=cwd, env=env)
+        self.process = LineProcess(argv, cwd=cwd, env=env, keep=keep)
         self.report = None
 
     def decide(self, setup: Setup | None, turn: Turn) -> str | None:
@@ -87,9 +87,10 @@ class ProgramSeat:
         if self.report is None:
             self.report = self.process.close(grace=0.2)
         report = self.report
+        # A failed seat's stderr is kept above all: it holds the cause (a crash's traceback).
         return {"failure": self.failure, "answers": self.answered,
-                "cpu_seconds": report.cpu_seconds if not self.failure else None,
-                "stderr_tail": report.stderr_tail if not self.failure else "", "isolation": report.isolation}
+                "cpu_seconds": report.cpu_seconds if not self.failure else None, "returncode": report.returncode,
+                "stderr_tail": report.stderr_tail, "isolation": report.isolation, "limits": report.limits}
 
 
 @dataclass(frozen=True)
@@ -163,14 +164,15 @@ def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = N
 
 
 def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfig | None = None,
-                  cwd: str | None = None, env: dict[str, str] | None = None) -> GameResult:
-    """A game of external programs (2 to 4), each a persistent process."""
+                  cwd: str | None = None, env: dict[str, str] | None = None, keep: Keep | None = None) -> GameResult:
+    """A game of external programs (2 to 4), each a persistent process; `keep`: save each seat's
+    stderr (and folder) there, as seat0, seat1, ..."""
     config = config or GameConfig(players=len(commands))
     seats = []
     try:
-        for argv in commands:
+        for i, argv in enumerate(commands):
             seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd,
-                                     env=env))
+                                     env=env, keep=keep.named(f"seat{i}") if keep else None))
     except ProgramEnded:
         for seat in seats:
             seat.close()

@@ -22,7 +22,7 @@ from engine.core import seeds
 from engine.core.contract import HeadsUpPokerBot
 from engine.core.errors import IllegalMove
 from engine.core.log import ChunkLog
-from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded
 from engine.holdem_training import _kernels, protocol
 from engine.holdem_training.rules import (
     BOB_ROLLOUTS,
@@ -79,12 +79,13 @@ class MatchResult:
     hands_requested: int
     status: str  # "ok", "aborted" (see verdict), "limit" (cpu/memory/wall/output), "ended" (quit), "interrupted"
     reason: str  # why it stopped early, "" when ok
-    limit: str | None = None  # "cpu", "memory", "wall" or "output" when a limit stopped the program
+    limit: str | None = None  # "cpu", "memory", "processes", "wall" or "output" when a limit stopped the program
     rate_used: int = 0
     cpu_seconds: float | None = None  # external programs only
     peak_memory_mb: float | None = None
     stderr_tail: str = ""  # external programs: the end of what they wrote to stderr (crashes, notes)
     isolation: str = ""  # external programs: what isolated the program (engine.core.sandbox)
+    limits: str = ""  # external programs: how memory and processes were limited (cgroup or polled tree)
     verdict: str = ""  # when aborted: "budget", "WA" or "PE" (the contest checker's names)
 
     @property
@@ -413,7 +414,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                   wall_seconds: float | None = None, cwd: str | None = None,
                   transcript: list[str] | None = None, bob_rollouts: int = BOB_ROLLOUTS,
                   env: dict[str, str] | None = None, first: int = 0,
-                  writable: tuple[str, ...] = ()) -> MatchResult:
+                  writable: tuple[str, ...] = (), keep: Keep | None = None) -> MatchResult:
     """Run `argv` as the contestant for a whole match with the contest's limits.
 
     `transcript`, if given, receives every line: '> ' judge to program, '< ' program to judge.
@@ -421,7 +422,8 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     to its scrubbed environment. Every fault, Ctrl-C included, keeps the hands played before it.
     `first`: the match is hands first..first+hands-1 of `seed`'s deal (a sweep's chunk), so every
     config of a sweep over a program plays the same hands. `writable`: folders outside its own
-    the program may write (LineProcess; for trusted programs only, e.g. a bundle's warm-up)."""
+    the program may write (LineProcess; for trusted programs only, e.g. a bundle's warm-up).
+    `keep`: save the program's stderr (and folder) there when it is closed."""
     # The contest limits CPU only; a wall limit just stops a program that waits forever. It is
     # generous because on a shared machine a program gets a fraction of a core.
     wall = 6 * cpu_seconds + 30 if wall_seconds is None else wall_seconds
@@ -435,7 +437,7 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
     proc = None
     try:
         proc = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, cwd=cwd, env=env, spin=True,
-                           writable=writable)
+                           writable=writable, keep=keep)
         talk = _Wire(proc, deadline, transcript)
         talk.send(protocol.hand_count_line(hands))
         next_token = protocol.token_reader(talk.read)
@@ -485,7 +487,8 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
                        cpu_seconds=report.cpu_seconds if report else None,
                        peak_memory_mb=report.peak_memory_mb if report else None,
                        stderr_tail=report.stderr_tail if report else "",
-                       isolation=report.isolation if report else "", verdict=verdict)
+                       isolation=report.isolation if report else "", limits=report.limits if report else "",
+                       verdict=verdict)
 
 
 class _Wire:

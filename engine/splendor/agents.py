@@ -20,7 +20,7 @@ from typing import Protocol
 
 from engine.core.contract import TurnBot
 from engine.core.errors import BadValue
-from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded, exit_text, last_lines
 from engine.splendor.protocol import kibitzes, parse_input
 from engine.splendor.rules import CPU_SECONDS
 
@@ -32,8 +32,9 @@ class AgentReply:
     cpu_seconds: float = 0.0
     wall_seconds: float = 0.0
     returncode: int | None = 0
-    limit: str | None = None  # 'cpu', 'wall' or 'output' when a limit stopped the program
+    limit: str | None = None  # 'cpu', 'wall', 'output', 'memory', 'processes' when a limit stopped the program
     isolation: str = ""  # external programs: what isolated the program (engine.core.sandbox)
+    crash: str = ""  # a crash (no limit): 'exit status N' or 'killed by signal ...', and its stderr's last lines
 
 
 class Agent(Protocol):
@@ -124,6 +125,7 @@ class ExternalAgent:
     wall_seconds: float = WALL_GUARD_SECONDS
     strict_exit: bool = False  # contest: False (a crashed agent's stdout still counts)
     env: dict[str, str] = field(default_factory=dict)  # variables added to the scrubbed environment
+    keep: Keep | None = None  # save each move's stderr (and folder) there, as NAME.stderr, NAME.2.stderr, ...
     _argv: list[str] = field(default_factory=list, init=False)
     _cwd: str | None = field(default=None, init=False)
 
@@ -138,9 +140,10 @@ class ExternalAgent:
         children_before = _children_cpu()
         try:
             proc = LineProcess(self._argv, cpu_seconds=self.cpu_seconds, cwd=self._cwd, env=self.env,
-                               max_output_bytes=MAX_MOVE_OUTPUT_BYTES)
-        except ProgramEnded:
-            return AgentReply("", returncode=None, wall_seconds=time.perf_counter() - start)
+                               max_output_bytes=MAX_MOVE_OUTPUT_BYTES,
+                               keep=self.keep.named(self.name) if self.keep else None)
+        except ProgramEnded as exc:
+            return AgentReply("", returncode=None, wall_seconds=time.perf_counter() - start, crash=str(exc))
         lines, limit = [], None
         try:
             proc.send(stdin_text.removesuffix("\n"))
@@ -165,5 +168,9 @@ class ExternalAgent:
         stdout = "\n".join(lines)
         if self.strict_exit and (report.returncode != 0 or limit):
             stdout = ""
+        limit = limit or report.limit
+        crash, said = "", last_lines(report.stderr_tail)
+        if not limit and report.returncode not in (0, None):  # the move still counts: the arbiter's rule
+            crash = exit_text(report.returncode) + (f": {said}" if said else "")
         return AgentReply(stdout, tuple(notes), cpu, time.perf_counter() - start, report.returncode,
-                          limit or report.limit, report.isolation)
+                          limit, report.isolation, crash)

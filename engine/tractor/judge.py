@@ -19,7 +19,7 @@ import numpy as np
 
 from engine.core.errors import BadValue, IllegalMove, UnknownName
 from engine.core.log import ChunkLog
-from engine.core.process import LimitExceeded, LineProcess, ProgramEnded
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded, exit_text
 from engine.core.seeds import Purpose, generator, match_key, unit_key
 from engine.tractor.protocol import render_input, render_result
 from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE, MAIN_LETTERS, SEATS, RoundSetup, team_of
@@ -225,8 +225,10 @@ class ProgramVerdict:
     expected: str  # that case's expected lines
     got: str
     cpu_seconds: float
-    detail: str = ""
+    detail: str = ""  # the end of its stderr
     isolation: str = ""  # what isolated the program (engine.core.sandbox)
+    ended: str = ""  # a runtime error's cause: 'exit status N' or 'killed by signal SIG...'
+    limits: str = ""  # how memory and processes were limited (cgroup or polled tree)
 
 
 def _case_blocks(lines: list[str]) -> list[str]:
@@ -242,17 +244,18 @@ def _case_blocks(lines: list[str]) -> list[str]:
 
 def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float = CONTEST_CPU_SECONDS,
                 memory_mb: float = CONTEST_MEMORY_MB, wall_seconds: float = 20.0,
-                env: dict[str, str] | None = None) -> ProgramVerdict:
+                env: dict[str, str] | None = None, keep: Keep | None = None) -> ProgramVerdict:
     """Run a contestant's simulator once on `text` and compare with `expected` (our output).
 
-    It runs in a private temporary folder; `env`: variables added to its scrubbed environment.
+    It runs in a private temporary folder; `env`: variables added to its scrubbed environment;
+    `keep`: save its stderr (and folder) there.
     Input is written while its output is read, so a program that never reads cannot stall it."""
     want = _case_blocks(expected.splitlines())
     if len(want) > MAX_PROGRAM_OUTPUT_CASES:
         raise BadValue(f"at most {MAX_PROGRAM_OUTPUT_CASES} cases per program run, got {len(want)}")
     # Output far past the expected size is an output limit (judges call it that), found at once.
     program = LineProcess(argv, cpu_seconds=cpu_seconds, memory_mb=memory_mb, env=env,
-                          max_output_bytes=max(1 << 20, 4 * len(expected)))
+                          max_output_bytes=max(1 << 20, 4 * len(expected)), keep=keep)
     lines, problem = [], ""
     deadline = time.monotonic() + wall_seconds
     try:
@@ -266,7 +269,7 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
             problem = "time limit"
     except LimitExceeded as exc:
         problem = {"cpu": "time limit", "wall": "time limit", "memory": "memory limit",
-                   "output": "output limit"}[exc.kind]
+                   "output": "output limit", "processes": "runtime error"}[exc.kind]
     report = program.close()
     got = _case_blocks(lines)
     matched = 0
@@ -281,4 +284,5 @@ def run_program(argv: list[str], text: str, expected: str, *, cpu_seconds: float
         verdict=problem or "accepted", cases=len(want), matched=matched, first_mismatch=first,
         expected=want[matched] if matched < len(want) else "", got=got[matched] if matched < len(got) else "",
         cpu_seconds=report.cpu_seconds, detail=report.stderr_tail.strip()[-300:], isolation=report.isolation,
+        ended=exit_text(report.returncode) if problem == "runtime error" else "", limits=report.limits,
     )
