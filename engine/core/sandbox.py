@@ -12,14 +12,17 @@ Popen's child (so it costs a fork, not an interpreter start) that
   bind-remounted read-only, the folders are bind-mounted over themselves first and stay
   writable; caches of compiled code are private overlays; /dev is a read-only tmpfs holding only
   null, zero, full, random, urandom and tty (a read-only mount does not stop writes to a
-  device, and the real /dev holds the disks). Run as root, the program also loses the
+  device, and the real /dev holds the disks); the user's home and the project's stores (hand log,
+  MLflow store) are covered by an empty read-only tmpfs, but for the folders the program needs (its
+  own, its interpreter's, the project's code), bound back. Run as root, the program also loses the
   capabilities that could undo this (mount, mknod, raw I/O, ...) from its bounding set. If
   any step fails, the view is put back as it was and the mode says so;
 - is in any case a child subreaper (PR_SET_CHILD_SUBREAPER): descendants orphaned by the
   program are re-parented to the guard rather than to init, so the guard can find and kill
   them by walking /proc;
 - forks the program in its own process group with the contest's rlimits (CPU, file size,
-  no core files) and PR_SET_PDEATHSIG, and waits for it;
+  no core files) and PR_SET_PDEATHSIG, in its control groups if the judge made some
+  (engine.core.cgroups: memory and processes over its whole tree), and waits for it;
 - kills the whole tree as soon as the program exits, or when the judge closes the control
   pipe (on purpose, or because the judge itself died), and then reports the program's exit
   status and CPU time (its own wait4 rusage) on the info pipe.
