@@ -19,6 +19,7 @@ import polars as pl
 from engine.core.errors import UnknownName
 from flows.games.base import HOUSE, RANKING, REFERENCE
 from flows.league_spec import LeagueSpec, game_spec
+from flows.ratings import rate
 from flows.stats import t_interval, wilson
 
 Query = Callable[[str, list], pl.DataFrame]
@@ -89,16 +90,9 @@ def seat_rows(query: Query, league: str) -> pl.DataFrame:
 
 def openskill_ratings(rows: pl.DataFrame) -> dict[str, tuple[float, float, float]]:
     """entrant -> (mu, sigma, ordinal) over the games in row order."""
-    from openskill.models import PlackettLuce
-
-    model = PlackettLuce()
-    ratings = {}
-    for _, game in rows.group_by("game_key", maintain_order=True):
-        teams = [[ratings.setdefault(e, model.rating(name=e))] for e in game["entrant"]]
-        updated = model.rate(teams, ranks=[float(r) for r in game["rank"]])
-        for e, team in zip(game["entrant"], updated, strict=True):
-            ratings[e] = team[0]
-    return {e: (r.mu, r.sigma, r.ordinal()) for e, r in ratings.items()}
+    rated = rate((game["entrant"].to_list(), game["rank"].to_list())
+                 for _, game in rows.group_by("game_key", maintain_order=True))
+    return {e: (r.mu, r.sigma, r.ordinal) for e, r in rated.items()}
 
 
 def recompute_ratings(store, spec: LeagueSpec) -> None:

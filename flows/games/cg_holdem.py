@@ -19,6 +19,7 @@ from flows.games.base import RANKING, GameSpec, LeagueRules
 from flows.games.cg_holdem_log import export_phh
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
+from flows.ratings import rate
 from flows.stats import summarize
 
 
@@ -123,15 +124,11 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
     openskill (Plackett-Luce) ratings over all games in order."""
     import itertools
 
-    from openskill.models import PlackettLuce
-
     if not MIN_PLAYERS <= players <= MAX_PLAYERS or len(entries) < players:
         raise BadValue(f"need {players} (2-4) players and at least that many bots, got {len(entries)}")
     makers = {e: choice.entry(BOTS, e, option="bot").make for e in entries}  # 'name' or 'name:k=v:k=v'
-    model = PlackettLuce()
-    ratings = {e: model.rating(name=e) for e in makers}
     positions: dict[str, list[int]] = {e: [] for e in makers}
-    logs = []
+    games, logs = [], []
     for table in itertools.combinations(makers, players):
         log = judge.play_chunk([makers[e] for e in table], seed=seed, first=0, count=deals * players,
                                names=list(table))
@@ -143,14 +140,13 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
             ranks = [seats["position"][i] for i in rows]
             for b, r in zip(bots, ranks, strict=True):
                 positions[b].append(r)
-            updated = model.rate([[ratings[b]] for b in bots], ranks=ranks)
-            for b, team in zip(bots, updated, strict=True):
-                ratings[b] = team[0]
+            games.append((bots, ranks))
+    ratings = rate(games)
     standings = []
     for e, pos in positions.items():
         s, r = summarize(pos), ratings[e]
         n, mean = s.n, s.mean
         standings.append(Standing(e, n, mean, s.half_width if n > 1 else 0.0,
-                                  sum(p == 1 for p in pos) / n, r.ordinal(), r.mu, r.sigma))
+                                  sum(p == 1 for p in pos) / n, r.ordinal, r.mu, r.sigma))
     standings.sort(key=lambda s: s.mean_position)
     return Tournament(players, deals, tuple(standings), tuple(logs))

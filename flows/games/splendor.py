@@ -4,8 +4,6 @@ win share, 1/#winners or 0), and tournament ratings from openskill (Plackett-Luc
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from openskill.models import PlackettLuce
-
 from bots.base import BotSpec, ConfigError, Ranged, one_of, ranged, split_pairs, validated
 from bots.splendor import BOTS
 from engine.core.errors import BadValue
@@ -16,6 +14,7 @@ from engine.splendor.rules import MAX_PLAYERS
 from flows.games.base import RANKING, GameSpec, LeagueRules
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec
+from flows.ratings import rate
 
 
 @dataclass(frozen=True)
@@ -68,15 +67,8 @@ def game_ranks(result: GameResult) -> list[int]:
 
 def ratings(games: Iterable[GameResult]) -> list[tuple[str, float, float, float]]:
     """(name, mu, sigma, ordinal) per agent after rating the games in order, best first."""
-    model = PlackettLuce()
-    table = {}
-    for result in games:
-        teams = [[table.setdefault(n, model.rating(name=n))] for n in result.names]
-        rated = model.rate(teams, ranks=game_ranks(result))
-        for name, (rating,) in zip(result.names, rated, strict=True):
-            table[name] = rating
-    rows = [(n, r.mu, r.sigma, r.ordinal()) for n, r in table.items()]
-    return sorted(rows, key=lambda row: -row[3])
+    rated = rate((result.names, game_ranks(result)) for result in games)
+    return sorted(((n, r.mu, r.sigma, r.ordinal) for n, r in rated.items()), key=lambda row: -row[3])
 
 
 def play_league_game(league: LeagueSpec, plan: GamePlan):
