@@ -5,7 +5,8 @@ every look is a function of the stored units, so a resumed sweep takes the same 
 
 1. selection: the grid's configs race on the sweep's deals (seed S, units 0, 1, ...); after each
    chunk a config stops when another one beats it by an anytime-valid bound (engine.core.stats.
-   race_losers). The race ends when at most one challenger to the baseline is left, or at the cap.
+   race_losers), and a challenger stops when the same bounds put it less than d1 above the baseline
+   (not worth switching for). The race ends when at most one challenger is left, or at the cap.
 2. confirmation: the chosen challenger against the baseline on fresh deals (a seed derived from S
    for this purpose alone), a sequential probability ratio test (engine.core.stats.Sprt) until it
    accepts H1 (switch) or H0 (keep), or the cap (undecided). The reported difference and interval
@@ -243,6 +244,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     looks = _pair_looks(store, [ids[i] for i in sorted(alive)], n_sel)
                     by_index = {(ids.index(a), ids.index(b)): look for (a, b), look in looks.items()}
                     losers = race_losers(by_index, alive, alpha=rule.race_alpha, configs=len(plans), tuned_for=tuned)
+                    losers |= _not_worth_it(by_index, alive, base, rule, configs=len(plans), tuned_for=tuned)
                 alive -= losers
                 dropped |= dict.fromkeys(losers, n_sel)
                 store.con.execute(
@@ -265,13 +267,17 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 for plan, cid in zip(cplans, cids, strict=True):
                     record_match(store, plan, cid, source="confirm")
                 sprt = rule.sprt()
+                # The selection's spread of this pair, when it has one, floors the confirmation's: a heavy-tailed
+                # payoff's first thousand units often miss the big pots that set its variance (its mean is not used).
+                floor = _pair_looks(store, [ids[challenger], ids[base]], n_sel).get((ids[challenger], ids[base]))
+                floor_var = floor.sd ** 2 if floor is not None and floor.n >= rule.first_look else 0.0
                 for chunk, first, count in cplans[0].chunks():
                     jobs = [job for p, cid in zip(cplans, cids, strict=True)
                             for job in _missing(store, cid, p, chunk, first, count)]
                     _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
                     n_conf = first + count
                     last = _pair_looks(store, cids, n_conf)[(cids[0], cids[1])]
-                    llr = sprt.llr(last.n, last.mean, last.sd ** 2)
+                    llr = sprt.llr(last.n, last.mean, max(last.sd ** 2, floor_var))
                     path.append((n_conf, llr))
                     store.con.execute(
                         "INSERT OR REPLACE INTO decision_looks (sweep_id, phase, look, units, mean, sd, llr, lower, "
@@ -319,6 +325,18 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         confirm_units=2 * n_conf, confirmed=confirmed, deals=deals, llr=path[-1][1] if path else None,
         llr_path=tuple(path), dropped={_label(dict(plans[i].overrides)): n for i, n in sorted(dropped.items())},
         rule=rule, mlflow_run_id=run_id, seconds=time.perf_counter() - started, runs=tuple(runs))
+
+
+def _not_worth_it(looks: dict[tuple[int, int], PairedLook], alive: set[int], base: int, rule: Rule, *,
+                  configs: int, tuned_for: int) -> set[int]:
+    """Challengers whose anytime upper bound over the baseline is below d1: not worth switching for. The
+    same sequence as the race's pair with the baseline, so a challenger truly d1 better is stopped only when
+    that sequence misses (the race's alpha / (configs - 1) covers both rules)."""
+    if base not in alive:
+        return set()
+    level = rule.race_alpha / max(1, configs - 1)
+    return {i for i in alive - {base}
+            if (look := looks.get((i, base))) is not None and confidence_sequence(look, level, tuned_for)[1] < rule.d1}
 
 
 def _runs(store: HandLog, ids: list[str], plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
