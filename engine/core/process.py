@@ -149,25 +149,31 @@ def compiled_caches() -> tuple[str, ...]:
     return (os.environ.get("NUMBA_CACHE_DIR") or os.path.join(_PROJECT, ".cache", "numba"),)
 
 
-def hidden_folders() -> tuple[str, ...]:
-    """Folders a program must not see (where the read-only view is in force): the user's home,
-    and the project's stores: the hand log's folder, the MLflow store, Prefect's home (their
-    defaults under CARDLAB_HOME and the project, and where the environment points them). The
-    project's code stays readable (bundles run it); a store in a system folder (/tmp) is not
-    covered."""
-    stores = []
-    for base in dict.fromkeys((os.environ.get("CARDLAB_HOME") or _PROJECT, _PROJECT)):
-        stores += [os.path.join(base, name) for name in ("data", ".mlflow", ".prefect")]
+def hidden_paths() -> tuple[str, ...]:
+    """What a program must not see (where the read-only view is in force): the user's home, the
+    MLflow store and Prefect's home (folders), and the hand log: its file and the files and
+    folders beside it named after it (its WAL, its spool), since its folder holds the project's
+    own data too. Defaults under CARDLAB_HOME and the project, and where the environment points
+    them. The project's code stays readable (bundles run it); nothing in or holding a system
+    folder (/tmp) is covered."""
+    bases = list(dict.fromkeys((os.environ.get("CARDLAB_HOME") or _PROJECT, _PROJECT)))
+    folders = [os.path.join(base, name) for base in bases for name in (".mlflow", ".prefect")]
+    folders += [os.environ.get(name) for name in ("HOME", "CARDLAB_ARTIFACT_ROOT", "PREFECT_HOME")]
     uri = os.environ.get("MLFLOW_TRACKING_URI", "")
-    files = [os.environ.get("CARDLAB_DB"), uri.removeprefix("sqlite:///") if uri.startswith("sqlite:///") else None]
-    stores += [os.path.dirname(f) for f in files if f]
-    stores += [os.environ.get(name) for name in ("HOME", "CARDLAB_ARTIFACT_ROOT", "PREFECT_HOME")]
+    stores = [os.path.join(base, "data", "handlog.duckdb") for base in bases] + [os.environ.get("CARDLAB_DB")]
+    stores.append(uri.removeprefix("sqlite:///") if uri.startswith("sqlite:///") else None)
     found = []
-    for folder in filter(None, stores):
-        real = os.path.realpath(folder)
-        if os.path.isdir(real) and not any(s == real or s.startswith(real.rstrip("/") + "/") for s in _SYSTEM):
-            found.append(real)
-    return tuple(dict.fromkeys(found))
+    for folder in filter(None, folders):
+        found.append(os.path.realpath(folder))
+    for store in filter(None, stores):
+        store = os.path.realpath(store)
+        folder, name = os.path.split(store)
+        try:
+            found += [os.path.join(folder, entry) for entry in os.listdir(folder) if entry.startswith(name)]
+        except OSError:
+            pass
+    return tuple(dict.fromkeys(p for p in found if os.path.exists(p) and not any(
+        s == p or s.startswith(p.rstrip("/") + "/") for s in _SYSTEM)))
 
 
 def needed_folders(argv: list[str], env: dict[str, str]) -> tuple[str, ...]:
@@ -278,7 +284,7 @@ class LineProcess:
         reply, and the program waiting for that reply is charged for the wait. `memory_mb`,
         `processes` (tasks: processes and threads; processes only where polled): limits over the
         program's whole tree. The read-only view also hides the user's home and the project's
-        stores (hidden_folders) but for what the program needs (needed_folders). `keep`: save its
+        stores (hidden_paths) but for what the program needs (needed_folders). `keep`: save its
         stderr (and folder) when closed."""
         self.argv = absolute_argv(argv)
         namespaces = namespaces and (_probe or namespaces_work())
@@ -325,7 +331,7 @@ class LineProcess:
                                            writable=(self._home, cwd or self._home, *writable),
                                            private_copies=compiled_caches() if private_copies is None
                                            else private_copies,
-                                           hidden=() if _probe else hidden_folders(),
+                                           hidden=() if _probe else hidden_paths(),
                                            visible=needed_folders(self.argv, program_env), join=tuple(join)),
                 start_new_session=True,
                 bufsize=0,

@@ -178,10 +178,11 @@ def _under(path: bytes, folders) -> bytes | None:
 
 
 def _hide(hidden: list[bytes], visible: list[bytes]) -> list[bytes] | None:
-    """An empty read-only tmpfs over each `hidden` folder (the project's data, the user's home),
-    then each `visible` folder under one bound back from the real one (opened before it was
-    covered): the program's own folders, its interpreter. A hidden folder inside a visible one
-    inside a hidden one is covered again. The tmpfs mount points made, or None (all undone)."""
+    """An empty read-only tmpfs over each `hidden` folder (the user's home, the MLflow store), the
+    null device, unopenable (nodev), over each hidden file (the hand log); then each `visible`
+    folder under a covered one bound back from the real one (opened before it was covered): the
+    program's own folders, its interpreter. A hidden path inside a visible folder inside a hidden
+    one is covered again. The mount points made, or None (all undone)."""
     opened = {}
     try:
         for folder in visible:
@@ -206,7 +207,9 @@ def _hide(hidden: list[bytes], visible: list[bytes]) -> list[bytes] | None:
                     break
             shown.append(path)
         elif not inside_cover:
-            if mount(b"tmpfs", path, b"tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"mode=755,size=64k") != 0:
+            made = (mount(b"tmpfs", path, b"tmpfs", _MS_NOSUID | _MS_NODEV | _MS_NOEXEC, b"mode=755,size=64k")
+                    if os.path.isdir(path) else mount(b"/dev/null", path, None, _MS_BIND, None))
+            if made != 0:
                 ok = False
                 break
             covered.append(path)
@@ -247,7 +250,7 @@ def _read_only_view(writable: tuple[str, ...], private_copies: tuple[str, ...] =
             break
     else:
         kept = [os.fsencode(os.path.realpath(f)) for f in visible if os.path.isdir(f)]
-        covers = _hide([os.fsencode(os.path.realpath(f)) for f in hidden if os.path.isdir(f)],
+        covers = _hide([os.fsencode(os.path.realpath(f)) for f in hidden if os.path.exists(f)],
                        list(dict.fromkeys(folders + copies + kept)))
         if covers is not None and _minimal_dev():
             if _drop_root_powers():

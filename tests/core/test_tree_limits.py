@@ -2,7 +2,6 @@
 what the program can read: each with a real program written to tmp_path, in both modes where the
 machine has them (a cgroup, or the tree polled from /proc)."""
 
-import os
 import sys
 import uuid
 from pathlib import Path
@@ -11,7 +10,7 @@ import pytest
 
 from engine.core import cgroups, sandbox
 from engine.core.pids import Tree
-from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded, hidden_folders
+from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded, hidden_paths
 
 from .test_contestant import survivors
 
@@ -184,8 +183,9 @@ def test_keep_saves_stderr_and_the_folder(tmp_path):
 
 def test_the_hand_log_mlflow_and_home_are_out_of_sight(tmp_path, monkeypatch):
     """A program in its own folder tries to read the hand log, the MLflow store and a file in
-    the user's home by absolute path: where the read-only view is in force, all fail; it still
-    runs python3 and reads its own folder."""
+    the user's home by absolute path: where the read-only view is in force, all fail (the hand log
+    cannot be opened; the folders are empty); it still runs python3 and reads its own folder and
+    the project's data beside the hand log."""
     home, user = tmp_path / "cardlab-home", tmp_path / "user"
     for path, text in ((home / "data" / "handlog.duckdb", "hands"), (home / ".mlflow" / "mlflow.db", "runs"),
                        (user / "secret.txt", "secret")):
@@ -194,16 +194,21 @@ def test_the_hand_log_mlflow_and_home_are_out_of_sight(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_HOME", str(home))
     monkeypatch.setenv("HOME", str(user))
     monkeypatch.delenv("CARDLAB_DB", raising=False)
-    assert {str(home / "data"), str(home / ".mlflow"), str(user)} <= set(hidden_folders())
+    (home / "data" / "handlog.duckdb.spool").mkdir()
+    (home / "data" / "handlog.duckdb.spool" / "entry.parquet").write_text("spooled")
+    (home / "data" / "cards.csv").write_text("the project's own data")
+    assert {str(home / "data" / "handlog.duckdb"), str(home / "data" / "handlog.duckdb.spool"), str(home / ".mlflow"),
+            str(user)} <= set(hidden_paths())
     bot_folder = tmp_path / "bot"
     bot_folder.mkdir()
     (bot_folder / "table.txt").write_text("mine")
     targets = [home / "data" / "handlog.duckdb", home / ".mlflow" / "mlflow.db", user / "secret.txt",
+               home / "data" / "handlog.duckdb.spool" / "entry.parquet", home / "data" / "cards.csv",
                bot_folder / "table.txt"]
     bot = script(bot_folder, "bot.py", f"""import subprocess, sys
 for path in {[str(t) for t in targets]!r}:
     try:
-        print(open(path).read(), end=" ")
+        print(open(path).read().replace(" ", "_"), end=" ")
     except OSError as exc:
         print(type(exc).__name__, end=" ")
 print(subprocess.run(["python3", "-c", "print(6 * 7)"], capture_output=True, text=True).stdout.strip(), flush=True)
@@ -213,5 +218,5 @@ print(subprocess.run(["python3", "-c", "print(6 * 7)"], capture_output=True, tex
         view = proc.isolation
     if view != sandbox.READONLY_FS:
         pytest.skip(f"no read-only view here ({view})")
-    assert seen[:3] == ["FileNotFoundError"] * 3 and seen[3:] == ["mine", "42"]
+    assert seen == ["PermissionError"] + ["FileNotFoundError"] * 3 + ["the_project's_own_data", "mine", "42"]
     assert (home / "data" / "handlog.duckdb").read_text() == "hands"  # covered, not touched
