@@ -189,6 +189,14 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
     if unknown:
         raise LeagueError(f"unknown league option(s) {', '.join(sorted(unknown))} for {game}; accepted: "
                           f"{', '.join(sorted(rules.options)) or 'none'}")
+    for key, value in (options or {}).items():
+        kind = rules.options[key]
+        try:
+            number = kind(value)
+        except ValueError:
+            number = None
+        if kind is not str and (number is None or not 0 < number < float("inf")):
+            raise LeagueError(f"league option {key}={value!r}: accepted: a positive {kind.__name__}")
     entrants = tuple(entrant(n, c) for n, c in programs)
     for e in entrants:
         if e.kind not in rules.entrants:

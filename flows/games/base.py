@@ -45,7 +45,8 @@ class LeagueRules:
     seats: tuple[int, int] = (1, 1)  # table sizes `--players` may ask for (min, max)
     units_option: str | None = None  # the league option giving units per game ("hands", "cases")
     default_units: int = 1  # units per game when the option is not set
-    options: tuple[str, ...] = ()  # league option keys the game reads (`--opt k=v`)
+    # league options the game reads (`--opt k=v`) and their types; numbers must be positive
+    options: Mapping[str, type] = field(default_factory=dict)
     entrants: tuple[str, ...] = (PROGRAM,)  # entrant kinds accepted: PROGRAM, PROJECT_BOT, CLASS_FILE
     entrant_help: str = "NAME=COMMAND (a program)"
 

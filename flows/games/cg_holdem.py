@@ -13,7 +13,7 @@ from bots import choice
 from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
-from engine.cg_holdem.rules import MAX_PLAYERS, MIN_PLAYERS, GameConfig
+from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN_MS, GameConfig
 from engine.core.errors import BadValue
 from flows.games.base import RANKING, GameSpec, LeagueRules
 from flows.games.cg_holdem_log import export_phh
@@ -65,7 +65,9 @@ def play_program(config, *, seed: int, first: int, count: int, options: MatchOpt
 
 def play_league_game(league: LeagueSpec, plan: GamePlan):
     """One game between the plan's programs (a new process per game, the contest's turn limits)."""
-    config = GameConfig(players=len(plan.seats))
+    # the arena's limits by default; a league on a loaded machine may give more (`--opt turn_ms=200`)
+    config = GameConfig(players=len(plan.seats), turn_ms=league.option("turn_ms", TURN_MS),
+                        first_turn_ms=league.option("first_turn_ms", FIRST_TURN_MS))
     result = judge.play_programs([argv(e) for e in plan.seats], seed=judge.java_seed(plan.seed), config=config)
     n = result.players
     payoffs = [(n - pos) / (n - 1) for pos in result.positions]
@@ -88,7 +90,8 @@ SPEC = GameSpec(
     payoff_label="finish score (1 first, 0 last)",
     play_program=play_program,
     payoff_kind=RANKING,
-    league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS)),
+    league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
+                       options={"turn_ms": int, "first_turn_ms": int}),
     phh=export_phh,
     panels="reports.panels.cg_holdem",
     replay="reports.replay.cg_holdem",

@@ -74,7 +74,7 @@ SPEC = GameSpec(
     play_program=play_program,
     payoff_kind=HOUSE,
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
-                       options=("hands", "cpu_seconds")),
+                       options={"hands": int, "cpu_seconds": float}),
     phh=export_phh,
     panels="reports.panels.holdem_training",
     replay="reports.replay.holdem_training",

@@ -92,4 +92,4 @@ def house_league(*, default_units: int) -> LeagueRules:
     program plays `units` units of the round's deal (option `units`); ranked by mean payoff per unit,
     paired on seeds. Units a program did not play (it ended its match) count 0; the reason is its fault."""
     return LeagueRules(play=_house_league_game, units_option="units", default_units=default_units,
-                       options=("units",), entrants=(PROGRAM,))
+                       options={"units": int}, entrants=(PROGRAM,))

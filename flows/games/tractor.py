@@ -68,7 +68,7 @@ SPEC = GameSpec(
     default_grid={"dump_points": ("true", "false"), "min_block_rank": ("6", "9")},
     default_units=200,
     payoff_label="levels gained minus levels conceded per round",
-    league=LeagueRules(play=play_league_game, units_option="cases", default_units=LEAGUE_CASES, options=("cases",)),
+    league=LeagueRules(play=play_league_game, units_option="cases", default_units=LEAGUE_CASES, options={"cases": int}),
     payoff_kind=REFERENCE,  # the contest: a simulator checked against the reference (leagues rank so)
     panels="reports.panels.tractor",
     replay="reports.replay.tractor",

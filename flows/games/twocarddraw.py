@@ -51,7 +51,7 @@ SPEC = GameSpec(
     payoff_label="profit per hand",
     payoff_kind=HOUSE,
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
-                       options=("hands", "strategy"), entrants=(CLASS_FILE, PROJECT_BOT),
+                       options={"hands": int, "strategy": str}, entrants=(CLASS_FILE, PROJECT_BOT),
                        entrant_help="classes, as TopCoder's tester ran them: NAME=PATH.py:ClassName (yours, in its "
                                     "own process) or NAME=bot:BOT[:k=v...] (a project bot)"),
     panels="reports.panels.twocarddraw",

@@ -2,6 +2,8 @@
 
 import sys
 
+import pytest
+
 from flows.games.tractor import league_cases
 from flows.league_play import plan_games, play
 from flows.league_spec import build
@@ -49,3 +51,21 @@ def test_twocarddraw_bots_face_the_same_server_on_the_same_seed(tmp_path):
     cards = [o.log.tables["tcd_hands"]["p_card1"].tolist() for o in outcomes.values()]
     assert cards[0] == cards[1] == cards[2]  # common deals: the difference is the bots'
     assert outcomes["mine"].cpu_seconds[0] is not None  # the class ran in its own process, its CPU charged
+
+
+@pytest.mark.slow  # two leagues of whole games at 120 ms a decision
+def test_cg_holdem_league_turn_limit_is_an_option(tmp_path):
+    """A program answering in ~120 ms loses games to the arena's 50 ms limit and plays them whole
+    when the league gives 2 s (`--opt turn_ms=2000`), as a loaded machine may need. Its
+    opponent folds every hand it is asked, so games are short."""
+    from pathlib import Path
+
+    caller = Path(__file__).resolve().parents[1] / "cg_holdem" / "data" / "caller.py"
+    slow = f"{sys.executable} {caller} 0.12 2"
+    fast = f"{sys.executable} {caller} 0 1 FOLD"
+    arena = build(name="t", game="cg-holdem", programs=[("slow", slow), ("fast", fast)], games=1)
+    faults = [f for o in (play(arena, p) for p in plan_games(arena)) for f in o.faults]
+    assert any(f for f in faults), faults
+    roomy = build(name="t", game="cg-holdem", programs=[("slow", slow), ("fast", fast)], games=1,
+                  options={"turn_ms": "2000"})
+    assert all(not f for o in (play(roomy, p) for p in plan_games(roomy)) for f in o.faults)
