@@ -38,7 +38,7 @@ case "${1:-}" in
   test)
     shift
     command -v chromium >/dev/null 2>&1 || .ci/install-browser.sh  # the browser test of the report pages
-    ruff check .
+    ruff check engine bots flows reports cardlab bench tests  # the project's own code: a user's bots elsewhere in the folder never fail the tests
     set +e; python -m pytest -q "$@"; rc=$?; set -e
     [ "$rc" -eq 5 ] && { echo "no tests were collected" >&2; exit 1; }
     exit "$rc" ;;
