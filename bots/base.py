@@ -16,7 +16,8 @@ from numbers import Real
 from pathlib import Path
 from typing import Any, get_type_hints
 
-from engine.core.settings import ConfigError, pairs  # ConfigError lives with the parser; callers import it here too
+# ConfigError lives with the parser; callers import it here too
+from engine.core.settings import ConfigError, number, pairs
 
 SEED_MAX = 2**63 - 1  # seeds are logged as DuckDB BIGINT and fed to 64-bit streams
 
@@ -179,17 +180,20 @@ def parse_value(kind: type, key: str, text: str, owner: str):
             if lowered in ("0", "false", "no", "off"):
                 return False
             raise ValueError
-        if kind in (int, float, str):
-            return kind(text)
+        if kind in (int, float):
+            return number(text, kind)
+        if kind is str:
+            return text
         if getattr(kind, "__origin__", None) is tuple:  # tuple[int, ...] written as 1/2/3
             inner = kind.__args__[0]
-            return tuple(inner(part) for part in text.split("/") if part)
+            return tuple(number(part, inner) if inner in (int, float) else inner(part)
+                         for part in text.split("/") if part)
     except ValueError:
         pass
     else:
         raise ConfigError(f"{owner}: key {key!r} has unsupported type {kind}")
     shape = {bool: "true/false", int: "an integer", float: "a number", str: "text"}.get(kind, "a/b/c")
-    raise ConfigError(f"{owner}: {key}={text!r} is not {shape}")
+    raise ConfigError(f"{owner}: {key}={text!r} is not {shape}" + ("" if text.isascii() else " in ASCII digits"))
 
 
 def split_pairs(overrides: Mapping[str, str] | Iterable[str], option: str = "setting") -> dict[str, str]:

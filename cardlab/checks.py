@@ -8,6 +8,7 @@ Use them as option callbacks: ``typer.Option(10_000, "--hands", callback=checks.
 import os
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 import typer
@@ -60,6 +61,34 @@ def within(lo: int, hi: int):
     return check
 
 
+def not_blank(accepted: str):
+    """A callback refusing an empty or blank value (say, an unset shell variable), which a command
+    would otherwise read as "not given" and run its default."""
+
+    def check(param: typer.CallbackParam, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            fail(f"{_name(param)} {value!r} is empty; accepted: {accepted}")
+        return value
+
+    return check
+
+
+bot_name = not_blank("a bot name (see `cardlab games`), or leave the option out for the game's default")
+sweep_id = not_blank("a sweep id as the sweep printed it (s-...)")
+
+
+def _typed_empty(param: typer.CallbackParam, value: Path | None, accepted: str) -> None:
+    """Stop on a path option given as '' (an unset shell variable). Typer reads '' as Path('.'), the
+    current folder, before any callback sees it, so the command line itself tells '' from '.'."""
+    if value is None or str(value) != ".":
+        return
+    args = sys.argv[1:]
+    given = [args[i + 1] for i, arg in enumerate(args[:-1]) if arg in param.opts]
+    given += [arg.partition("=")[2] for arg in args if arg.partition("=")[0] in param.opts and "=" in arg]
+    if "" in given:
+        fail(f"{_name(param)} '' is empty; accepted: {accepted} ('.' for the current folder)")
+
+
 def limit(param: typer.CallbackParam, value: float | None) -> float | None:
     """A time or memory limit (seconds, MB): a finite number above zero."""
     if value is not None and not 0 < value <= LIMIT_MAX:
@@ -99,6 +128,7 @@ def output_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
     """A file the command writes: not a folder, and its folder exists (created if missing)."""
     if value is None:
         return value
+    _typed_empty(param, value, "a file path")
     if value.is_dir():
         fail(f"{_name(param)} {value} is a folder; accepted: a file path (its folder is created if missing)")
     _make_parent(_name(param), value)
@@ -107,6 +137,7 @@ def output_file(param: typer.CallbackParam, value: Path | None) -> Path | None:
 
 def output_path(param: typer.CallbackParam, value: Path | None) -> Path | None:
     """A file the command writes, or an existing folder to write its default file name into."""
+    _typed_empty(param, value, "a file path or a folder")
     if value is not None and not value.is_dir():
         _make_parent(_name(param), value)
     return value
@@ -117,6 +148,7 @@ def output_dir(param: typer.CallbackParam, value: Path | None) -> Path | None:
     if value is None:
         return value
     accepted = "a writable folder (created if missing)"
+    _typed_empty(param, value, accepted)
     if value.exists() and not value.is_dir():
         fail(f"{_name(param)} {value} is a file; accepted: {accepted}")
     _make_folder(_name(param), value, value, accepted)

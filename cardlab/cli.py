@@ -67,7 +67,7 @@ def list_games():
 @app.command()
 def match(
     game: str = typer.Argument(..., help="Contest name (see `cardlab games`)."),
-    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
+    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted.", callback=checks.bot_name),
     set_: list[str] = typer.Option([], "--set", help="Bot config override key=value (repeatable)."),
     opt: list[str] = typer.Option([], "--opt", help="Game option key=value, e.g. opponents (repeatable)."),
     hands: int = typer.Option(10_000, help="Units to play (hands, games or rounds).", callback=checks.count),
@@ -137,7 +137,7 @@ def _print_sweep(outcome, unit: str) -> None:
 def sweep(
     ctx: typer.Context,
     game: str = typer.Argument(..., help="Contest name.", callback=checks.logged),
-    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted."),
+    bot: str = typer.Option(None, help="Bot name; the game's default bot if omitted.", callback=checks.bot_name),
     grid: list[str] = typer.Option([], "--grid", help="key=v1,v2,... (repeatable); the configs are the product."),
     set_: list[str] = typer.Option([], "--set", help="Override shared by every config, key=value."),
     opt: list[str] = typer.Option([], "--opt", help="Game option key=value."),
@@ -148,7 +148,7 @@ def sweep(
                                           "threads; CARDLAB_DASK_ADDRESS for a cluster)."),
     workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
     resume: str = typer.Option(None, help="Sweep id of a crashed sweep to finish: its stored spec is reloaded, "
-                                          "and any flag that contradicts it is refused."),
+                                          "and any flag that contradicts it is refused.", callback=checks.sweep_id),
     program: str = typer.Option(None, help="Sweep your own program instead of a bot: its command line, with "
                                            "{name} placeholders for the --grid/--set parameters (quote it).",
                                 callback=checks.program_commands),
@@ -259,7 +259,7 @@ def _resumed(given, ctx: typer.Context):
 def pick(
     game: str = typer.Argument(..., help="Contest name."),
     sweep_id: str = typer.Option(None, "--sweep", help="Sweep id; the game's latest sweep if omitted (refused "
-                                                       "if that sweep is incomplete)."),
+                                                       "if that sweep is incomplete).", callback=checks.sweep_id),
     out: Path = typer.Option(None, help="Also export the picked config as a submission bundle into this folder.",
                              callback=checks.output_dir),
 ):
@@ -450,10 +450,14 @@ def report(sweep_id: str = typer.Argument("latest", help="Sweep id, or 'latest'.
 
 
 # ---------------------------------------------------------------------------------- serve
+DAY_MINUTES = 24 * 60
+
+
 @app.command()
 def serve(game: list[str] = typer.Option([], "--game", help="Games to check (default: all)."),
           cron: str = typer.Option("0 3 * * *", help="Cron schedule of the first game's check."),
-          stagger: int = typer.Option(10, help="Minutes between one game's check and the next's."),
+          stagger: int = typer.Option(10, help="Minutes between one game's check and the next's (all of them "
+                                               "within a day).", callback=checks.within(0, DAY_MINUTES - 1)),
           dry_run: bool = typer.Option(False, help="Print the schedules and exit."),
           now: bool = typer.Option(False, "--now", help="Run the checks once, here and now, instead of serving "
                                                         "them; exit 1 if any candidate played differently.")):
@@ -469,6 +473,9 @@ def serve(game: list[str] = typer.Option([], "--game", help="Games to check (def
         plan = schedules(list(game) or None, cron, stagger)
     except (ValueError, games.UnknownGame) as exc:
         fail(str(exc))
+    if len(plan) > 1 and (len(plan) - 1) * stagger >= DAY_MINUTES:  # the last check would wrap into the next day
+        fail(f"--stagger {stagger}: {len(plan)} games' checks would span {(len(plan) - 1) * stagger:,} minutes, past "
+             f"a day; accepted: at most {(DAY_MINUTES - 1) // (len(plan) - 1)} minutes for {len(plan)} games")
     if now:
         from flows.nightly import run_check
 
@@ -493,7 +500,8 @@ def _demo_game() -> str:
 
 @app.command()
 def demo(game: str = typer.Option(None, help="Contest to sweep (default: the first declaring a demo sweep)."),
-         bot: str = typer.Option(None, help="Bot (default: the game's demo bot, else its default bot)."),
+         bot: str = typer.Option(None, help="Bot (default: the game's demo bot, else its default bot).",
+                                 callback=checks.bot_name),
          grid: list[str] = typer.Option([], "--grid", help="key=v1,v2 (default: a knob of the bot, 3 values "
                                                            "besides the baseline)."),
          hands: int = typer.Option(20_000, help="Units per config.", callback=checks.count),

@@ -139,8 +139,17 @@ def validate(spec: SweepSpec) -> None:
     if spec.program and adapter.play_program is None:
         raise BadValue(f"{adapter.name} cannot sweep a program yet; it can sweep its bots: "
                          f"{', '.join(sorted(adapter.bots))}")
-    for plan in spec.plans():
-        plan.config()  # a bot's config, or a program's parameters against its command line
+    both = sorted({key for key, _ in spec.grid} & {key for key, _ in spec.fixed})
+    if both:  # the grid's value would silently replace the --set one
+        raise BadValue(f"--grid and --set both give {', '.join(both)}; accepted: each key in one of them (--grid to "
+                       f"vary it, --set to hold it)")
+    plans = spec.plans()
+    configs = [plan.config() for plan in plans]  # a bot's config, or a program's parameters (checked)
+    twice = next((i for i, config in enumerate(configs) if config in configs[:i]), None)
+    if twice is not None:  # e.g. 0.4 and .4: one config played twice, as two
+        shown = ", ".join(f"{k}={v}" for k, v in plans[twice].overrides) or "the defaults"
+        raise BadValue(f"--grid: two of the configs are the same ({shown}); accepted: values that differ as the "
+                       f"{'program' if spec.program else 'bot'} reads them")
     adapter.options(dict(spec.options))
     if spec.units < 2:
         raise BadValue("a sweep needs at least 2 units per config")

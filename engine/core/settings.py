@@ -37,13 +37,28 @@ def listed(text: str) -> list[str]:
 def grid(items: Iterable[str], option: str = "--grid") -> tuple[tuple[str, tuple[str, ...]], ...]:
     """`k=v1,v2` strings -> ((k, (v1, v2)), ...); the values are checked later against the config."""
     accepted = "key=v1,v2,..."
-    found = []
+    found: dict[str, tuple[str, ...]] = {}
     for item in items:
         ((key, values),) = pairs([item], option, accepted=accepted)
-        if not listed(values):
+        parts = listed(values)
+        if not parts:
             raise ConfigError(f"{option} {item!r}: no value; accepted: {accepted}")
-        found.append((key, tuple(listed(values))))
-    return tuple(found)
+        if key in found:  # a dict would keep the last silently
+            raise ConfigError(f"{option} {item!r}: key {key!r} is given twice; accepted: each key once, with all "
+                              f"its values ({key}={','.join(found[key] + tuple(parts))})")
+        repeated = next((part for i, part in enumerate(parts) if part in parts[:i]), None)
+        if repeated is not None:  # the same config would be played twice
+            raise ConfigError(f"{option} {item!r}: value {repeated!r} is given twice; accepted: each value once")
+        found[key] = tuple(parts)
+    return tuple(found.items())
+
+
+def number(text: str, kind: type = float):
+    """An int or float as users type it. Python's int() and float() also read other scripts' digits
+    (a full-width '１' as 1); a setting takes ASCII only. ValueError otherwise."""
+    if not text.isascii():
+        raise ValueError(f"{text!r} is not ASCII")
+    return kind(text)
 
 
 def integers(text: str, option: str, *, accepted: str, lo: int | None = None, hi: int | None = None,
@@ -59,7 +74,7 @@ def integers(text: str, option: str, *, accepted: str, lo: int | None = None, hi
 def _integers_problem(parts: list[str], *, lo: int | None, hi: int | None, count: int | None) -> str | None:
     for part in parts:
         try:
-            value = int(part)
+            value = number(part, int)
         except ValueError:
             return f"{part!r} is not an integer"
         if (lo is not None and value < lo) or (hi is not None and value > hi):

@@ -221,3 +221,62 @@ def test_export_into_a_file_or_an_uncreatable_folder_is_refused(tmp_path, game):
     refused(run("export", game, "--out", str(blocker)), "--out", "is a file")
     refused(run("export", game, "--out", str(blocker / "bundle")), "--out", "cannot create")
     assert blocker.read_text() == "x"
+
+
+# ------------------------------------------------------------------------ accepted silently before (issue 29)
+@pytest.mark.parametrize(("args", "words"), [
+    (("sweep", "holdem-training", "--resume", ""), ("--resume ''", "is empty", "sweep id")),
+    (("sweep", "holdem-training", "--bot", ""), ("--bot ''", "is empty", "bot name")),
+    (("match", "holdem-training", "--bot", " "), ("--bot ' '", "is empty", "bot name")),
+    (("pick", "holdem-training", "--sweep", ""), ("--sweep ''", "is empty", "sweep id")),
+])
+def test_an_empty_name_is_refused_not_read_as_the_default(handlog, args, words):
+    """An unset shell variable (`--resume "$ID"`) must not start a new full default sweep."""
+    result = run(*args)
+    refused(result, *words)
+    assert not handlog.exists() and "sweep s-" not in result.output
+
+
+@pytest.mark.parametrize(("grid", "words"), [
+    (("--grid", "rollouts=50", "--grid", "rollouts=80"), ("key 'rollouts' is given twice", "rollouts=50,80")),
+    (("--grid", "threshold=0.5,0.5"), ("value '0.5' is given twice",)),
+    (("--grid", "threshold=0.5,.5"), ("two of the configs are the same", "threshold=.5")),
+    (("--grid", "threshold=0.4,0.6", "--set", "threshold=0.3"), ("--grid and --set both give threshold",)),
+])
+def test_a_grid_that_would_drop_or_repeat_a_config_is_refused(handlog, grid, words):
+    result = run("sweep", "holdem-training", "--bot", "rate_equity", *grid, "--hands", "10", "--chunk", "10")
+    refused(result, *words)
+    assert not handlog.exists()
+
+
+@pytest.mark.parametrize("game", ["holdem-training", "cg-holdem", "twocarddraw"])
+def test_export_into_an_empty_out_is_refused_not_written_here(tmp_path, monkeypatch, game):
+    monkeypatch.chdir(tmp_path)
+    refused(run("export", game, "--out", ""), "--out ''", "is empty")
+    refused(run("export", game, "--out="), "--out ''", "is empty")
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize(("stagger", "words"), [
+    ("99999999999", ("--stagger 99999999999", "[0, 1,439]")),
+    ("400", ("--stagger 400", "span 1,600 minutes, past a day", "at most 359 minutes for 5 games")),
+])
+def test_a_stagger_that_wraps_past_a_day_is_refused(stagger, words):
+    names = ("holdem-training", "cg-holdem", "splendor", "tractor", "twocarddraw")
+    result = run("serve", "--dry-run", "--stagger", stagger, *[arg for name in names for arg in ("--game", name)])
+    refused(result, *words)
+    assert "nightly-" not in result.output
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("match", "holdem-training", "--bot", "rate_equity", "--set", "threshold=\uff11"),
+     ("threshold='\uff11'", "not a number in ASCII digits")),
+    (("match", "holdem-training", "--bot", "exploit", "--set", "raise_pcts=25/\uff15\uff10"),
+     ("raise_pcts=", "in ASCII digits")),
+    (("match", "holdem-training", "--opt", "bob_rollouts=\u0665\u0660"), ("bob_rollouts=", "in ASCII digits")),
+    (("twocarddraw", "bank", "--pair", "1,\uff12"), ("--pair", "not an integer")),
+])
+def test_digits_of_other_scripts_are_refused_in_numeric_settings(handlog, args, words):
+    """int() and float() read a full-width '１' or an Arabic-Indic '٥' as digits; settings take ASCII."""
+    refused(run(*args, "--hands", "2") if args[0] == "match" else run(*args), *words)
+    assert not handlog.exists()
