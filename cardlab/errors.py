@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import typer
 
+from engine.core import ending
 from engine.core.errors import UserError
 
 # Only the project's own user errors become one line: a KeyError or ValueError from a bug keeps its
@@ -21,6 +22,9 @@ def fail(message: str, code: int = 2):
 
 
 def run_guarded(entry: Callable[[], object]) -> None:
+    """Run the CLI: user errors as one line (exit 2); SIGINT, SIGTERM and SIGHUP all stop it the way
+    Ctrl-C does (what was played is kept), and it then exits 128 + the signal (130, 143, 129)."""
+    ending.install()
     try:
         entry()
     except USER_ERRORS as exc:
@@ -28,6 +32,10 @@ def run_guarded(entry: Callable[[], object]) -> None:
             raise
         print(f"error: {exc}", file=sys.stderr)
         sys.exit(2)
+    except (SystemExit, KeyboardInterrupt):
+        if ending.exit_code() is not None:
+            sys.exit(ending.exit_code())
+        raise
 
 
 def quiet_teardown() -> None:

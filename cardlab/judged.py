@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import duckdb
 import typer
 
+from engine.core import ending
 from engine.core.errors import UserError
 
 NOT_LOGGED = (UserError, OSError, duckdb.Error)  # the hand log's own failures, not bugs
@@ -42,4 +43,10 @@ def log_judged(game, *, bot: str, config: dict, seed: int, log, options: dict | 
         return Logged(None, error)
     if say is not None:
         say(f"logged {what} as {match_id}")
+    if ending.received() is not None:  # a judged match has no resume: say what was kept and what to do
+        from flows import games
+
+        unit = (games.get(game) if isinstance(game, str) else game).unit
+        typer.echo(f"interrupted by {ending.describe()}: the {log.count:,} {unit}s played are logged as {match_id}; "
+                   f"a judged {what} cannot be resumed: run the command again for a whole one", err=True)
     return Logged(match_id)

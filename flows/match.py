@@ -6,11 +6,12 @@ from dataclasses import dataclass
 
 from bots.base import config_as_dict
 from bots.program import ProgramConfig
+from engine.core import ending
 from engine.core.errors import Unavailable
 from engine.core.log import ChunkLog
 from flows import games
 from flows.stats import RunningSummary, Summary
-from flows.store import HandLog, new_match_id
+from flows.store import HandLog, new_match_id, to_stderr
 
 DEFAULT_CHUNK = 5000
 
@@ -103,18 +104,36 @@ def run_match(
         record_match(store, plan, match_id, source=source)
     running = RunningSummary()
     played = 0.0
-    for chunk, first, count in plan.chunks():
-        log, seconds = play_chunk(plan, first, count)
-        played += seconds
-        running.add(log.payoffs)
-        if store is not None:
-            # Written here, not on a writer thread: on this 2-core machine the play thread
-            # waited about as long as a writer thread worked (GIL hand-offs, a shared core)
-            # and the last chunk's write still came at the end (bench store: logging's share
-            # for rate_equity ~9-16% on a thread, ~0-6% inline). Sweeps keep BackgroundWriter.
-            store.write_chunk(match_id, chunk, log, seconds=seconds)
-        if progress is not None:
-            progress(count)
+    try:
+        for chunk, first, count in plan.chunks():
+            log, seconds = play_chunk(plan, first, count)
+            played += seconds
+            running.add(log.payoffs)
+            if store is not None:
+                # Written here, not on a writer thread: on this 2-core machine the play thread
+                # waited about as long as a writer thread worked (GIL hand-offs, a shared core)
+                # and the last chunk's write still came at the end (bench store: logging's share
+                # for rate_equity ~9-16% on a thread, ~0-6% inline). Sweeps keep BackgroundWriter.
+                store.write_chunk(match_id, chunk, log, seconds=seconds)
+            if progress is not None:
+                progress(count)
+    except KeyboardInterrupt as exc:  # Ctrl-C, SIGTERM or SIGHUP (engine.core.ending)
+        _interrupted(plan, store, match_id, played, exc)
+        raise
     if store is not None:
         store.finish_match(match_id, played)
     return MatchResult(match_id, running.result(), played)
+
+
+def _interrupted(plan: MatchPlan, store: HandLog | None, match_id: str, played: float, exc: BaseException) -> None:
+    """Close the match on the whole chunks it stored (the chunk in play is dropped: a chunk is all or
+    nothing), so its row claims exactly the units it has, and say so in one line."""
+    unit = plan.adapter().unit
+    stopped = f"interrupted by {ending.describe(exc)}"
+    if store is None:
+        to_stderr(f"{stopped}: match {match_id} was not logged (--no-log)")
+        return
+    kept = store.units_stored(match_id)
+    store.finish_match(match_id, played, units=kept, status="interrupted")
+    to_stderr(f"{stopped}: match {match_id} keeps the {kept:,} of {plan.units:,} {unit}s played in whole chunks; "
+         f"a match has no resume: run the same command again (its --seed replays the same {unit}s)")

@@ -168,7 +168,7 @@ class HandLog:
         self._snapshot: HandLog | None = None
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self.wait = sharing.write_wait() if wait is None else wait
-        self._notify = notify or _to_stderr
+        self._notify = notify or to_stderr
         self._lock = threading.RLock()  # a sweep's writer thread and the flow share one HandLog
         self._con: duckdb.DuckDBPyConnection | None = None
         self._adapters: dict[str, GameSpec] = {}
@@ -354,7 +354,8 @@ class HandLog:
                     self._check_columns(item.frames)
                 self._store_chunks(rows)
             elif op["op"] == "finish":
-                self._update_finished(op["match_id"], op["seconds"], datetime.fromisoformat(op["at"]))
+                self._update_finished(op["match_id"], op["seconds"], datetime.fromisoformat(op["at"]), op.get("units"),
+                                      op.get("status"))
             elif op["op"] == "sql":
                 self.con.execute(op["sql"], [datetime.fromisoformat(p["timestamp"]) if isinstance(p, dict) else p
                                              for p in op["params"]])
@@ -432,14 +433,29 @@ class HandLog:
              row["sweep_id"], row["source"], row["code_version"], datetime.fromisoformat(row["started_at"])],
         )
 
-    def finish_match(self, match_id: str, seconds: float) -> None:
+    def finish_match(self, match_id: str, seconds: float, *, units: int | None = None,
+                     status: str | None = None) -> None:
+        """Close a match. `units` and `status`: one that stopped early (e.g. interrupted) then claims
+        the units it stored, and its options say why."""
         at = _now()
-        self._write(lambda: self._update_finished(match_id, seconds, at),
-                    lambda: ([self._op("finish", match_id=match_id, seconds=seconds, at=at.isoformat())], {}),
+        self._write(lambda: self._update_finished(match_id, seconds, at, units, status),
+                    lambda: ([self._op("finish", match_id=match_id, seconds=seconds, at=at.isoformat(), units=units,
+                                       status=status)], {}),
                     idle_next=True)
 
-    def _update_finished(self, match_id: str, seconds: float, at: datetime) -> None:
-        self.con.execute("UPDATE matches SET finished_at = ?, seconds = ? WHERE match_id = ?", [at, seconds, match_id])
+    def _update_finished(self, match_id: str, seconds: float, at: datetime, units: int | None = None,
+                         status: str | None = None) -> None:
+        self.con.execute("UPDATE matches SET finished_at = ?, seconds = ?, units = coalesce(?, units), "
+                         "options = CASE WHEN ? IS NULL THEN options "
+                         "ELSE json_merge_patch(coalesce(options, '{}'), json_object('status', ?)) END "
+                         "WHERE match_id = ?", [at, seconds, units, status, status, match_id])
+
+    def units_stored(self, match_id: str) -> int:
+        """Units of the match's stored chunks (spooled ones too)."""
+        with self._lock:
+            row = self._reader().execute("SELECT coalesce(sum(n_units), 0) FROM chunks WHERE match_id = ?",
+                                         [match_id]).fetchone()
+            return int(row[0])
 
     def _op(self, kind: str, **fields) -> dict:
         """A spool op; the first op of an entry names the games whose tables it needs."""
@@ -618,7 +634,7 @@ def _frames(log: ChunkLog) -> dict[str, pa.Table]:
     return frames
 
 
-def _to_stderr(text: str) -> None:
+def to_stderr(text: str) -> None:
     sys.stderr.write(text + "\n")  # not print(): inside a flow Prefect turns prints into log records
     sys.stderr.flush()
 
@@ -648,7 +664,7 @@ def read_only(path: Path | str | None = None, *, wait: float | None = None, conf
         raise sharing.HandLogBusy(f"{busy}, and a copy of it could not be read ({exc})") from None
     finally:
         shutil.rmtree(copy.parent, ignore_errors=True)  # the open connection keeps what it needs
-    (notify or _to_stderr)(f"note: {busy}; read a copy of it taken now, spooled writes included")
+    (notify or to_stderr)(f"note: {busy}; read a copy of it taken now, spooled writes included")
     return con
 
 
@@ -664,6 +680,29 @@ def _copy_of(path: Path, busy: str) -> Path:
         shutil.rmtree(copy.parent, ignore_errors=True)
         raise sharing.HandLogBusy(f"{busy}, and it could not be copied ({exc})") from None
     return copy
+
+
+def claim_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """Rows that claim units the hand log does not hold; none when it is consistent. A chunk holds
+    exactly its n_units units, a finished match exactly its `units`, an unfinished one (a sweep's,
+    to be resumed) no more than it plans; no units or chunks without their chunk or match row."""
+    checks = {
+        "chunk claims {1} units but holds {2}": """
+            SELECT c.match_id || ' chunk ' || c.chunk, c.n_units, count(u.unit) FROM chunks c
+            LEFT JOIN units u ON u.match_id = c.match_id AND u.chunk = c.chunk
+            GROUP BY ALL HAVING count(u.unit) <> c.n_units""",
+        "units without a chunk row: {1}": """
+            SELECT u.match_id || ' chunk ' || u.chunk, count(*), 0 FROM units u
+            ANTI JOIN chunks c ON u.match_id = c.match_id AND u.chunk = c.chunk GROUP BY ALL""",
+        "match claims {1} units but holds {2}": """
+            SELECT m.match_id, m.units, coalesce(sum(c.n_units), 0) FROM matches m
+            LEFT JOIN chunks c USING (match_id) GROUP BY m.match_id, m.units, m.finished_at
+            HAVING coalesce(sum(c.n_units), 0) <> m.units AND m.finished_at IS NOT NULL
+                OR coalesce(sum(c.n_units), 0) > m.units""",
+        "chunks of a match with no row: {1} units": """
+            SELECT c.match_id, sum(c.n_units), 0 FROM chunks c ANTI JOIN matches m USING (match_id) GROUP BY ALL""",
+    }
+    return [f"{row[0]}: {text.format(*row)}" for text, sql in checks.items() for row in con.execute(sql).fetchall()]
 
 
 def ingest(path: Path | str | None = None, *, wait: float | None = None) -> tuple[int, int]:

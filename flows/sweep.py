@@ -10,17 +10,18 @@ from dataclasses import dataclass
 
 from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
+from prefect.exceptions import TerminationSignal
 from prefect.futures import as_completed
 from prefect.states import Failed
 
 from bots.base import config_as_dict
-from engine.core import settings
+from engine.core import ending, settings
 from engine.core.errors import BadValue, Unavailable
 from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
-from flows.store import BackgroundWriter, HandLog, new_match_id
+from flows.store import BackgroundWriter, HandLog, new_match_id, to_stderr
 
 
 @dataclass(frozen=True)
@@ -252,6 +253,7 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     pending = iter(jobs)
     running: dict = {}
     failure: tuple[str, int, str | BaseException] | None = None
+    stopped: BaseException | None = None
     try:
         while True:
             while failure is None and len(running) < window:
@@ -276,8 +278,14 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
             writer.add(match_id, chunk, log, seconds)
             if progress is not None:
                 progress(log.count)
+    except (KeyboardInterrupt, TerminationSignal) as exc:  # Ctrl-C, SIGHUP (engine.core.ending); SIGTERM
+        stopped = exc  # (Prefect's own during a flow run: it re-sends it to ours once the flow has ended)
     finally:
         written = writer.close()  # every chunk that finished lands, whatever happened
+    if stopped is not None:  # the chunks in play are dropped: a chunk is all or nothing
+        to_stderr(f"interrupted by {ending.describe(stopped)}: sweep {sweep_id} stopped; {written:,} units kept; "
+                  f"`cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks")
+        raise stopped
     if failure is not None:
         match_id, chunk, cause = failure
         reason = cause if isinstance(cause, str) else f"match {match_id} chunk {chunk}: {cause!r}"

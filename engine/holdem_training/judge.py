@@ -18,7 +18,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.core import seeds
+from engine.core import ending, seeds
 from engine.core.contract import HeadsUpPokerBot
 from engine.core.errors import IllegalMove
 from engine.core.log import ChunkLog
@@ -474,8 +474,8 @@ def play_external(argv: list[str], *, seed: int, hands: int = MAX_HANDS, rate_bu
         status, reason, limit = "limit", str(exc), exc.kind
     except ProgramEnded as exc:
         status, reason = "ended", str(exc)
-    except KeyboardInterrupt:  # the caller logs the hands played and stops
-        status, reason = "interrupted", "stopped by Ctrl-C"
+    except KeyboardInterrupt as exc:  # also SIGTERM and SIGHUP (engine.core.ending): the caller logs the hands
+        status, reason = "interrupted", f"stopped by {ending.describe(exc)}"
     report = proc.close(grace=0.0 if status == "interrupted" else 1.0) if proc is not None else None
     if report is not None:
         if status != "limit" and report.limit:

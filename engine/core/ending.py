@@ -1,0 +1,57 @@
+"""The ending signals (SIGINT, SIGTERM, SIGHUP) end a command the one way Ctrl-C always did.
+
+Each raises `Ended`, a KeyboardInterrupt, in the main thread, so every `except KeyboardInterrupt`
+that keeps what was played (a judge's hands, a match's or sweep's written chunks) serves all three;
+unhandled, SIGTERM would kill the process outright and SIGHUP too, losing them. Only the first
+signal raises: later ones are noted and ignored, so the saving it started is not cut short
+(SIGKILL still ends the process at once). The command then exits 128 + the signal's number."""
+
+import os
+import signal
+
+ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+_received: list[int] = []
+
+
+class Ended(KeyboardInterrupt):
+    """An ending signal arrived; `signum` says which."""
+
+    def __init__(self, signum: int):
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _on_signal(signum, frame) -> None:
+    _received.append(signum)
+    if len(_received) == 1:
+        raise Ended(signum)
+    # os.write: print() could be the very call this handler interrupted
+    os.write(2, f"\nnote: {signal.Signals(signum).name} again: still saving what was played "
+                f"(SIGKILL stops at once and may lose it)\n".encode())
+
+
+def install() -> None:
+    """Route the ending signals through `Ended` (main thread only, as Python's signals are).
+    A signal ignored by whoever started us (nohup's SIGHUP) stays ignored."""
+    for signum in ENDING:
+        if signal.getsignal(signum) is not signal.SIG_IGN:
+            signal.signal(signum, _on_signal)
+
+
+def received() -> int | None:
+    """The first ending signal this process got, or None."""
+    return _received[0] if _received else None
+
+
+def exit_code() -> int | None:
+    """128 + the first ending signal (130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP), or None."""
+    return 128 + _received[0] if _received else None
+
+
+def describe(exc: BaseException | None = None) -> str:
+    """'SIGTERM', 'Ctrl-C (SIGINT)'...: what stopped the command."""
+    # Prefect's TerminationSignal, raised for SIGTERM during a flow run, names it `signal`
+    signum = getattr(exc, "signum", None) or getattr(exc, "signal", None) or received()
+    if signum is None or signum == signal.SIGINT:
+        return "Ctrl-C (SIGINT)"
+    return signal.Signals(signum).name
