@@ -24,7 +24,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from engine.core.errors import BadValue, IllegalMove
-from engine.core.process import LimitExceeded, LineProcess, ProcessReport, ProgramEnded
+from engine.core.process import LimitExceeded, LineProcess, ProcessReport, ProgramEnded, exit_text, last_lines
 from engine.core.seeds import Purpose, generator, unit_key
 
 FORFEIT_UNIT = "forfeit_unit"  # the unit ends; the faulting seat gets `forfeit`, every other seat `others`
@@ -162,12 +162,6 @@ class ProgramReport:
 _WHY = {"wall": "time"}  # LimitExceeded kinds as fault kinds ('cpu', 'memory', 'output' stay)
 
 
-def _exit_text(code: int | None) -> str:
-    if code is None:
-        return "still running when stopped"
-    return f"killed by signal {-code}" if code < 0 else f"exit status {code}"
-
-
 class ProgramSeat:
     """A sandboxed program (engine.core.process.LineProcess) speaking `protocol`. Started at its
     first unit, kept for the match, stopped at `close`; a new `begin` after `close` starts it again.
@@ -189,9 +183,11 @@ class ProgramSeat:
         report = self.process.close(grace=0.2) if self.process is not None else self.report
         self.process, self.report = None, report
         reason = message
-        if report is not None:
-            tail = report.stderr_tail[-STDERR_TAIL_CHARS:].strip()
-            reason += f"; {_exit_text(report.returncode)}" + (f"; stderr: {tail}" if tail else "")
+        if report is not None:  # how it ended and its stderr's end, unless the runner's message says them
+            ended = exit_text(report.returncode) or "still running when stopped"
+            tail = last_lines(report.stderr_tail[-STDERR_TAIL_CHARS:])
+            parts = (ended, tail and f"stderr: {tail}")
+            reason += "".join(f"; {part}" for part in parts if part and part not in reason)
         self.failure = f"{kind}: {reason}"
         return SeatFault(kind, reason, gone=True)
 
