@@ -578,6 +578,7 @@ def _wire_workspace_bench() -> None:
 
     bench_app.command("store")(workspace_bench.store)
     bench_app.command("sweep")(workspace_bench.sweep_scale)
+    bench_app.command("decisions")(importlib.import_module("cardlab.commands.decisions_bench").decisions)
 
 
 _wire_game_commands()

@@ -1,0 +1,54 @@
+"""`cardlab bench decisions`: parse, run bench.decisions, print."""
+
+import typer
+from rich.console import Console
+
+from cardlab import checks
+from cardlab.errors import fail
+
+console = Console()
+
+
+def decisions(
+    game: str = typer.Option("holdem-training", help="Game whose pairs are run (holdem-training)."),
+    repeats: int = typer.Option(10, help="Independent runs per pair (each on its own sweep seed).",
+                                callback=checks.count),
+    pair: list[str] = typer.Option([], "--pair", help="Pairs to run (default: all): null, worse, better."),
+    cap: int = typer.Option(20_000, help="Units per config and phase at most.", callback=checks.count),
+    seed: int = typer.Option(1000, help="Run r plays sweep seed SEED + r.", callback=checks.seed),
+    alpha: float = typer.Option(0.05, help="The SPRT's alpha (and the race's)."),
+    beta: float = typer.Option(0.05, help="The SPRT's beta."),
+    d1: float = typer.Option(None, help="H1's difference per unit (default: the game's)."),
+    workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
+):
+    """Error rate and units used by sweeps run until decided, on pairs whose right decision is known, against
+    today's fixed design of 20,000 units per config."""
+    from bench.decisions import FIXED_PER_CONFIG, PAIRS, run
+    from cardlab import prefect_local
+    from flows.decide import make_rule
+
+    if game not in PAIRS:
+        fail(f"--game {game}: no benchmark pairs; accepted: {', '.join(PAIRS)}")
+    known = [p.name for p in PAIRS[game]]
+    unknown = [p for p in pair if p not in known]
+    if unknown:
+        fail(f"--pair {unknown[0]}: unknown; accepted: {', '.join(known)}")
+    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha)
+    prefect_local.ensure()
+
+    def say(p, r, got):
+        typer.echo(f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units "
+                   f"(confirmed {got.confirmed['mean']:+.3f})" if got.confirmed else
+                   f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units", err=True)
+
+    results = run(game, repeats=repeats, cap=cap, seed=seed, pairs=tuple(pair) or None, rule=rule, workers=workers,
+                  progress=say)
+    console.print(f"{game}: SPRT H0 {rule.d0:+g} vs H1 {rule.d1:+g} per unit, alpha {rule.alpha:g}, beta "
+                  f"{rule.beta:g}, first look {rule.first_look:,}; cap {cap:,} per config and phase; "
+                  f"{repeats} runs per pair (sweep seeds {seed}..{seed + repeats - 1})")
+    for r in results:
+        e = r.error
+        console.print(f"  {r.pair.name:6} ({r.pair.why}; right: {r.pair.right}): wrong {r.wrong}/{len(r.decisions)} "
+                      f"(95% {e.low:.1%} .. {e.high:.1%}, exact binomial), undecided {r.undecided}; units per run "
+                      f"mean {r.mean_hands:,.0f} (min {min(r.hands):,}, max {max(r.hands):,}) against "
+                      f"{2 * FIXED_PER_CONFIG:,} fixed: {r.factor:.1f}x fewer; {r.seconds:.0f} s")
