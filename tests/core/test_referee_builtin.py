@@ -1,0 +1,110 @@
+"""The built-in games' judges equal their contract adapters played by the one referee loop
+(engine/core/referee.py): the registered in-process bots, seated as each judge seats them, get
+exactly the judge's payoffs on the same seeds and units (issue 26, item 2)."""
+
+import numpy as np
+
+from engine.core.referee import play_match, play_unit
+
+# -- Splendor ---------------------------------------------------------------------------------------------
+
+
+class Misspeller:
+    """Wraps a Splendor bot: spells its move other ways the arbiter accepts (colours and returns
+    reversed, a '+' sign, spaces and newlines), and every `every`-th turn answers something the
+    arbiter refuses instead, so the judge's spellings and passes are exercised."""
+
+    def __init__(self, bot, every: int = 5):
+        self.bot, self.every, self.turns = bot, every, 0
+
+    def new_game(self, key: int) -> None:
+        if hasattr(self.bot, "new_game"):
+            self.bot.new_game(key)
+
+    def act(self, obs) -> str:
+        self.turns += 1
+        text = self.bot.act(obs)
+        if self.turns % self.every == 0:
+            return ("1 2 0 0", "4 0", "2", "x", "1 1 01", "3 -1 0 0 0 0")[self.turns // self.every % 6]
+        words = text.split()
+        if words[0] == "1":
+            count = int(words[1])
+            words = words[:2] + words[2:2 + count][::-1] + words[2 + count:][::-1]
+        else:
+            words = words[:2] + words[2:][::-1]
+        return "\n +" + "  ".join(words) + " \t"
+
+
+def _splendor_lineup(players: int, make):
+    from engine.splendor.game import bot_seat
+
+    return [bot_seat(make(k)) for k in range(players)]
+
+
+def _splendor_agents(players: int, make):
+    from engine.splendor.agents import InProcessAgent
+
+    return [InProcessAgent(f"a{k}", make(k)) for k in range(players)]
+
+
+def _splendor_matches(players: int, make, *, seed: int, first: int, count: int):
+    """The judge's chunk and the loop's match with fresh bots from `make(entrant)` (0: the candidate)."""
+    from engine.splendor import judge
+    from engine.splendor.game import GAME, Splendor, candidate_seating
+    from engine.splendor.rules import SplendorConfig
+
+    game = GAME if players == 2 else Splendor(SplendorConfig(players=players))
+    agents = _splendor_agents(players, make)
+    log = judge.play_chunk(agents[0], agents[1:], seed=seed, first=first, count=count)
+    played = play_match(game, _splendor_lineup(players, make), seed=seed, first=first, count=count,
+                        seating=candidate_seating(players))
+    return log, played
+
+
+def test_splendor_through_the_loop_returns_what_its_judge_returns():
+    from bots.splendor import BOTS
+
+    makers = {"greedy": BOTS["greedy"].make, "random": BOTS["random"].make}
+    seen = set()
+    for players, first, count in ((2, 0, 2), (3, 4, 2)):  # a later chunk deals the judge's later games too
+        for name, spec_make in makers.items():
+            def make(k, spec_make=spec_make, name=name):
+                other = BOTS["random" if name == "greedy" else "greedy"]
+                return spec_make() if k == 0 else other.make()
+
+            log, played = _splendor_matches(players, make, seed=11, first=first, count=count)
+            assert not played.faults and not played.ended
+            assert played.log.payoffs.tolist() == log.payoffs.tolist(), (players, name)
+            assert sum(log.tables["spl_games"]["passes"]) == 0
+            seen |= set(log.payoffs.tolist())
+    assert len(seen) > 1  # the games differ, so equal payoffs are no accident of constant results
+
+
+def test_splendor_spellings_and_invalid_moves_play_as_the_arbiter_plays_them():
+    from bots.splendor import BOTS
+    from engine.splendor import judge
+    from engine.splendor.game import GAME, bot_seat, candidate_seating
+    from engine.splendor.state import TurnEvent
+
+    def make(k):
+        return Misspeller(BOTS["random" if k else "greedy"].make(), every=4 + k)
+
+    log, played = _splendor_matches(2, make, seed=5, first=0, count=3)
+    assert played.log.payoffs.tolist() == log.payoffs.tolist()
+    passes = sum(log.tables["spl_games"]["passes"])  # the candidate's passes, as the judge counts them
+    assert passes > 0 and sum(f.entrant == 0 for f in played.faults) == passes
+    assert {f.rule for f in played.faults} == {"default_action"}
+    # and the same turns, move by move, for one game
+    agents = _splendor_agents(2, make)
+    for seat, agent in enumerate(agents):
+        agent.new_game(judge.bot_key(5, 0, seat))
+    result = judge.play_game(agents, judge.game_deal(5, 0, 2))
+    seats = [bot_seat(make(k)) for k in range(2)]
+    unit = play_unit(GAME, [seats[k] for k in candidate_seating(2)(0)], 5, 0)
+    events = [e for _, e in unit.events]
+    assert all(isinstance(e, TurnEvent) for e in events)
+    assert [(e.seat, e.round, e.tokens, sorted(e.returns), e.noble) for e in events] == \
+        [(t.event.seat, t.event.round, t.event.tokens, sorted(t.event.returns), t.event.noble) for t in result.turns]
+    assert [e.move is None for e in events] == [t.event.move is None for t in result.turns]
+    assert any(e.move is None for e in events)
+    assert np.isclose(sum(unit.returns), 1.0) or sum(unit.returns) == 0.0
