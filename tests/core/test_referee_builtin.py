@@ -5,6 +5,7 @@ exactly the judge's payoffs on the same seeds and units (issue 26, item 2)."""
 import numpy as np
 
 from engine.core.referee import play_match, play_unit
+from engine.holdem_training.rules import CHECK, RAISE, Action
 
 # -- Splendor ---------------------------------------------------------------------------------------------
 
@@ -108,3 +109,59 @@ def test_splendor_spellings_and_invalid_moves_play_as_the_arbiter_plays_them():
     assert [e.move is None for e in events] == [t.event.move is None for t in result.turns]
     assert any(e.move is None for e in events)
     assert np.isclose(sum(unit.returns), 1.0) or sum(unit.returns) == 0.0
+
+
+# -- Hold'em Training -------------------------------------------------------------------------------------
+
+def test_holdem_training_through_the_loop_returns_what_its_judge_returns():
+    from bots.holdem_training import BOTS
+    from engine.holdem_training import judge
+    from engine.holdem_training.game import GAME, AliceSeat
+
+    seen = set()
+    for name in sorted(BOTS):
+        for first, count in ((0, 12), (30, 8)):  # a later chunk deals the judge's later hands too
+            budget = 300 * count  # the workspace's share per hand
+            log = judge.play_chunk(BOTS[name].make(), seed=11, first=first, count=count, rate_budget=budget)
+            played = play_match(GAME, [AliceSeat(BOTS[name].make(), hands=count, rate_budget=budget)],
+                                seed=11, first=first, count=count)
+            assert not played.faults and not played.ended
+            assert played.log.payoffs.tolist() == log.payoffs.tolist(), (name, first)
+            seen |= set(log.payoffs.tolist())
+    assert len(seen) > 3
+
+
+class Rater:
+    """Asks RATE t at each decision (t growing), then raises 5 chips when the answer wins often: each
+    RATE moves the stream Bob's answers draw from, and the budget runs out within the match."""
+
+    def __init__(self):
+        self.t, self.calls = 0, []
+
+    def start_match(self, hands, rate_budget):
+        self.calls.append(("start", hands, rate_budget))
+
+    def act(self, view, rate):
+        self.t += 7
+        win, _ = rate(self.t)
+        return Action(RAISE, min(view.stack, 5)) if win > 0.5 and view.stack else Action(CHECK)
+
+    def observe(self, view, action, response):
+        self.calls.append(("observe", view, action, response))
+
+    def end_hand(self, hand, delta):
+        self.calls.append(("end", hand, delta))
+
+
+def test_holdem_training_rate_hooks_and_budget_end_as_in_the_judge():
+    from engine.holdem_training import judge
+    from engine.holdem_training.game import GAME, AliceSeat
+
+    alone, seated = Rater(), Rater()
+    result = judge.play_match(alone, seed=3, hands=10, rate_budget=1500)
+    played = play_match(GAME, [AliceSeat(seated, hands=10, rate_budget=1500)], seed=3, first=0, count=10)
+    assert result.status == "aborted" and played.ended  # the budget ran out in the same hand
+    assert played.log.payoffs.tolist() == result.log.payoffs.tolist() and played.log.count > 2
+    assert seated.calls == alone.calls  # start_match, every OPP answer and hand result alike
+    assert {c[3] for c in alone.calls if c[0] == "observe"} >= {"CALL", "CHECK"}
+    assert "budget" in played.faults[-1].reason
