@@ -1,14 +1,19 @@
 """MLflow: one experiment per game, a parent run per sweep, a child run per config."""
 
+import contextlib
 import json
 import logging
 from dataclasses import dataclass
 from pathlib import Path
 
 import mlflow
+from mlflow.exceptions import MlflowException
 from mlflow.tracking import MlflowClient
 
+from engine.core.cache_file import build_lock
 from flows.settings import Paths
+
+_READY: set[str] = set()  # tracking URIs whose store this process has opened (created or migrated once)
 
 
 @dataclass(frozen=True)
@@ -28,9 +33,25 @@ class ConfigRun:
 def _client() -> MlflowClient:
     logging.getLogger("mlflow").setLevel(logging.WARNING)  # no migration chatter on the CLI
     logging.getLogger("alembic").setLevel(logging.WARNING)
-    paths = Paths.from_env()
-    mlflow.set_tracking_uri(paths.tracking_uri)
-    return MlflowClient(paths.tracking_uri)
+    uri = Paths.from_env().tracking_uri
+    mlflow.set_tracking_uri(uri)
+    if uri in _READY:
+        return MlflowClient(uri)
+    with _setup_lock(uri):
+        client = MlflowClient(uri)  # opens the store: on a new SQLite store, creates and migrates it
+        client.search_experiments(max_results=1)
+    _READY.add(uri)
+    return client
+
+
+def _setup_lock(uri: str):
+    """The first opening of a store, one process at a time. On a new SQLite store MLflow creates the
+    tables and runs its migrations; two commands starting at once would both migrate, and one dies
+    with alembic's CommandError. So it holds `<store>.lock`: the second waits, then finds the store
+    made. (A tracking server or another database locks for itself.)"""
+    if not uri.startswith("sqlite:///"):
+        return contextlib.nullcontext()
+    return build_lock(Path(uri.removeprefix("sqlite:///")))
 
 
 def experiment_id(game: str) -> str:
@@ -41,7 +62,13 @@ def experiment_id(game: str) -> str:
         return found.experiment_id
     root = Paths.from_env().artifact_root / name
     root.mkdir(parents=True, exist_ok=True)
-    return client.create_experiment(name, artifact_location=root.as_uri())
+    try:
+        return client.create_experiment(name, artifact_location=root.as_uri())
+    except MlflowException:  # another command starting at the same time created it first
+        found = client.get_experiment_by_name(name)
+        if found is None:
+            raise
+        return found.experiment_id
 
 
 def log_sweep(
