@@ -115,11 +115,14 @@ def _config_label(run, baseline) -> str:
     return ", ".join(f"{k}={v}" for k, v in run.overrides.items()) or "defaults"
 
 
-def _print_sweep(outcome, unit: str) -> None:
-    table = Table("config", "mean", "95% CI", f"{unit}s/s", "match")
+def _print_sweep(outcome, unit: str, game: str | None = None) -> None:
+    from flows.stats import payoff_interval
+
+    table = Table("config", "mean", "95% CI", "method", f"{unit}s/s", "match")
     for run in sorted(outcome.runs, key=lambda r: r.ci_low, reverse=True):
+        method = payoff_interval(game or "", run.units, run.mean, run.se * run.units ** 0.5).method
         table.add_row(_config_label(run, outcome.baseline), f"{run.mean:+.4f}",
-                      f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}", f"{run.units_per_s:,.0f}", run.match_id)
+                      f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}", method, f"{run.units_per_s:,.0f}", run.match_id)
     console.print(table)
     best = _config_label(outcome.best, outcome.baseline)
     console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
@@ -194,7 +197,7 @@ def sweep(
     if rule is None:
         if json_:
             fail("--json: only with --until-decided; accepted: --until-decided --json")
-        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit)
+        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit, adapter.name)
         return
     _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
 

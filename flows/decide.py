@@ -26,15 +26,14 @@ import numpy as np
 from prefect import flow, get_run_logger
 from prefect.states import Failed
 
-from bots.base import config_as_dict
 from engine.core.errors import BadValue
 from flows import games, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
-from flows.stats import PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
+from flows.stats import PAYOFF_BOUNDS, PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
 from flows.store import HandLog, new_match_id
-from flows.sweep import SweepFailed, SweepSpec, _match_id, _play_jobs
+from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs
 
 DECISIONS_SQL = SQL_DIR / "decisions.sql"
 CONFIRM_TAG = 0x636F6E6669726D  # "confirm": the confirmation seed's own stream of the sweep seed
@@ -56,8 +55,8 @@ class GameDefaults:
 DEFAULTS = {
     "holdem-training": GameDefaults(d1=0.25, batch=1000, first_look=1000),
     "twocarddraw": GameDefaults(d1=0.05, batch=1000, first_look=1000),
-    "splendor": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=(0.0, 1.0)),
-    "cg-holdem": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=(0.0, 1.0)),
+    "splendor": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["splendor"]),
+    "cg-holdem": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["cg-holdem"]),
     "tractor": GameDefaults(d1=0.1, batch=200, first_look=400),
     "toy": GameDefaults(d1=0.1, batch=100, first_look=200, bounds=(-1.0, 1.0)),
 }
@@ -300,7 +299,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         sel_units = sum(played.values())
         deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
                  "confirmation": {"seed": conf_seed, "units": [0, n_conf - 1] if n_conf else []}}
-        runs = _runs(store, ids, plans)
+        runs = _config_runs(store, sweep_id, plans)
         run_id = None
         if track:
             ranked = sorted(runs, key=lambda r: r.match_id != ids[best])
@@ -337,23 +336,6 @@ def _not_worth_it(looks: dict[tuple[int, int], PairedLook], alive: set[int], bas
     level = rule.race_alpha / max(1, configs - 1)
     return {i for i in alive - {base}
             if (look := looks.get((i, base))) is not None and confidence_sequence(look, level, tuned_for)[1] < rule.d1}
-
-
-def _runs(store: HandLog, ids: list[str], plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
-    """Each config's selection result; a race may leave a config with no units at all (one challenger
-    goes straight to the confirmation), whose mean is then nan."""
-    rows = {r["match_id"]: r for r in store.query(
-        f"SELECT * FROM mart_match_results WHERE match_id IN ({', '.join('?' * len(ids))})", ids).iter_rows(named=True)}
-
-    def number(row, key) -> float:
-        return math.nan if row.get(key) is None else float(row[key])
-
-    return [tracking.ConfigRun(match_id=mid, bot=plan.bot, config=config_as_dict(plan.config()),
-                               overrides=dict(plan.overrides), units=int(rows[mid]["units"]),
-                               mean=number(rows[mid], "mean"), se=number(rows[mid], "se"),
-                               ci_low=number(rows[mid], "ci_low"), ci_high=number(rows[mid], "ci_high"),
-                               units_per_s=number(rows[mid], "units_per_s"))
-            for mid, plan in zip(ids, plans, strict=True)]
 
 
 def _confirmed(look: PairedLook, rule: Rule, tuned: int) -> dict:

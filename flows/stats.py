@@ -20,6 +20,16 @@ from engine.core.stats import (
     wilson,
 )
 
-__all__ = ["Z95", "Interval", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary", "confidence_sequence",
-           "exact_binomial", "mean_interval", "paired_interval", "race_losers", "summarize", "t95", "t_interval",
-           "wilson"]
+__all__ = ["PAYOFF_BOUNDS", "Z95", "Interval", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary",
+           "confidence_sequence", "exact_binomial", "mean_interval", "paired_interval", "payoff_interval",
+           "race_losers", "summarize", "t95", "t_interval", "wilson"]
+
+# Games whose payoff per unit lies in a known range: their intervals never collapse to a point (a
+# CodinGame sweep of 20 games all finishing last is not certain of finishing last). A finish score and a
+# win share run from 0 to 1.
+PAYOFF_BOUNDS = {"cg-holdem": (0.0, 1.0), "splendor": (0.0, 1.0)}
+
+
+def payoff_interval(game: str, n: int, mean: float, sd: float) -> Interval:
+    """95% interval of a config's mean payoff per unit, the method named (engine.core.stats.mean_interval)."""
+    return mean_interval(n, mean, sd, PAYOFF_BOUNDS.get(game))

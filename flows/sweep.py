@@ -4,6 +4,7 @@ a child per config, and the best config named by its lower confidence bound."""
 
 import itertools
 import json
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -21,6 +22,7 @@ from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
+from flows.stats import payoff_interval
 from flows.store import BackgroundWriter, HandLog, new_match_id, to_stderr
 
 
@@ -300,13 +302,20 @@ def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[
     runs = []
     for index, plan in enumerate(plans):
         row = by_id[_match_id(sweep_id, index)]
+        # The one interval rule (never a point for a bounded payoff); a config a decided sweep's race never
+        # played has no units, and nan for its numbers.
+        interval = payoff_interval(row["game"], int(row["units"]), _number(row["mean"]), _number(row["sd"]))
         runs.append(tracking.ConfigRun(
             match_id=row["match_id"], bot=plan.bot, config=config_as_dict(plan.config()),
-            overrides=dict(plan.overrides), units=int(row["units"]), mean=float(row["mean"]),
-            se=float(row["se"] or 0.0), ci_low=float(row["ci_low"] or row["mean"]),
-            ci_high=float(row["ci_high"] or row["mean"]), units_per_s=float(row["units_per_s"] or 0.0),
+            overrides=dict(plan.overrides), units=int(row["units"]), mean=interval.mean,
+            se=float(row["se"] or 0.0), ci_low=interval.low, ci_high=interval.high,
+            units_per_s=float(row["units_per_s"] or 0.0),
         ))
     return runs
+
+
+def _number(value) -> float:
+    return math.nan if value is None else float(value)
 
 
 def _ranked(runs: list[tracking.ConfigRun]):

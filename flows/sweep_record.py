@@ -10,9 +10,11 @@ Functions take any DuckDB connection (a writer's or a read-only one).
 """
 
 import json
+import math
 from dataclasses import dataclass
 
 from engine.core.errors import BadValue, NotFound
+from flows.stats import payoff_interval
 
 
 class SweepNotFound(NotFound):
@@ -44,6 +46,7 @@ class ConfigResult:
     se: float
     ci_low: float
     ci_high: float
+    method: str = "Student t"  # how the interval was made
 
 
 _SWEEP_COLUMNS = "sweep_id, game, bot, spec, finished_at IS NOT NULL, mlflow_run"
@@ -81,15 +84,19 @@ def find(con, sweep_id: str | None = None, *, game: str | None = None) -> SweepR
 
 
 def results(con, sweep_id: str) -> list[ConfigResult]:
-    """Each config of the sweep with its units and interval, in config order."""
+    """Each config of the sweep with its units and interval (flows.stats.payoff_interval: Student t, never a
+    point for a game whose payoff range is known), in config order."""
     rows = con.execute(
-        "SELECT match_id, bot, config, units, (SELECT units FROM matches m WHERE m.match_id = r.match_id), "
-        "mean, se, ci_low, ci_high FROM mart_match_results r WHERE sweep_id = ? ORDER BY match_id",
+        "SELECT match_id, game, bot, config, units, (SELECT units FROM matches m WHERE m.match_id = r.match_id), "
+        "mean, sd, se FROM mart_match_results r WHERE sweep_id = ? ORDER BY match_id",
         [sweep_id]).fetchall()
-    return [ConfigResult(match_id, bot, json.loads(config), int(units), int(planned),
-                         float("nan") if mean is None else float(mean), float(se or 0.0),
-                         float("nan") if low is None else float(low), float("nan") if high is None else float(high))
-            for match_id, bot, config, units, planned, mean, se, low, high in rows]
+    found = []
+    for match_id, game, bot, config, units, planned, mean, sd, se in rows:
+        interval = payoff_interval(game, int(units), math.nan if mean is None else float(mean),
+                                   math.nan if sd is None else float(sd))
+        found.append(ConfigResult(match_id, bot, json.loads(config), int(units), int(planned), interval.mean,
+                                  float(se or 0.0), interval.low, interval.high, interval.method))
+    return found
 
 
 def ranked(configs: list) -> list:

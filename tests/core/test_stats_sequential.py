@@ -226,3 +226,12 @@ def test_no_spread_and_no_known_range_gives_no_interval_rather_than_a_point():
     got = mean_interval(50, 1.5, 0.0)
     assert math.isnan(got.low) and math.isnan(got.high)
     assert "unknown" in got.method
+
+
+def test_a_bounded_games_sweep_interval_names_its_method():
+    """flows.stats.payoff_interval: the game's payoff range is what keeps a CodinGame result from a point."""
+    from flows.stats import payoff_interval
+
+    assert payoff_interval("cg-holdem", 20, 0.0, 0.0).method == "exact binomial"
+    assert payoff_interval("cg-holdem", 20, 0.0, 0.0).high > 0
+    assert payoff_interval("holdem-training", 20, 3.0, 0.0).method == "no spread, range unknown"

@@ -84,7 +84,10 @@ def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     marker.unlink()
     resumed = decided_sweep_flow(spec, RULE, db=db, track=False)
     fresh = decided_sweep_flow(replace(spec, sweep_id="s-fresh"), RULE, db=db, track=False)
-    assert (resumed.decision, resumed.hands, resumed.llr_path) == (fresh.decision, fresh.hands, fresh.llr_path)
+    assert (resumed.decision, resumed.hands) == (fresh.decision, fresh.hands)
+    # the same looks; DuckDB's parallel sums may differ in the last bits
+    assert [u for u, _ in resumed.llr_path] == [u for u, _ in fresh.llr_path]
+    assert [llr for _, llr in resumed.llr_path] == pytest.approx([llr for _, llr in fresh.llr_path], rel=1e-9)
 
 
 def test_rule_refusals_name_the_flag():
