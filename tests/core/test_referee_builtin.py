@@ -165,3 +165,82 @@ def test_holdem_training_rate_hooks_and_budget_end_as_in_the_judge():
     assert seated.calls == alone.calls  # start_match, every OPP answer and hand result alike
     assert {c[3] for c in alone.calls if c[0] == "observe"} >= {"CALL", "CHECK"}
     assert "budget" in played.faults[-1].reason
+
+
+# -- TwoCardDraw ------------------------------------------------------------------------------------------
+
+def test_twocarddraw_through_the_loop_returns_what_its_judge_returns():
+    from bots.twocarddraw import BOTS
+    from engine.twocarddraw import judge
+    from engine.twocarddraw.game import PlayerSeat, TwoCardDraw
+
+    server = judge.load_server(judge.MatchOptions(steps=2_000))  # a quickly generated server
+    game = TwoCardDraw(server=server)
+    seen = set()
+    for name in sorted(BOTS):
+        for first, count in ((0, 30), (40, 20)):  # a later chunk deals the judge's later hands too
+            bot = BOTS[name].make()
+            result = judge.play_bot(bot, server, seed=11, first=first, count=count)
+            assert result.status == judge.OK
+            learns = getattr(bot, "learns_across_hands", False)  # the judge replays such a bot from hand 0
+            start = 0 if learns else first
+            played = play_match(game, [PlayerSeat(BOTS[name].make(), server)], seed=11, first=start,
+                                count=first + count - start)
+            assert not played.faults and not played.ended
+            assert played.log.payoffs.tolist()[first - start:] == result.profits.tolist(), (name, first)
+            seen |= set(result.profits.tolist())
+    assert len(seen) > 3
+
+
+class Caller:
+    """A tester-shaped TwoCardDraw bot that records every call and answers from a hash of it; its
+    `wrong`-th call answers 7, which the tester refuses (the match ends there)."""
+
+    def __init__(self, wrong: int = 0):
+        self.calls, self.wrong = [], wrong
+
+    def _answer(self, *call):
+        self.calls.append(call)
+        if len(self.calls) == self.wrong:
+            return 7
+        return (sum(call[1:]) + len(self.calls)) % (2 if call[0] == "new_hand" else 3)
+
+    def init(self, bet1, bet2):
+        return self._answer("init", bet1, bet2)
+
+    def new_hand(self, card1, card2, winnings):
+        return self._answer("new_hand", card1, card2, winnings)
+
+    def round1(self, card1, card2, bets):
+        return self._answer("round1", card1, card2, bets)
+
+    def draw(self, card1, card2, bets):
+        return self._answer("draw", card1, card2, bets)
+
+    def round2(self, card1, card2, bets1, bets2, drew):
+        return self._answer("round2", card1, card2, bets1, bets2, drew)
+
+    def showdown(self, card1, card2, opp1, opp2):
+        return self._answer("showdown", card1, card2, opp1, opp2)
+
+
+def test_twocarddraw_tester_calls_and_a_refused_answer_as_in_the_judge():
+    from engine.twocarddraw import judge
+    from engine.twocarddraw.game import PlayerSeat, TwoCardDraw
+
+    server = judge.load_server(judge.MatchOptions(steps=2_000))
+    game = TwoCardDraw(server=server)
+    alone, seated = Caller(), Caller()
+    result = judge.play_bot(alone, server, seed=4, first=10, count=40)
+    played = play_match(game, [PlayerSeat(seated, server)], seed=4, first=10, count=40)
+    assert played.log.payoffs.tolist() == result.profits.tolist() and seated.calls == alone.calls
+    assert {c[0] for c in alone.calls} == {"init", "new_hand", "round1", "draw", "round2", "showdown"}
+    assert len({c[3] for c in alone.calls if c[0] == "new_hand"}) > 3  # the winnings so far vary
+
+    wrong = len(alone.calls) // 2
+    alone, seated = Caller(wrong), Caller(wrong)
+    result = judge.play_bot(alone, server, seed=4, first=10, count=40)
+    played = play_match(game, [PlayerSeat(seated, server)], seed=4, first=10, count=40)
+    assert result.status == judge.INVALID and played.ended and played.faults[-1].kind == "bad-output"
+    assert played.log.payoffs.tolist() == result.profits.tolist() and 0 < played.log.count < 40
+    assert seated.calls == alone.calls
