@@ -115,6 +115,9 @@ class Decided:
     confirmed_high: float | None
     confirmed_method: str | None
     deals: dict  # which deals each phase used
+    hands: int = 0  # every unit played, confirmation included
+    llr_path: tuple[tuple[int, float], ...] = ()  # (confirmation units per config, LLR) at each look
+    bounds: tuple[float, float] = (float("nan"), float("nan"))  # accept H0 at or below, H1 at or above
 
 
 def decided(con, sweep_id: str) -> Decided | None:
@@ -123,13 +126,16 @@ def decided(con, sweep_id: str) -> Decided | None:
 
     try:
         found = con.execute("SELECT decision, best_match, confirmed_mean, confirmed_low, confirmed_high, "
-                            "confirmed_method, deals FROM decisions WHERE sweep_id = ?", [sweep_id]).fetchall()
+                            "confirmed_method, deals, hands FROM decisions WHERE sweep_id = ?", [sweep_id]).fetchall()
+        looks = con.execute("SELECT units, llr, lower, upper FROM decision_looks WHERE sweep_id = ? "
+                            "AND phase = 'confirm' ORDER BY look", [sweep_id]).fetchall()
     except duckdb.CatalogException:
         return None
     if not found:
         return None
-    *head, deals = found[0]
-    return Decided(*head, json.loads(deals))
+    *head, deals, hands = found[0]
+    return Decided(*head, json.loads(deals), int(hands), tuple((int(u), float(llr)) for u, llr, _, _ in looks),
+                   (float(looks[-1][2]), float(looks[-1][3])) if looks else (float("nan"), float("nan")))
 
 
 def complete_best(con, sweep_id: str | None = None, *, game: str | None = None) -> tuple[SweepRow, ConfigResult]:

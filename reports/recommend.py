@@ -19,7 +19,30 @@ def _diff(data: SweepData, a: str, b: str) -> str:
     return f"{p.mean:+.4f} per {data.unit} (95% CI {p.low:+.4f} .. {p.high:+.4f}, {p.units:,} paired {data.unit}s)"
 
 
+def _decided(data: SweepData) -> Recommendation:
+    """A sweep run until decided: its decision and the confirmation's estimate on fresh deals, not the
+    selection's (which chose the config and so flatters it)."""
+    d = data.decision
+    name = data.labels.get(d.best_match, d.best_match)
+    head = {"switch": f"Switch to {name}", "keep": f"Keep the baseline {name}",
+            "undecided": f"Undecided at the cap: keep the baseline {name} for now"}[d.decision]
+    sel, conf = d.deals["selection"], d.deals["confirmation"]
+    details = [f"{d.hands:,} {data.unit}s in all; selection on seed {sel['seed']}, confirmation on fresh deals "
+               f"(seed {conf['seed']}, {data.unit}s {conf['units'][0] if conf['units'] else '-'}.."
+               f"{conf['units'][-1] if conf['units'] else '-'})"]
+    if d.confirmed_mean is not None:
+        low, high = (f"{v:+.4f}" if v is not None else "nan" for v in (d.confirmed_low, d.confirmed_high))
+        details.append(f"confirmed: challenger minus baseline {d.confirmed_mean:+.4f} per {data.unit} (95% {low} .. "
+                       f"{high}, {d.confirmed_method})")
+    if d.llr_path:
+        details.append(f"SPRT log-likelihood ratio by {data.unit}s per config (accept H0 at {d.bounds[0]:+.2f}, H1 at "
+                       f"{d.bounds[1]:+.2f}): " + ", ".join(f"{u:,}: {llr:+.2f}" for u, llr in d.llr_path))
+    return Recommendation(head, d.decision != "undecided", tuple(details))
+
+
 def recommend(data: SweepData) -> Recommendation:
+    if data.decision is not None:
+        return _decided(data)
     best, second, base = data.best, data.runner_up, data.baseline
     name = data.labels[best.match_id]
     details = []

@@ -62,6 +62,7 @@ class SweepData:
     curves: tuple[Curve, ...]
     payoff_label: str
     unit: str
+    decision: sweep_record.Decided | None = None  # a sweep run until decided (flows/decide.py)
 
     @property
     def sweep_id(self) -> str:
@@ -120,7 +121,8 @@ def load(con, sweep_id: str | None) -> SweepData:
         axis, unit = adapter.payoff_label, adapter.unit
     except KeyError:  # a game no longer registered still gets its report
         axis, unit = "payoff per unit", "unit"
-    return SweepData(row, spec, configs, ranked, labels, base, pairs, curves, axis, unit)
+    return SweepData(row, spec, configs, ranked, labels, base, pairs, curves, axis, unit,
+                     sweep_record.decided(con, sid))
 
 
 def _curve(con, match: str, reference: str) -> Curve:

@@ -39,6 +39,18 @@ def test_until_decided_prints_one_json_object_with_the_decision(capsys, monkeypa
     assert code == 0 and f"switch,{got['hands']}" in out
 
 
+def test_the_report_opens_with_the_decision_and_the_confirmation(capsys, monkeypatch, tmp_path):
+    code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.3,0.45", "--hands", "2000",
+                             "--seed", "4", "--until-decided", "--json")
+    assert code == 0, err
+    got = json.loads(out.strip().splitlines()[-1])
+    code, _, err = cardlab(capsys, monkeypatch, "report", got["sweep_id"], "--out", str(tmp_path))
+    assert code == 0, err
+    text = "".join(p.read_text() for p in tmp_path.rglob("*.html"))
+    headline = {"keep": "Keep the baseline", "switch": "Switch to", "undecided": "Undecided"}[got["decision"]]
+    assert headline in text and f"seed {got['deals']['confirmation']['seed']}" in text
+
+
 @pytest.mark.parametrize("args, message", [
     (("--json",), "--json: only with --until-decided"),
     (("--until-decided", "--alpha", "0.7"), "--alpha 0.7: accepted: a probability between 0 and 0.5"),
