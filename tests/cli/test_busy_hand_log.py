@@ -6,12 +6,15 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import duckdb
 import pytest
 
 from tests.flows.holders import Holder
+
+pytestmark = pytest.mark.slow  # every command a process of its own (the store's sharing: tests/flows/test_sharing.py)
 
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 ROOT = Path(__file__).resolve().parents[2]
@@ -32,6 +35,18 @@ def run(env, *args, timeout=300) -> subprocess.CompletedProcess:
                           cwd=ROOT)
 
 
+def run_past(reader: Holder, env, *args, timeout=300) -> tuple[bool, subprocess.CompletedProcess]:
+    """Run a command while `reader` holds the file, letting go only once the command waits for it:
+    (whether it waited, its result). A reader with a fixed deadline lets go before a slow start."""
+    with tempfile.TemporaryFile("w+") as out, tempfile.TemporaryFile("w+") as err:  # no pipe to fill
+        process = subprocess.Popen([CARDLAB, *args], env=env, stdout=out, stderr=err, text=True, cwd=ROOT)
+        waited = reader.release_when_waited_for(process, timeout)
+        process.wait(timeout=timeout)
+        out.seek(0)
+        err.seek(0)
+        return waited, subprocess.CompletedProcess(process.args, process.returncode, out.read(), err.read())
+
+
 def count(env, sql: str) -> int:
     con = duckdb.connect(env["CARDLAB_DB"], read_only=True)
     try:
@@ -50,9 +65,11 @@ def one_note(stderr: str, env) -> str:
 
 def test_match_waits_for_a_brief_reader_and_logs(env):
     assert run(env, "match", "toy", "--hands", "10").returncode == 0  # creates the hand log
-    with Holder(Path(env["CARDLAB_DB"]), read_only=True, seconds=1.5):
-        done = run(env | {"CARDLAB_LOCK_WAIT": "30"}, "match", "toy", "--hands", "300", "--chunk", "100")
+    with Holder(Path(env["CARDLAB_DB"]), read_only=True) as reader:
+        waited, done = run_past(reader, env | {"CARDLAB_LOCK_WAIT": "30"}, "match", "toy", "--hands", "300",
+                                "--chunk", "100")
     assert done.returncode == 0, done.stderr
+    assert waited
     assert "n=300" in done.stdout and "note:" not in done.stderr
     assert count(env, "SELECT count(*) FROM units") == 310
 
@@ -93,10 +110,11 @@ def test_judge_json_log_prints_its_json_and_spools_while_the_file_is_held(env, t
 
 def test_sweep_waits_for_a_reader_and_sql_reads_between_its_writes(env):
     assert run(env, "match", "toy", "--hands", "10").returncode == 0
-    with Holder(Path(env["CARDLAB_DB"]), read_only=True, seconds=2):
-        swept = run(env | {"CARDLAB_LOCK_WAIT": "30"}, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "400",
-                    "--chunk", "100")
+    with Holder(Path(env["CARDLAB_DB"]), read_only=True) as reader:
+        waited, swept = run_past(reader, env | {"CARDLAB_LOCK_WAIT": "30"}, "sweep", "toy", "--grid",
+                                 "edge=0.4,0.6", "--hands", "400", "--chunk", "100")
     assert swept.returncode == 0, swept.stderr
+    assert waited
     assert "best by lower confidence bound: edge=0.6" in swept.stdout
     assert_whole(env, swept.stdout)
 
