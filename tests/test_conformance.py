@@ -355,7 +355,7 @@ CONTRACT_CASES = {
     "twocarddraw": ContractCase(lambda state: [-1, 0, 1, 2, 3], lambda v: set(v.cards) | set(v.opponent or ())),
     "splendor": ContractCase(_splendor_probes, _splendor_shown),
     "tractor": ContractCase(_tractor_probes, _tractor_shown),
-    "cg-holdem": ContractCase(_cg_holdem_probes, _cg_holdem_shown),
+    "cg-holdem": ContractCase(_cg_holdem_probes, lambda v: _cg_holdem_shown(v.turn)),
 }
 CONTRACT_SEEDS = (5, 6)
 

@@ -244,3 +244,65 @@ def test_twocarddraw_tester_calls_and_a_refused_answer_as_in_the_judge():
     assert result.status == judge.INVALID and played.ended and played.faults[-1].kind == "bad-output"
     assert played.log.payoffs.tolist() == result.profits.tolist() and 0 < played.log.count < 40
     assert seated.calls == alone.calls
+
+
+# -- CodinGame Hold'em ------------------------------------------------------------------------------------
+
+def test_cg_holdem_through_the_loop_returns_what_its_judge_returns():
+    from bots.cg_holdem import BOTS
+    from engine.cg_holdem import judge
+    from engine.cg_holdem.game import CgHoldem, CgSeat
+    from engine.cg_holdem.rules import GameConfig
+    from engine.core.referee import rotation
+
+    names = sorted(BOTS)
+    seen = set()
+    for players, first, count in ((2, 0, 4), (3, 5, 4), (4, 2, 4)):  # rotations and later deals too
+        makers = [BOTS[names[(first + k) % len(names)]].make for k in range(players)]
+        log = judge.play_chunk(makers, seed=11, first=first, count=count)
+        game = CgHoldem(GameConfig(players=players))
+        played = play_match(game, [CgSeat(make, k) for k, make in enumerate(makers)], seed=11, first=first,
+                            count=count, seating=rotation(players))
+        assert not played.faults and not played.ended
+        assert played.log.payoffs.tolist() == log.payoffs.tolist(), (players, first)
+        seen |= set(log.payoffs.tolist())
+    assert len(seen) > 2
+
+
+class Talker:
+    """A CodinGame bot that records what it is shown and answers outputs the referee replaces or reads
+    its own way (lower case, a BET_ spelling, a short or huge bet, CHECK facing a bet, garbage, TIMEOUT)."""
+
+    ANSWERS = ("CALL", "check", "BET 1", "bet_7", "ALL_IN", "RAISE 5", "BET 99999999999", "FOLD;hi",
+               " CALL ", "BET -3", "CHECK", "BET 40", "CALL", "ALL-IN", "TIMEOUT")
+
+    def __init__(self, offset: int):
+        self.offset, self.shown = offset, []
+
+    def start(self, setup):
+        self.shown.append(setup)
+
+    def act(self, turn):
+        self.shown.append(turn)
+        return self.ANSWERS[(self.offset + len(self.shown)) % len(self.ANSWERS)]
+
+
+def test_cg_holdem_inputs_and_replaced_outputs_as_in_the_judge():
+    from engine.cg_holdem import judge
+    from engine.cg_holdem.game import CgHoldem, CgSeat
+    from engine.cg_holdem.rules import GameConfig
+    from engine.core.referee import rotation
+
+    def lineup():
+        bots = [Talker(k * 4) for k in range(3)]
+        return bots, [lambda b=b: b for b in bots]
+
+    alone, makers = lineup()
+    log = judge.play_chunk(makers, seed=3, first=1, count=3)
+    seated, makers = lineup()
+    played = play_match(CgHoldem(GameConfig(players=3)), [CgSeat(make, k) for k, make in enumerate(makers)],
+                        seed=3, first=1, count=3, seating=rotation(3))
+    assert played.log.payoffs.tolist() == log.payoffs.tolist()
+    assert [b.shown for b in seated] == [b.shown for b in alone] and sum(len(b.shown) for b in alone) > 30
+    acts = log.tables["cgh_actions"]["action"]
+    assert {"TIMEOUT", "FOLD", "ALL-IN"} <= set(acts) and any(a.startswith("BET_") for a in acts)
