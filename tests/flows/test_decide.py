@@ -8,6 +8,7 @@ import duckdb
 import pytest
 
 from engine.core import seeds
+from flows import tracking
 from flows.decide import Rule, confirmation_seed, decided_sweep_flow, make_rule
 from flows.sweep import SweepSpec, parse_grid
 
@@ -48,6 +49,18 @@ def test_every_unit_played_is_counted_and_logged(switched):
     assert row[0] == "switch" and row[4] == pytest.approx(got.confirmed["mean"])
     assert [p[0] for p in path] == pytest.approx([llr for _, llr in got.llr_path])
     assert path[-1][0] >= RULE.sprt().upper
+
+
+def test_the_llr_path_and_the_decision_are_on_the_mlflow_parent_run(switched):
+    _, got = switched
+    client = tracking._client()
+    run = client.get_run(got.mlflow_run_id)
+    assert run.data.tags["cardlab.decision"] == "switch"
+    assert run.data.metrics["decision_hands"] == got.hands
+    history = client.get_metric_history(got.mlflow_run_id, "decision_llr")
+    history = sorted(history, key=lambda m: m.step)
+    assert [m.step for m in history] == [units for units, _ in got.llr_path]
+    assert [m.value for m in history] == pytest.approx([llr for _, llr in got.llr_path])
 
 
 def test_a_confirmation_never_reuses_a_selection_deal(switched):
