@@ -8,6 +8,18 @@ every registered game through this contract alone. Chance (deals, draws, the hou
 answers) happens inside `start` and `apply`, from the seed, so a seed replays the same events.
 
 Every refusal is `engine.core.errors.IllegalMove`; `can` is `apply`'s check in a try.
+
+Optional, beyond the protocol below (the referee loop, engine/core/referee.py, uses them):
+
+- `start_unit(seed, unit) -> S`: unit `unit` of the match `seed`, dealt as the judge deals it
+  (`start(seed)` is then unit 0). Every built-in adapter has it, so the judge's play and the
+  loop's play of the same (seed, unit) are the same game; tests/core/test_referee_builtin.py
+  shows each judge's payoffs equal the loop's with the seats its game.py declares.
+- A view may carry a contest's queries as callables not compared with the view: Hold'em
+  Training's RATE (`rate(t)`, which draws on the hand's chance stream exactly as the contest's
+  RATE does, so it changes the house's later answers) and CodinGame's replacement of an output
+  (`played(action)`, a function of the public position). They are the only way a seat reaches
+  the state, and they hand it no state object.
 """
 
 from collections.abc import Sequence

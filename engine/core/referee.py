@@ -27,7 +27,7 @@ How a unit is seeded (so a chunk's result depends only on (seed, unit), never on
 with `key = engine.core.seeds.match_key(seed)`,
 
 - the deal: `game.start_unit(seed, unit)` if the game has that optional hook ("unit `unit` of the
-  match `seed`, dealt as its judge deals it"; the built-in Tractor and Splendor adapters have it),
+  match `seed`, dealt as its judge deals it"; every built-in adapter has it),
   else `game.start(unit_key(key, unit, Purpose.DEAL))`;
 - the seats: each seat's `begin` gets `unit_key(key, unit, Purpose.BOT)`; a BotSeat draws from
   `generator(unit_key(that, game_seat, Purpose.BOT))`, the stream the Tractor and Splendor judges
