@@ -6,6 +6,7 @@ apply_defaults()  # before prefect, mlflow or numba are imported anywhere
 
 import functools  # noqa: E402
 import importlib  # noqa: E402
+import inspect  # noqa: E402
 import json  # noqa: E402
 import sys  # noqa: E402
 import time  # noqa: E402
@@ -33,6 +34,7 @@ bench_app = typer.Typer(help="Benchmarks: print figures (as ratios against peers
 app.add_typer(judge_app, name="judge")
 app.add_typer(export_app, name="export")
 app.add_typer(bench_app, name="bench")
+
 
 def _progress():
     """A bar on a terminal; piped or logged, a line per task every few seconds (cardlab.progress)."""
@@ -265,8 +267,12 @@ def pick(
                                                        "if that sweep is incomplete).", callback=checks.sweep_id),
     out: Path = typer.Option(None, help="Also export the picked config as a submission bundle into this folder.",
                              callback=checks.output_dir),
+    submit: bool = typer.Option(False, "--submit", help="With --out: record the bundle as the game's submission "
+                                                       "(what the nightly check replays and sweeps take as baseline)."),
 ):
     """Pick the best config (highest lower confidence bound) of a complete sweep in the hand log."""
+    if submit and out is None:
+        fail("--submit records the bundle --out writes: give --out DIR too")
     adapter = _adapter(game)
     picked = _pick(adapter.name, sweep_id)
     console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
@@ -278,7 +284,7 @@ def pick(
                       f"challenger minus baseline {d.confirmed_mean:+.4f} (95% {_or_nan(d.confirmed_low)} .. "
                       f"{_or_nan(d.confirmed_high)}, {d.confirmed_method})")
     if out is not None:
-        export_picked(adapter.name, picked, out)
+        export_picked(adapter.name, picked, out, submit=submit)
 
 
 def _or_nan(value: float | None) -> str:
@@ -294,8 +300,9 @@ def _pick(game: str, sweep_id: str | None):
         return sweep_record.pick(con, game, sweep_id)
 
 
-def export_picked(game: str, picked, out: Path) -> None:
-    """Write the picked config's bundle and record it as the game's submission (the nightly's candidate)."""
+def export_picked(game: str, picked, out: Path, *, submit: bool) -> None:
+    """Write the picked config's bundle; with `submit`, record it as the game's submission (the nightly's
+    candidate and the next sweep's baseline)."""
     from flows import submissions
 
     overrides = options.settings_of(picked.config or {})
@@ -311,8 +318,16 @@ def export_picked(game: str, picked, out: Path) -> None:
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
                     "config": picked.config}, indent=2))
-    submissions.record_bundle(game, bot=picked.bot, config=picked.config or {}, source="pick", bundle=out,
-                              sweep_id=picked.sweep_id, mlflow_run=picked.run_id)
+    if submit:
+        submissions.record_bundle(game, bot=picked.bot, config=picked.config or {}, source="pick", bundle=out,
+                                  sweep_id=picked.sweep_id, mlflow_run=picked.run_id)
+    else:
+        _not_submitted()
+
+
+def _not_submitted() -> None:
+    typer.echo("note: the bundle is not recorded as a submission (add --submit to make it the game's candidate)",
+               err=True)
 
 
 # ---------------------------------------------------------------------------------- sql
@@ -527,7 +542,7 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
     picked = _pick(adapter.name, outcome.sweep_id)
     paths = Paths.from_env()
     bundle = paths.out / "bundles" / adapter.name
-    export_picked(adapter.name, picked, bundle)
+    export_picked(adapter.name, picked, bundle, submit=True)  # the main job ends with a submission
     page = build_report(outcome.sweep_id).page
     uri = paths.tracking_uri
     console.print(f"""
@@ -544,15 +559,25 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
 
 # ---------------------------------------------------------------------------------- games' own commands
 def _recording_export(game: str, export):
-    """The game's export command, recording each bundle it writes as the game's submission."""
+    """The game's export command plus `--submit`: only a submitted bundle becomes the game's candidate
+    (the nightly check replays it; sweeps take it as their baseline); exporting alone writes a bundle."""
+    signature = inspect.signature(export)
+    submit = inspect.Parameter(
+        "submit", inspect.Parameter.KEYWORD_ONLY, annotation=bool,
+        default=typer.Option(False, "--submit", help="record the bundle as the game's submission (what the "
+                                                     "nightly check replays and sweeps take as baseline)"))
 
     @functools.wraps(export)
-    def command(**kwargs):
+    def command(*, submit: bool = False, **kwargs):
         from flows.submissions import record_export
 
         export(**kwargs)
-        record_export(game, kwargs)
+        if submit:
+            record_export(game, kwargs)
+        else:
+            _not_submitted()
 
+    command.__signature__ = signature.replace(parameters=[*signature.parameters.values(), submit])
     return command
 
 

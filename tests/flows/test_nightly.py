@@ -118,12 +118,17 @@ def test_games_are_staggered_and_a_bad_cron_is_refused_in_one_line():
         "day-of-week', e.g. '0 3 * * *'"]
 
 
-def test_export_and_pick_record_the_submission(tmp_path, monkeypatch):
+def test_export_and_pick_record_the_submission_only_when_submitted(tmp_path, monkeypatch):
     from cardlab.cli import app, export_picked
 
     monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "h.duckdb"))
+    result = CliRunner().invoke(app, ["export", "twocarddraw", "--bot", "mixture", "--out", str(tmp_path / "plain")])
+    assert result.exit_code == 0, result.output
+    assert (tmp_path / "plain").is_dir() and "not recorded as a submission" in result.output
+    with HandLog() as store:  # a bundle for a league or a look is not the game's candidate
+        assert submissions.latest(store.con, "twocarddraw") is None
     result = CliRunner().invoke(app, ["export", "twocarddraw", "--bot", "learner", "--set", "prior_scale=2",
-                                      "--out", str(tmp_path / "bundle")])
+                                      "--out", str(tmp_path / "bundle"), "--submit"])
     assert result.exit_code == 0, result.output
     with HandLog() as store:
         exported = submissions.latest(store.con, "twocarddraw")
@@ -136,10 +141,20 @@ def test_export_and_pick_record_the_submission(tmp_path, monkeypatch):
         bot: str = "learner"
         config: dict = dataclasses.field(default_factory=lambda: {"prior_scale": 0.5})
 
-    export_picked("twocarddraw", Picked(), tmp_path / "picked")
+    export_picked("twocarddraw", Picked(), tmp_path / "unsubmitted", submit=False)
+    with HandLog() as store:
+        assert submissions.latest(store.con, "twocarddraw").source == "export"
+    export_picked("twocarddraw", Picked(), tmp_path / "picked", submit=True)
     with HandLog() as store:
         picked = submissions.latest(store.con, "twocarddraw")
         candidate = candidate_for(store, "twocarddraw")
     assert (picked.source, picked.sweep_id, picked.config["prior_scale"]) == ("pick", "s-1", 0.5)
     assert candidate.key == picked.submission_id and ("prior_scale", "0.5") in candidate.overrides
 
+
+
+def test_pick_submit_needs_the_bundle_it_records():
+    from cardlab.cli import app
+
+    result = CliRunner().invoke(app, ["pick", "twocarddraw", "--submit"])
+    assert result.exit_code == 2 and "--submit records the bundle --out writes: give --out DIR too" in result.output
