@@ -98,3 +98,80 @@ def run(game: str = "holdem-training", *, bot: str = "exploit", repeats: int = 1
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results
+
+
+@dataclass(frozen=True)
+class Resampled:
+    """The SPRT's error rates on one pair's real paired differences, resampled with replacement after
+    centring (so the true difference is exactly d0, or exactly d1 once shifted)."""
+
+    pair: str  # "a minus b" by match id
+    sd: float
+    skewness: float
+    kurtosis: float  # excess
+    alpha: float  # share of runs at d0 that said switch
+    beta: float  # share of runs at d1 that said keep
+    units_d0: float  # mean units per config at d0
+    units_d1: float
+    undecided: float
+    runs: int
+
+
+def resample(con, sweep_id: str, rule: Rule, *, runs: int = 1000, cap: int = FIXED_PER_CONFIG, batch: int = 1000,
+             seed: int = 1) -> list[Resampled]:
+    """Every ordered pair of the sweep's configs (both signs of each difference: the skew's direction
+    matters) as the confirmation would test it, `runs` times at d0 and at d1, looking every `batch` units."""
+    import numpy as np
+
+    rows = con.execute("SELECT match_id FROM matches WHERE sweep_id = ? ORDER BY match_id", [sweep_id]).fetchall()
+    ids = [r[0] for r in rows]
+    rng = np.random.default_rng(seed)
+    test = rule.sprt()
+    out = []
+    for i, a in enumerate(ids):
+        for b in ids[i + 1:]:
+            d = np.array([x for (x,) in con.execute(
+                "SELECT x.payoff - y.payoff FROM units x JOIN units y ON x.unit = y.unit "
+                "WHERE x.match_id = ? AND y.match_id = ? ORDER BY x.unit", [a, b]).fetchall()], dtype=float)
+            if len(d) < 2 or d.std() == 0:
+                continue
+            for sign, name in ((1.0, f"{a} minus {b}"), (-1.0, f"{b} minus {a}")):
+                base = sign * (d - d.mean())
+                verdicts, units = {}, {}
+                for shift in (rule.d0, rule.d1):
+                    verdicts[shift], units[shift] = _sprt_runs(base + shift, test, rng, runs=runs, cap=cap,
+                                                               batch=batch)
+                sd = float(base.std())
+                z = base / sd
+                out.append(Resampled(
+                    name, sd, float((z ** 3).mean()), float((z ** 4).mean() - 3),
+                    float(np.mean(verdicts[rule.d0] == "H1")), float(np.mean(verdicts[rule.d1] == "H0")),
+                    float(units[rule.d0].mean()), float(units[rule.d1].mean()),
+                    float(np.mean(np.concatenate([verdicts[rule.d0], verdicts[rule.d1]]) == None)),  # noqa: E711
+                    runs))
+    return out
+
+
+def _sprt_runs(values, test, rng, *, runs: int, cap: int, batch: int):
+    """`runs` sequential tests on draws from `values`: each run's verdict (None at the cap) and units."""
+    import numpy as np
+
+    verdicts = np.full(runs, None, dtype=object)
+    used = np.full(runs, cap)
+    n = np.zeros(runs)
+    total = np.zeros(runs)
+    squares = np.zeros(runs)
+    open_ = np.ones(runs, dtype=bool)
+    while open_.any() and n[open_][0] < cap:
+        idx = np.flatnonzero(open_)
+        x = rng.choice(values, (len(idx), batch))
+        n[idx] += batch
+        total[idx] += x.sum(axis=1)
+        squares[idx] += (x * x).sum(axis=1)
+        for r in idx:
+            mean = total[r] / n[r]
+            verdict = test.verdict(test.llr(int(n[r]), mean, (squares[r] - n[r] * mean * mean) / (n[r] - 1)),
+                                   int(n[r]))
+            if verdict is not None:
+                verdicts[r], used[r], open_[r] = verdict, n[r], False
+    return verdicts, used

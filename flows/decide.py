@@ -51,9 +51,13 @@ class GameDefaults:
 
 
 # d1: Hold'em Training's tuning steps that mattered were 0.2-0.5 chips/hand (README); the bounded
-# games' 0.05 is five points of win share or finish score.
+# games' 0.05 is five points of win share or finish score. Hold'em Training's first look waits for 3,000
+# hands: its paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two
+# exploit configs), and the SPRT resampled from them erred in 5.7% (alpha) and 5.8% (beta) of runs
+# looking from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
+# each; docs/statistics.md).
 DEFAULTS = {
-    "holdem-training": GameDefaults(d1=0.25, batch=1000, first_look=1000),
+    "holdem-training": GameDefaults(d1=0.25, batch=1000, first_look=3000),
     "twocarddraw": GameDefaults(d1=0.05, batch=1000, first_look=1000),
     "splendor": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["splendor"]),
     "cg-holdem": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["cg-holdem"]),

@@ -20,20 +20,29 @@ def decisions(
     beta: float = typer.Option(0.05, help="The SPRT's beta."),
     d1: float = typer.Option(None, help="H1's difference per unit (default: the game's)."),
     workers: int = typer.Option(None, help="Parallel workers (default CARDLAB_WORKERS or 2).", callback=checks.count),
+    first_look: int = typer.Option(None, "--first-look", help="Units before the SPRT may decide (default: the "
+                                                              "game's).", callback=checks.count),
+    resample: str = typer.Option(None, help="Instead of playing: the SPRT's error rates on the real paired "
+                                            "differences of this sweep's configs, resampled (--repeats runs each)."),
 ):
     """Error rate and units used by sweeps run until decided, on pairs whose right decision is known, against
-    today's fixed design of 20,000 units per config."""
+    today's fixed design of 20,000 units per config; or, with --resample, the SPRT on a sweep's own paired
+    differences resampled at d0 and at d1."""
     from bench.decisions import FIXED_PER_CONFIG, PAIRS, run
     from cardlab import prefect_local
     from flows.decide import make_rule
 
+    if resample:
+        _resampled(game, resample, make_rule(game, d1=d1, alpha=alpha, beta=beta, first_look=first_look),
+                   runs=repeats, cap=cap, seed=seed)
+        return
     if game not in PAIRS:
         fail(f"--game {game}: no benchmark pairs; accepted: {', '.join(PAIRS)}")
     known = [p.name for p in PAIRS[game]]
     unknown = [p for p in pair if p not in known]
     if unknown:
         fail(f"--pair {unknown[0]}: unknown; accepted: {', '.join(known)}")
-    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha)
+    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha, first_look=first_look)
     prefect_local.ensure()
 
     def say(p, r, got):
@@ -52,3 +61,20 @@ def decisions(
                       f"(95% {e.low:.1%} .. {e.high:.1%}, exact binomial), undecided {r.undecided}; units per run "
                       f"mean {r.mean_hands:,.0f} (min {min(r.hands):,}, max {max(r.hands):,}) against "
                       f"{2 * FIXED_PER_CONFIG:,} fixed: {r.factor:.1f}x fewer; {r.seconds:.0f} s")
+
+
+def _resampled(game: str, sweep_id: str, rule, *, runs: int, cap: int, seed: int) -> None:
+    from bench.decisions import resample
+    from flows import sweep_record
+    from flows.store import read_only
+
+    with read_only() as con:
+        row = sweep_record.find(con, sweep_id, game=game)
+        results = resample(con, row.sweep_id, rule, runs=runs, cap=cap, seed=seed)
+    console.print(f"{game} sweep {row.sweep_id}: SPRT H0 {rule.d0:+g} vs H1 {rule.d1:+g}, alpha {rule.alpha:g}, beta "
+                  f"{rule.beta:g}, first look {rule.first_look:,}, looks every 1,000, cap {cap:,}; {runs} resampled "
+                  f"runs at each hypothesis")
+    for r in results:
+        console.print(f"  {r.pair}: sd {r.sd:.2f}, skewness {r.skewness:+.1f}, excess kurtosis {r.kurtosis:.0f}: "
+                      f"wrong switch at d0 {r.alpha:.1%} ({r.units_d0:,.0f} units), wrong keep at d1 {r.beta:.1%} "
+                      f"({r.units_d1:,.0f} units), undecided {r.undecided:.1%}")
