@@ -9,6 +9,7 @@ write when it sees a marker, and a waiter lets earlier markers go first, so neit
 sweep nor a stream of readers keeps anyone out for long.
 """
 
+import errno
 import os
 import re
 import time
@@ -30,6 +31,11 @@ STALE_MARKER_S = 600.0
 
 class HandLogBusy(Unavailable):
     """The hand log stayed locked by another process for the whole wait (one-line message)."""
+
+
+class HandLogUnwritable(HandLogBusy):
+    """The hand log's disk refused a write (full, read-only, failing): its writes go to the spool as
+    while it is busy, and it is not tried again by the same writer."""
 
 
 def _seconds(variable: str, default: float) -> float:
@@ -55,6 +61,21 @@ def read_wait() -> float:
 
 def is_lock_error(exc: BaseException) -> bool:
     return isinstance(exc, duckdb.IOException) and "Could not set lock" in str(exc)
+
+
+# What the disk says when it cannot take a write, as OSError numbers and inside DuckDB's messages.
+DISK_ERRNOS = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
+               errno.EFBIG: "file too large", errno.EROFS: "read-only file system", errno.EIO: "input/output error"}
+
+
+def disk_problem(exc: BaseException) -> str | None:
+    """'no space left on device' (and the like) when `exc` is the disk refusing a write, else None."""
+    if isinstance(exc, OSError) and exc.errno in DISK_ERRNOS:
+        return DISK_ERRNOS[exc.errno]
+    if isinstance(exc, (duckdb.Error, OSError)):  # pyarrow's OSError has the number in its text only
+        text = str(exc).lower()
+        return next((what for what in DISK_ERRNOS.values() if what in text), None)
+    return None
 
 
 def holder(exc: BaseException | None) -> str:

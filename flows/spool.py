@@ -5,11 +5,17 @@ finish a match) and one Arrow IPC file per frame of its chunks. An entry is writ
 a temporary name and renamed whole, so a reader never sees half of one; it is removed only
 after the hand log committed it, and storing it twice is harmless (chunks are replaced
 whole, a match is recorded once).
+
+When the spool's own disk cannot take an entry (the hand log's disk is full), it goes to a
+fallback folder on another file system (~/.cache/cardlab/spool/, then the temporary folder),
+named after the hand log; every reader of the spool looks there too. When none can, SpoolFull.
 """
 
+import hashlib
 import json
 import os
 import shutil
+import tempfile
 import time
 import uuid
 from dataclasses import dataclass
@@ -17,11 +23,35 @@ from pathlib import Path
 
 import pyarrow as pa
 
+from engine.core.errors import Unavailable
+from flows.sharing import disk_problem
+
 REJECTED = "rejected"
+
+
+class SpoolFull(Unavailable):
+    """No spool folder could keep a write (one line naming each folder and why)."""
 
 
 def spool_folder(db: Path) -> Path:
     return Path(db).with_name(Path(db).name + ".spool")
+
+
+def fallback_folders(db: Path) -> list[Path]:
+    """Where entries go when the spool folder's disk cannot take them: one per hand log (named by
+    its absolute path) under each folder of CARDLAB_SPOOL_FALLBACK (separated by ':'), by default
+    ~/.cache/cardlab/spool and <temporary folder>/cardlab-spool."""
+    key = f"{Path(db).name}-{hashlib.sha256(str(Path(db).absolute()).encode()).hexdigest()[:12]}"
+    given = os.environ.get("CARDLAB_SPOOL_FALLBACK")
+    if given is not None:
+        return [Path(folder) / key for folder in given.split(os.pathsep) if folder]
+    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return [cache / "cardlab" / "spool" / key, Path(tempfile.gettempdir()) / "cardlab-spool" / key]
+
+
+def folders(db: Path) -> list[Path]:
+    """Every folder that may hold entries of `db`, the spool folder first."""
+    return [spool_folder(db), *fallback_folders(db)]
 
 
 @dataclass(frozen=True)
@@ -35,13 +65,22 @@ class Entry:
 
 
 def write(db: Path, *, ops: list[dict], frames: dict[str, pa.Table]) -> Path:
-    """Keep one entry; its frames are named as the ops refer to them."""
-    folder = spool_folder(db)
+    """Keep one entry (in the first folder that can take it); its frames are named as the ops refer to them."""
+    failed = []
+    for folder in folders(db):
+        try:
+            return _write_in(folder, ops, frames)
+        except OSError as exc:
+            failed.append(f"{folder}: {disk_problem(exc) or exc.strerror or exc}")
+    raise SpoolFull(f"no spool folder could keep the write ({'; '.join(failed)})")
+
+
+def _write_in(folder: Path, ops: list[dict], frames: dict[str, pa.Table]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     name = f"{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:8]}"
     staging = folder / f".tmp-{name}"
-    staging.mkdir()
     try:
+        staging.mkdir()
         for key, frame in frames.items():
             with pa.OSFile(str(staging / f"{key}.arrow"), "wb") as sink, pa.ipc.new_file(sink, frame.schema) as out:
                 out.write_table(frame)
@@ -53,28 +92,31 @@ def write(db: Path, *, ops: list[dict], frames: dict[str, pa.Table]) -> Path:
     return folder / name
 
 
-def entries(db: Path) -> list[Entry]:
-    """Whole entries, oldest first."""
-    folder = spool_folder(db)
+def _names(folder: Path) -> list[str]:
     try:
-        names = sorted(n for n in os.listdir(folder) if not n.startswith(".") and n != REJECTED)
-    except FileNotFoundError:
+        return [n for n in os.listdir(folder) if not n.startswith(".") and n != REJECTED]
+    except (FileNotFoundError, NotADirectoryError):
         return []
+
+
+def entries(db: Path) -> list[Entry]:
+    """Whole entries of every folder, oldest first (names start with the time they were written)."""
     found = []
-    for name in names:
+    for name, where in sorted((name, folder) for folder in folders(db) for name in _names(folder)):
         try:
-            found.append(Entry(folder / name, json.loads((folder / name / "ops.json").read_text())))
+            found.append(Entry(where / name, json.loads((where / name / "ops.json").read_text())))
         except (OSError, ValueError):
             continue  # removed meanwhile by the process that stored it
     return found
 
 
 def pending(db: Path) -> int:
-    folder = spool_folder(db)
-    try:
-        return sum(1 for n in os.listdir(folder) if not n.startswith(".") and n != REJECTED)
-    except FileNotFoundError:
-        return 0
+    return sum(len(_names(folder)) for folder in folders(db))
+
+
+def rejected(db: Path) -> int:
+    """Entries set aside with their reason, in every folder."""
+    return sum(len(os.listdir(folder / REJECTED)) for folder in folders(db) if (folder / REJECTED).is_dir())
 
 
 def remove(entry: Entry) -> None:

@@ -11,7 +11,6 @@ import contextlib
 import hashlib
 import json
 import math
-import os
 import shutil
 import subprocess
 import sys
@@ -178,6 +177,7 @@ class HandLog:
         self._gap = 0.0
         self.spooled: list[Path] = []  # entries this HandLog had to spool
         self._busy = ""  # why the last spool happened
+        self._unwritable = ""  # why the disk refused a write (then every later write is spooled)
         with self._lock:
             try:
                 self._connection()  # fail early on a bad path
@@ -193,8 +193,11 @@ class HandLog:
             self._release()
             left = [p for p in self.spooled if p.exists()]
             if left:
-                self._notify(f"note: {self._busy}; {len(left)} write(s) kept in {spool.spool_folder(self.path)}: "
-                             f"they go into the hand log at its next write, or now with `cardlab ingest`")
+                where = ", ".join(sorted({str(p.parent) for p in left}))
+                then = ("free space on its disk, then `cardlab ingest` stores them (so does any later write)"
+                        if self._unwritable else "they go into the hand log at its next write, or now with "
+                                                 "`cardlab ingest`")
+                self._notify(f"note: {self._busy}; {len(left)} write(s) kept in {where}: {then}")
             self.spooled = []
 
     def __enter__(self):
@@ -257,7 +260,13 @@ class HandLog:
     def _connection(self, wait: float | None = None) -> duckdb.DuckDBPyConnection:
         if self._con is not None:
             return self._con
-        con = sharing.connect(self.path, read_only=False, wait=self.wait if wait is None else wait)
+        if self._unwritable:
+            raise sharing.HandLogUnwritable(self._unwritable)
+        try:
+            con = sharing.connect(self.path, read_only=False, wait=self.wait if wait is None else wait)
+        except (duckdb.Error, OSError) as exc:
+            self._check_disk(exc)
+            raise
         self._con = con
         try:
             # Chunks are small appends: checkpoint (compress WAL into the file) rarely, not every 16 MB.
@@ -270,10 +279,19 @@ class HandLog:
             for adapter in list(self._adapters.values()):
                 self._apply_game(adapter)
             self._ingest_spool()
-        except BaseException:
+        except BaseException as exc:
             self._release()
+            self._check_disk(exc)
             raise
         return con
+
+    def _check_disk(self, exc: BaseException) -> None:
+        """A write the disk refused: from now on this writer spools (HandLogUnwritable says why)."""
+        problem = sharing.disk_problem(exc)
+        if problem is not None:
+            self._release()
+            self._unwritable = self._unwritable or f"the hand log {self.path} could not be written ({problem})"
+            raise sharing.HandLogUnwritable(self._unwritable) from None
 
     def _release(self) -> None:
         """Let the file go (closing checkpoints the WAL into it, so readers open it quickly)."""
@@ -291,25 +309,42 @@ class HandLog:
             now = time.monotonic()
             self._gap = now - self._last_write if self._last_write is not None else 0.0
             try:
-                self._connection(self._wait_now())
-                result = action()
+                try:
+                    self._connection(self._wait_now())
+                    result = action()
+                except (duckdb.Error, OSError) as exc:
+                    self._check_disk(exc)  # a full disk: HandLogUnwritable
+                    raise
             except (sharing.HandLogBusy, duckdb.IOException, OSError) as exc:
                 if isinstance(exc, (duckdb.IOException, OSError)) and not sharing.is_lock_error(exc):
-                    self._release()  # a disk error: the connection may be unusable
+                    self._release()  # another disk error: the connection may be unusable
                 self._note_busy(str(exc) if isinstance(exc, sharing.HandLogBusy)
                                 else f"the hand log {self.path} could not be written ({str(exc).splitlines()[0]})")
-                ops, frames = entry()
-                self.spooled.append(spool.write(self.path, ops=ops, frames=frames))
+                self._spool(*entry())
                 return None
             self._last_write = time.monotonic()
             if idle_next or self._gap > self.LINGER_S or sharing.someone_waiting(self.path):
                 self._release()
             return result
 
+    def _spool(self, ops: list[dict], frames: dict) -> None:
+        try:
+            self.spooled.append(spool.write(self.path, ops=ops, frames=frames))
+        except spool.SpoolFull as full:
+            raise spool.SpoolFull(f"{self._busy}, and {full}: free space on one of these disks; this write "
+                                  f"is not kept") from None
+
     def _spool_statement(self, sql: str, params: list) -> None:
         """A write given as SQL (e.g. a sweep's record) while the file stays taken."""
+        self._spool([self._statement_op(sql, params)], {})
+
+    def _statement_op(self, sql: str, params: list) -> dict:
         encoded = [{"timestamp": p.isoformat()} if isinstance(p, datetime) else p for p in params]
-        self.spooled.append(spool.write(self.path, ops=[self._op("sql", sql=sql, params=encoded)], frames={}))
+        return self._op("sql", sql=sql, params=encoded)
+
+    def _execute_write(self, sql: str, params: list) -> None:
+        """A write given as SQL on the file, or to the spool when the file stays taken or its disk is full."""
+        self._write(lambda: self.con.execute(sql, params), lambda: ([self._statement_op(sql, params)], {}))
 
     def _ingest_spool(self) -> None:
         """Store what this or another process had to spool, oldest first."""
@@ -318,9 +353,9 @@ class HandLog:
                 continue
             try:
                 self._store_entry(entry)
-            except (duckdb.IOException, OSError):
-                raise
             except Exception as exc:  # refused by the database: kept aside with the reason, not lost
+                if isinstance(exc, (duckdb.IOException, OSError)) or sharing.disk_problem(exc):
+                    raise  # the disk, not the entry: it stays in the spool
                 if self._spool_of != self.path:  # a snapshot leaves that to the hand log itself
                     self._seen.add(entry.path.name)
                     continue
@@ -367,7 +402,12 @@ class HandLog:
             self._adapters.setdefault(game.name, game)
             if game.name in self._games or self._con is None:
                 return
-            self._apply_game(game)
+            try:
+                self._apply_game(game)
+            except (duckdb.Error, OSError) as exc:
+                with contextlib.suppress(sharing.HandLogUnwritable):  # applied at the next open, or in the snapshot
+                    self._check_disk(exc)
+                    raise
 
     def _apply_game(self, game: GameSpec) -> None:
         if game.name in self._games:
@@ -392,7 +432,8 @@ class HandLog:
             con.commit()
             self._columns.clear()
         except Exception:
-            con.rollback()
+            with contextlib.suppress(duckdb.Error):  # a failed commit (a full disk) leaves nothing to roll back
+                con.rollback()
             raise
 
     def table_columns(self, table: str) -> list[str]:
@@ -565,7 +606,7 @@ class HandLog:
                 raise BadValue(f"sweep {sweep_id} was started with another spec ({found[0][0]}); "
                                  f"it can only be resumed with its own")
             return
-        self.con.execute(
+        self._execute_write(
             "INSERT INTO sweeps (sweep_id, game, bot, grid, units, seed, started_at, spec)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [sweep_id, game, bot, json.dumps(grid), units, seed, _now(), spec],
@@ -573,7 +614,7 @@ class HandLog:
 
     def finish_sweep(self, sweep_id: str, *, best_match: str | None, mlflow_run: str | None,
                      baseline_match: str | None = None) -> None:
-        self.con.execute(
+        self._execute_write(
             "UPDATE sweeps SET finished_at = ?, best_match = ?, mlflow_run = ?, baseline_match = ? WHERE sweep_id = ?",
             [_now(), best_match, mlflow_run, baseline_match, sweep_id],
         )
@@ -708,13 +749,14 @@ def claim_problems(con: duckdb.DuckDBPyConnection) -> list[str]:
 def ingest(path: Path | str | None = None, *, wait: float | None = None) -> tuple[int, int]:
     """Store every spooled write in the hand log now: (entries stored, entries set aside)."""
     path = Path(path) if path is not None else Paths.from_env().db
-    before = spool.pending(path)
-    rejected = spool.spool_folder(path) / spool.REJECTED
-    aside = len(os.listdir(rejected)) if rejected.is_dir() else 0
+    before, aside = spool.pending(path), spool.rejected(path)
     with HandLog(path, wait=wait) as store:  # opening the file stores the spool
+        if store._unwritable:
+            raise sharing.HandLogUnwritable(f"{store._unwritable}: free space on its disk, then run `cardlab ingest` "
+                                            f"again ({spool.pending(path)} write(s) wait in the spool)")
         if store._con is None:
             raise sharing.HandLogBusy(store._busy)
-    now_aside = len(os.listdir(rejected)) if rejected.is_dir() else 0
+    now_aside = spool.rejected(path)
     return before - spool.pending(path) - (now_aside - aside), now_aside - aside
 
 

@@ -22,6 +22,7 @@ from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
+from flows.spool import SpoolFull
 from flows.stats import payoff_interval
 from flows.store import BackgroundWriter, HandLog, new_match_id, to_stderr
 
@@ -188,25 +189,34 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
     plans = spec.plans()
     adapter = games.get(spec.game)
     with HandLog(db) as store:
-        store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
-                          units=spec.units, seed=spec.seed, spec=spec.to_json())
+        try:
+            store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
+                              units=spec.units, seed=spec.seed, spec=spec.to_json())
+        except SpoolFull as exc:
+            return _no_room(sweep_id, exc, "nothing was recorded; once there is room, run the command again")
         jobs = []
-        for index, plan in enumerate(plans):
-            match_id = _match_id(sweep_id, index)
-            record_match(store, plan, match_id, source="sweep", sweep_id=sweep_id)
-            done = store.written_chunks(match_id)  # resuming skips what is already stored
-            jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
+        try:
+            for index, plan in enumerate(plans):
+                match_id = _match_id(sweep_id, index)
+                record_match(store, plan, match_id, source="sweep", sweep_id=sweep_id)
+                done = store.written_chunks(match_id)  # resuming skips what is already stored
+                jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
+        except SpoolFull as exc:
+            return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
         try:
             written = _play_jobs(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress,
                                  window=max_in_flight or 2 * worker_count())
         except SweepFailed as exc:  # the run is Failed with the one-line reason (no traceback in the log)
             return Failed(message=str(exc), data=exc)
-        for index, _ in enumerate(plans):
-            match_id = _match_id(sweep_id, index)
-            total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
-                                [match_id])["s"][0]
-            store.finish_match(match_id, float(total))
+        try:
+            for index, _ in enumerate(plans):
+                match_id = _match_id(sweep_id, index)
+                total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
+                                    [match_id])["s"][0]
+                store.finish_match(match_id, float(total))
+        except SpoolFull as exc:
+            return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
         runs = _config_runs(store, sweep_id, plans)
         best, runner_up = _ranked(runs)
         diff, se = _paired(store, best, runner_up)
@@ -220,11 +230,24 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                                         best=best, runner_up=runner_up, paired_diff=diff, paired_se=se,
                                         spec=json.loads(spec.to_json()))
         # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
-        store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
-                           baseline_match=None if baseline is None else baseline.match_id)
+        try:
+            store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
+                               baseline_match=None if baseline is None else baseline.match_id)
+        except SpoolFull as exc:
+            return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
     logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
     return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
                         time.perf_counter() - started, written, baseline, base_diff, base_se)
+
+
+def _resume_hint(game: str, sweep_id: str) -> str:
+    return f"once there is room, `cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks"
+
+
+def _no_room(sweep_id: str, exc: SpoolFull, then: str):
+    """The run Failed with one line (no traceback in the log): the disk is full and no spool has room."""
+    failed = SweepFailed(f"sweep {sweep_id} stopped: {exc}; {then}")
+    return Failed(message=str(failed), data=failed)
 
 
 def baseline_for(game: str, bot: str, db: str | None = None) -> tuple[tuple[str, str], ...]:
@@ -256,6 +279,7 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     running: dict = {}
     failure: tuple[str, int, str | BaseException] | None = None
     stopped: BaseException | None = None
+    lost: SpoolFull | None = None  # the hand log's disk is full and no spool folder has room
     try:
         while True:
             while failure is None and len(running) < window:
@@ -282,12 +306,19 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 progress(log.count)
     except (KeyboardInterrupt, TerminationSignal) as exc:  # Ctrl-C, SIGHUP (engine.core.ending); SIGTERM
         stopped = exc  # (Prefect's own during a flow run: it re-sends it to ours once the flow has ended)
+    except SpoolFull as exc:
+        lost = exc
     finally:
-        written = writer.close()  # every chunk that finished lands, whatever happened
+        try:
+            written = writer.close()  # every chunk that finished lands, whatever happened
+        except SpoolFull as exc:
+            written, lost = writer.written, lost or exc
     if stopped is not None:  # the chunks in play are dropped: a chunk is all or nothing
         to_stderr(f"interrupted by {ending.describe(stopped)}: sweep {sweep_id} stopped; {written:,} units kept; "
                   f"`cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks")
         raise stopped
+    if lost is not None:
+        raise SweepFailed(f"sweep {sweep_id} stopped: {lost}; {written:,} units kept; {_resume_hint(game, sweep_id)}")
     if failure is not None:
         match_id, chunk, cause = failure
         reason = cause if isinstance(cause, str) else f"match {match_id} chunk {chunk}: {cause!r}"

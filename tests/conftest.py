@@ -9,6 +9,7 @@ os.environ["CARDLAB_DB"] = str(_TMP / "handlog.duckdb")
 os.environ["CARDLAB_OUT"] = str(_TMP / "out")
 os.environ["CARDLAB_ARTIFACT_ROOT"] = str(_TMP / "mlflow-artifacts")
 os.environ["MLFLOW_TRACKING_URI"] = f"sqlite:///{_TMP / 'mlflow.db'}"
+os.environ["CARDLAB_SPOOL_FALLBACK"] = str(_TMP / "spool-fallback")  # where a full disk's spool goes, not ~/.cache
 
 from flows.settings import apply_defaults  # noqa: E402
 

@@ -164,9 +164,9 @@ def test_judge_still_prints_its_json_when_the_match_can_be_neither_logged_nor_sp
     assert run(env, "match", "toy", "--hands", "10").returncode == 0
     Path(env["CARDLAB_DB"] + ".spool").write_text("a file where the spool folder would go")
     with Holder(Path(env["CARDLAB_DB"]), read_only=False):
-        judged = run(env, "judge", "twocarddraw", "--strategy", str(strategy), "--bot", "sample", "--hands", "200",
-                     "--seed", "3", "--json", "--log")
+        judged = run(env | {"CARDLAB_SPOOL_FALLBACK": ""}, "judge", "twocarddraw", "--strategy", str(strategy),
+                     "--bot", "sample", "--hands", "200", "--seed", "3", "--json", "--log")  # no fallback folder
     assert judged.returncode == 0, judged.stderr
     out = json.loads(judged.stdout)
-    assert out["hands_played"] == 200 and "match_id" not in out and out["log_error"].startswith("FileExistsError")
-    assert "note: the match was not logged (FileExistsError" in judged.stderr
+    assert out["hands_played"] == 200 and "match_id" not in out and out["log_error"].startswith("SpoolFull")
+    assert "note: the match was not logged (SpoolFull" in judged.stderr
