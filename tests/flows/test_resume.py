@@ -6,8 +6,10 @@ from dataclasses import replace
 
 import duckdb
 import pytest
+from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
+from flows.settings import Paths
 from flows.sweep import ResumeRefused, SweepFailed, SweepSpec, parse_grid, resume_spec, sweep_flow
 
 
@@ -100,6 +102,7 @@ def test_a_failure_names_config_chunk_cause_and_resume_command_and_stops_submitt
     assert chunks <= 3 and units == 100 * chunks
 
 
+@pytest.mark.slow  # a sweep run twice
 def test_a_partial_chunk_is_refused_not_stored_and_resume_completes_it(toy, tmp_path):
     spec, db = _crashing(tmp_path, "short")
     with pytest.raises(SweepFailed, match=r"chunk 5 \(flips 500-599\): played 50 of 100 flips"):
@@ -161,6 +164,6 @@ def test_pick_refuses_an_incomplete_sweep_and_a_sweep_whose_mlflow_logging_was_k
     picked = sweep_record.pick(con, "toy")
     con.close()
     assert picked.match_id == done.best.match_id and picked.run_id == done.mlflow_run_id
-    client = tracking._client()
+    client = MlflowClient(Paths.from_env().tracking_uri)
     runs = client.search_runs([tracking.experiment_id("toy")], "tags.`cardlab.sweep_id` = 's-crash'")
     assert sorted(r.data.tags["cardlab.kind"] for r in runs) == ["config", "config", "sweep"]

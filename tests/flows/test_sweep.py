@@ -4,8 +4,10 @@ from dataclasses import replace
 
 import duckdb
 import pytest
+from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
+from flows.settings import Paths
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate, with_runner
 
 
@@ -48,7 +50,7 @@ def test_mlflow_has_a_parent_with_a_child_per_config_and_pick_finds_the_best(out
     assert picked.match_id == result.best.match_id
     assert picked.config == {"edge": 0.7, "label": "plain", "crash_unit": -1, "crash_file": ""}
     assert picked.parent_run_id == result.mlflow_run_id
-    children = tracking._client().search_runs(
+    children = MlflowClient(Paths.from_env().tracking_uri).search_runs(
         [tracking.experiment_id("toy")], f"tags.`mlflow.parentRunId` = '{result.mlflow_run_id}'")
     assert len(children) == 3
 
@@ -60,6 +62,7 @@ def test_resuming_a_sweep_rewrites_nothing_and_keeps_every_unit(outcome, toy):
     assert [r.mean for r in again.runs] == [r.mean for r in result.runs]
 
 
+@pytest.mark.slow  # a sweep run twice
 def test_a_crashed_sweep_keeps_finished_chunks_and_resume_plays_only_the_rest(toy, tmp_path):
     marker = tmp_path / "crash"
     marker.write_text("")
@@ -89,6 +92,7 @@ def test_bad_grid_values_fail_before_any_work(toy):
         parse_grid(["edge"])
 
 
+@pytest.mark.slow  # a Dask cluster
 def test_dask_runner_against_a_scheduler_address_gives_the_same_results(toy, tmp_path):
     from distributed import LocalCluster
 
