@@ -26,6 +26,7 @@ def game_with(mode: str, *extra: str, answer: str = "CALL", first_turn_ms: int =
 
 
 @pytest.mark.parametrize("mode", ["sleep", "bigline", "close_stdout", "noread_nonewline", "burn", "alloc"])
+@pytest.mark.slow  # waits out each limit
 def test_a_faulty_program_is_timed_out_and_the_game_is_played_out(mode):
     result = game_with(mode)
     report = result.seat_reports[0]

@@ -3,6 +3,8 @@
 import sys
 from pathlib import Path
 
+import pytest
+
 from engine.cg_holdem.judge import play_programs
 from engine.cg_holdem.rules import GameConfig
 
@@ -17,6 +19,7 @@ def test_three_calling_programs_match_the_in_process_game():
     assert all(r["failure"] is None for r in result.seat_reports)
 
 
+@pytest.mark.slow  # waits out a time limit
 def test_a_slow_program_times_out_and_is_ranked_out():
     config = GameConfig(players=3, first_turn_ms=5000, turn_ms=100)
     slow = [sys.executable, CALLER, "0.6", "4"]  # first answers fine, then too slow at round 4

@@ -75,6 +75,7 @@ def our_stacks(n, antes, folds, stacks, holes, board):
     return [stacks[s] - totals[s] + won[s] for s in range(n)]
 
 
+@pytest.mark.slow  # many games through pokerkit
 def test_side_pots_match_pokerkit():
     rng = np.random.default_rng(20261122)
     checked = 0

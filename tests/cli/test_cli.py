@@ -64,6 +64,7 @@ def test_bad_input_gets_one_line_naming_what_is_accepted(capsys, monkeypatch, ar
     assert "Traceback" not in err and len([line for line in err.splitlines() if line.strip()]) == 1
 
 
+@pytest.mark.slow  # a sweep, pick, report and SQL through the CLI
 def test_sweep_then_pick_report_and_sql(capsys, monkeypatch, tmp_path):
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.4,0.6", "--hands", "600",
                              "--chunk", "200")
@@ -106,6 +107,7 @@ def test_every_contest_has_judge_and_export_commands(capsys, monkeypatch):
     assert not missing, f"no judge command for {missing}"
 
 
+@pytest.mark.slow  # runs the workspace benchmarks
 def test_workspace_benchmarks_print_their_figures(capsys, monkeypatch):
     code, out, err = cardlab(capsys, monkeypatch, "bench", "store", "--game", "toy", "--hands", "400", "--chunk", "100")
     assert code == 0, err
@@ -126,6 +128,7 @@ def _table_counts(db) -> tuple:
         con.close()
 
 
+@pytest.mark.slow  # a failing sweep and resumes
 def test_a_failed_sweep_ends_with_one_line_and_resume_refuses_contradicting_flags(capsys, monkeypatch, tmp_path,
                                                                                  toy_game):
     import re

@@ -30,6 +30,7 @@ def _reference(tmp_path) -> str:
     return f"{sys.executable} {tmp_path / 'sim' / 'simulate.py'}"
 
 
+@pytest.mark.slow  # a league of programs
 def test_tractor_league_json_ranks_simulators_by_agreement(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "h.duckdb"))
     monkeypatch.setenv("CARDLAB_OUT", str(tmp_path / "out"))

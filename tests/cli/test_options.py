@@ -126,6 +126,7 @@ def test_a_bug_while_logging_keeps_its_traceback(handlog, monkeypatch):
 
 
 # ------------------------------------------------------------------------ the TwoCardDraw bundle
+@pytest.mark.slow  # exports a bundle and judges it
 def test_the_twocarddraw_bundle_forwards_its_options_to_the_judge(tmp_path):
     """run.py (no parser of its own) passes its options to `cardlab judge twocarddraw` with the frozen bot."""
     strategy, bundle = tmp_path / "s.txt", tmp_path / "b"

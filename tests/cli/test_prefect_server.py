@@ -18,6 +18,8 @@ import pytest
 
 from cardlab import prefect_local
 
+pytestmark = pytest.mark.slow  # a real Prefect server per sweep
+
 MARK = "CARDLAB_TEST_SERVER_MARK"
 SERVER_APP = b"prefect.server.api.server:create_app"
 ROOT = Path(__file__).resolve().parents[2]

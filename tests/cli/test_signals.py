@@ -15,6 +15,8 @@ import pytest
 
 from flows.store import claim_problems
 
+pytestmark = pytest.mark.slow  # a process per signal, interrupted mid-play, then resumed
+
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tests" / "holdem_training" / "data" / "contestant.py"  # `check`: checks every round

@@ -77,6 +77,7 @@ def finish(proc: LineProcess, marker: str):
 
 @pytest.mark.parametrize("mode, kind", [("flood", None), ("sleep", "wall"), ("noread_nonewline", "output"),
                                         ("bigline", "output"), ("garbage", "wall"), ("close_stdout", None)])
+@pytest.mark.slow  # waits out wall limits, both sandboxes
 def test_a_program_that_never_reads_cannot_stall_the_judge(namespaces, mode, kind):
     proc, marker = hostile(mode, namespaces=namespaces, max_line_bytes=1 << 20)
     started = time.monotonic()
@@ -94,6 +95,7 @@ def test_a_program_that_never_reads_cannot_stall_the_judge(namespaces, mode, kin
     assert time.monotonic() - started < 15
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_burning_cpu_is_stopped_with_a_figure_past_the_limit(namespaces):
     proc, marker = hostile("burn", namespaces=namespaces, cpu_seconds=1)
     with pytest.raises(LimitExceeded) as info:

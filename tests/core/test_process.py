@@ -35,6 +35,7 @@ def test_a_last_line_without_newline_is_still_read():
         assert proc.read_line(timeout=10) == "tail"
 
 
+@pytest.mark.slow  # waits out a wall limit
 def test_silence_past_the_timeout_is_a_wall_limit():
     with LineProcess([sys.executable, "-c", "import time; time.sleep(5)"], spin=True) as proc:
         with pytest.raises(LimitExceeded) as info:

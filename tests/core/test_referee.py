@@ -306,6 +306,7 @@ def test_a_program_that_crashes_ends_the_match_with_its_stderr_and_keeps_the_uni
     assert played.reports[0].failure.startswith("crash:")
 
 
+@pytest.mark.slow  # waits out a time limit
 def test_a_program_that_hangs_breaks_the_turn_time_limit(tmp_path):
     seat = program(tmp_path, HANG, turn_seconds=0.5)
     played = play_match(GAME, [seat, BotSeat(Threshold(0))], seed=9, first=0, count=6)

@@ -75,6 +75,7 @@ def test_memory_held_by_a_child_under_a_shell_counts(tmp_path, mode):
     assert survivors(marker) == []
 
 
+@pytest.mark.slow  # polls a process tree for seconds
 def test_memory_under_the_limit_is_measured_over_the_tree(tmp_path, mode):
     marker = f"hog-{uuid.uuid4().hex}"
     hog = script(tmp_path, "hog.py", HOG)
@@ -106,6 +107,7 @@ def test_a_fork_bomb_is_stopped_and_every_process_reaped(tmp_path, mode):
         assert proc._group.folders() == []  # removed with the tree
 
 
+@pytest.mark.slow  # polls a process tree for seconds
 def test_a_few_processes_under_the_limit_are_fine(tmp_path, mode):
     marker = f"few-{uuid.uuid4().hex}"
     few = script(tmp_path, "few.py", SLEEPERS)

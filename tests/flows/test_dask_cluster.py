@@ -13,6 +13,8 @@ import pytest
 from cardlab import cluster, prefect_local
 from flows.sweep import SweepFailed, SweepSpec, parse_grid, with_runner
 
+pytestmark = pytest.mark.slow  # a Dask cluster and worker processes per test
+
 HOLDEM = SweepSpec(game="holdem-training", bot="exploit", grid=parse_grid(["future_edge=0.3,0.5"]), units=400,
                    seed=11, chunk_size=100)
 CG = SweepSpec(game="cg-holdem", bot="aggressive", grid=parse_grid(["bet_respect=0.25,0.4"]), units=60, seed=11,

@@ -84,6 +84,7 @@ def test_no_better_config_keeps_the_baseline(toy, tmp_path):
     assert got.challenger == {"edge": "0.2"} and got.selection_units == 0  # one challenger: straight to the test
 
 
+@pytest.mark.slow  # a decided sweep run twice
 def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     marker = tmp_path / "crash"
     marker.write_text("")

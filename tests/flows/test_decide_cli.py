@@ -39,6 +39,7 @@ def test_until_decided_prints_one_json_object_with_the_decision(capsys, monkeypa
     assert code == 0 and f"switch,{got['hands']}" in out
 
 
+@pytest.mark.slow  # a decided sweep and its report
 def test_the_report_opens_with_the_decision_and_the_confirmation(capsys, monkeypatch, tmp_path):
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.3,0.45", "--hands", "2000",
                              "--seed", "4", "--until-decided", "--json")

@@ -17,6 +17,8 @@ import pytest
 
 from flows.store import claim_problems
 
+pytestmark = pytest.mark.slow  # whole commands on a small full file system
+
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tests" / "holdem_training" / "data" / "contestant.py"  # `check`: checks every round

@@ -33,6 +33,7 @@ def db(tmp_path):
     return str(tmp_path / "league.duckdb")
 
 
+@pytest.mark.slow  # three league runs
 def test_league_resumes_and_extends_without_replaying(tmp_path, db):
     quiet = f"{sys.executable} {CALLER}"
     dead = f"{sys.executable} -c pass"  # never answers: a timeout every turn, ranked out
@@ -61,6 +62,7 @@ def test_league_resumes_and_extends_without_replaying(tmp_path, db):
     assert page.read_text().count("<tr>") == 1 + 4 + 1 + 6
 
 
+@pytest.mark.slow  # two league runs of programs
 def test_an_edited_program_is_a_new_version_with_its_own_games(tmp_path, db):
     script = tmp_path / "mine.py"
     script.write_text(Path(CALLER).read_text())
@@ -76,6 +78,7 @@ def test_an_edited_program_is_a_new_version_with_its_own_games(tmp_path, db):
     assert sorted((s.name, s.games) for s in board.standings) == [("b", 4), ("mine", 2), ("mine", 2)]
 
 
+@pytest.mark.slow  # two league runs
 def test_a_league_is_refused_when_its_seed_changes(tmp_path, db):
     quiet = f"{sys.executable} {CALLER}"
     run_league(_league(tmp_path, [("a", quiet), ("b", quiet)], games=2), db=db)

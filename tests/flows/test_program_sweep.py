@@ -133,6 +133,7 @@ def test_codingame_program_sweep_plays_the_bots_deals_and_seatings(tmp_path):
     assert {r.overrides["action"] for r in outcome.runs} == {"CALL", "FOLD"}
 
 
+@pytest.mark.slow  # a program sweep, pick and export through the CLI
 def test_the_cli_sweeps_a_program_picks_and_exports_it(tmp_path):
     env = {"CARDLAB_DB": str(tmp_path / "h.duckdb"), "CARDLAB_OUT": str(tmp_path / "out"),
            "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'mlflow.db'}",

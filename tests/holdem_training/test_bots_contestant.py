@@ -123,6 +123,7 @@ def test_contestant_through_the_real_judge_matches_in_process(name, settings):
         assert set(external.log.payoffs.tolist()) <= {0, 5, 10}
 
 
+@pytest.mark.slow  # exports and runs the exploit bundle
 def test_exported_exploit_bundle_plays_like_the_in_process_bot(tmp_path, small_tables):
     settings = [f"tables_path={small_tables}", "preflop_runouts=2", "runouts_flop=2", "runouts_turn=2",
                 "equity_runouts_flop=4", "equity_runouts_turn=8"]

@@ -243,17 +243,17 @@ def test_option_values_match_twin():
     assert np.allclose(got, want)
 
 
-def test_river_values_match_twin():
+@pytest.mark.parametrize("reps, every", [pytest.param(3, 7, marks=pytest.mark.slow), (2, 29)])  # the twin is slow
+def test_river_values_match_twin(reps, every):
     rng = _rng(12)
     cdf = K.score_cdf(20, 100)
-    reps = 3
     river = np.empty((3, reps, 1326))
     river[0] = rng.random((reps, 1326)) * 0.9
     river[1] = rng.random((reps, 1326)) * 0.05
     river[2] = rng.choice([-1.0, 0.0, 0.5, 1.0], size=(reps, 1326))
     post = rng.random(1326)
     bw, bd = rng.random(1326) * 0.8, rng.random(1326) * 0.1
-    active = np.arange(0, 1326, 7)
+    active = np.arange(0, 1326, every)
     sizes = np.array([3, 10, 25, 60])
     fractions = np.array([0.25, 0.5, 1.0, 3.0])
     got = K.river_values(K.call_model(cdf, SETS), post, bw, bd, river, active, 20, 60, sizes, fractions, 100)

@@ -91,6 +91,7 @@ def _deals(n: int, seed: int):
     return np.concatenate([deals[:, :2], deals[:, 4:]], axis=1), deals[:, 2:]
 
 
+@pytest.mark.slow  # a million hands through a second evaluator
 def test_a_million_pairs_order_like_phevaluator():
     """1,000,000 deals (two holdings on one board) compared by phevaluator's C evaluator
     (its rank: 1 = best, card id = rank * 4 + suit with suits c, d, h, s)."""

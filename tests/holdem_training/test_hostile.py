@@ -28,6 +28,7 @@ def judged(argv: list[str], *, wall: float = 3.0, **kwargs):
 
 @pytest.mark.parametrize("mode, status", [("flood", None), ("sleep", "limit"), ("bigline", "limit"),
                                           ("close_stdout", "ended"), ("noread_nonewline", "limit")])
+@pytest.mark.slow  # waits out wall limits
 def test_programs_that_never_read_get_a_verdict_within_the_wall_limit(mode, status):
     marker = uuid.uuid4().hex
     result = judged([sys.executable, HOSTILE, marker, mode], hands=10000, wall=6)  # slack for a loaded machine
@@ -36,6 +37,7 @@ def test_programs_that_never_read_get_a_verdict_within_the_wall_limit(mode, stat
     assert survivors(marker) == []
 
 
+@pytest.mark.slow  # waits out a wall limit
 def test_a_rate_flood_that_never_reads_stops_at_the_wall_limit():
     marker = uuid.uuid4().hex
     result = judged([sys.executable, HOSTILE, marker, "flood"], hands=10000, env={"HOSTILE_ANSWER": "RATE 1"})
@@ -44,6 +46,7 @@ def test_a_rate_flood_that_never_reads_stops_at_the_wall_limit():
 
 
 @pytest.mark.parametrize("mode, limit", [("burn", "cpu"), ("hog", "memory")])
+@pytest.mark.slow  # burns CPU / memory to the limit
 def test_a_limit_after_good_hands_keeps_those_hands(mode, limit):
     marker = uuid.uuid4().hex
     result = judged([sys.executable, CONTESTANT, mode, "30", marker], cpu_seconds=1, memory_mb=200, wall=20)

@@ -136,6 +136,7 @@ def test_program_over_the_rate_budget_gets_minus_one():
     assert result.verdict == "budget" and "prints -1" in result.verdict_line
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_cpu_limit_stops_the_program_and_says_so():
     result = judge.play_external([sys.executable, CONTESTANT, "burn", "2"], seed=5, hands=10, cpu_seconds=1)
     assert result.status == "limit" and result.limit == "cpu"

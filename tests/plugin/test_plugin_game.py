@@ -56,6 +56,7 @@ def _log(home: Path, sql: str, params=()):
         return con.execute(sql, list(params)).fetchall()
 
 
+@pytest.mark.slow  # installs a package, then the CLI
 def test_an_installed_package_adds_a_game_that_matches_judges_and_replays(plugin):
     home, cardlab = plugin
     assert "highcard" in cardlab("games").stdout

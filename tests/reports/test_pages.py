@@ -66,6 +66,7 @@ def test_index_lists_sweeps_leagues_and_submissions(ht_sweep, tmp_path):
     assert "sub-1" in text and "Submitted candidates over time" in text
 
 
+@pytest.mark.slow  # the CLI end to end
 def test_cli_exports_phh_writes_a_replay_and_the_report(ht_sweep, tmp_path):
     from cardlab.cli import app
 

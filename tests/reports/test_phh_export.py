@@ -32,6 +32,7 @@ def _export(match_id, tmp_path):
         con.close()
 
 
+@pytest.mark.slow  # a match through pokerkit
 def test_holdem_training_match_round_trips_through_pokerkit(tmp_path):
     plan = MatchPlan(game="holdem-training", bot="exploit", seed=11, units=300, chunk_size=150)
     with HandLog() as store:

@@ -142,6 +142,7 @@ SCRIPT = """
 """
 
 
+@pytest.mark.slow  # a whole arbiter match through the CLI
 def test_the_cli_plays_the_arbiters_match_from_its_seed(tmp_path):
     """External scripted agents, one of them reached through a symlink, through `judge splendor`."""
     from cardlab.commands import splendor as cli

@@ -37,6 +37,7 @@ def turn(tokens, returns=(), msg="", kib=()):
     return {"tokens": list(tokens), "returns": list(returns), "nobleId": 0, "kibitzes": list(kib), "arbiterMsg": msg}
 
 
+@pytest.mark.slow  # a whole scripted game
 def test_a_scripted_game_records_returns_messages_and_kibitzes_as_the_arbiter_does(tmp_path):
     agents_dir = tmp_path / "agents"
     agents_dir.mkdir()
@@ -99,6 +100,7 @@ def test_kibitzes_come_from_all_of_stderr(tmp_path):
     assert bot.respond(EXAMPLE).kibitzes == ("first", "last")
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_the_cpu_limit_kills_even_an_agent_that_catches_sigxcpu(tmp_path):
     # ulimit -t 11 sets soft = hard: the agent is killed at the limit, a SIGXCPU handler never
     # gets to print a move. (1 s here for speed; the contest's 11 s is the default.)
@@ -116,6 +118,7 @@ def test_the_cpu_limit_kills_even_an_agent_that_catches_sigxcpu(tmp_path):
     assert reply.limit == "cpu" and output_tokens(reply.stdout) == [] and reply.kibitzes == ("spinning",)
 
 
+@pytest.mark.slow  # sleeps past the CPU limit
 def test_a_sleeper_is_not_stopped_by_the_cpu_limit(tmp_path):
     # The arbiter has no wall limit: sleeping past the CPU limit still gets the move counted.
     # cardlab's wall guard (60 s by default) is only a safety net far beyond that.

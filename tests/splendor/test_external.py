@@ -60,6 +60,7 @@ def test_a_crashed_agent_still_gets_its_printed_move(tmp_path):
     assert strict.respond(EXAMPLE).stdout == ""
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_cpu_limit_stops_a_spinner_but_keeps_its_output(tmp_path):
     bot = agent(tmp_path, "spin", """
         import sys
@@ -73,6 +74,7 @@ def test_cpu_limit_stops_a_spinner_but_keeps_its_output(tmp_path):
     assert reply.wall_seconds < 5
 
 
+@pytest.mark.slow  # waits out a wall limit
 def test_wall_guard_stops_a_sleeper(tmp_path):
     bot = agent(tmp_path, "sleep", """
         import time

@@ -38,6 +38,7 @@ def move(mode: str, *extra: str, folder: Path, **kwargs):
 @pytest.mark.parametrize("mode, limit", [("sleep", "wall"), ("flood", "output"), ("bigline", "output"),
                                          ("noread_nonewline", "output"), ("burn", "cpu"), ("close_stdout", None),
                                          ("garbage", "wall")])
+@pytest.mark.slow  # waits out each limit
 def test_a_hostile_move_gets_its_verdict_in_time(mode, limit, tmp_path):
     reply = move(mode, folder=tmp_path)
     assert reply.limit == limit

@@ -30,10 +30,12 @@ def judged(mode: str, *extra: str, text: str | None = None, **kwargs):
                                            ("bigline", "output limit"), ("noread_nonewline", "output limit"),
                                            ("burn", "time limit"), ("alloc", "memory limit"),
                                            ("close_stdout", "time limit"), ("garbage", "time limit")])
+@pytest.mark.slow  # waits out each limit
 def test_a_simulator_that_never_reads_its_large_input_gets_a_verdict(mode, verdict):
     assert judged(mode).verdict == verdict
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_a_burned_cpu_figure_is_past_the_limit():
     result = judged("burn")
     assert result.verdict == "time limit" and result.cpu_seconds > 1

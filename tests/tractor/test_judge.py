@@ -97,6 +97,7 @@ def test_export_bundle_runs_standalone(tmp_path):
     assert bad.returncode == 2 and b"case 1" in bad.stderr
 
 
+@pytest.mark.slow  # the CLI judge and its benchmark
 def test_cli_judge_and_bench():
     runner = CliRunner()
     result = runner.invoke(typer_app(), ["judge", "--rounds", "4", "--seed", "1"])

@@ -3,6 +3,7 @@
 import sys
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from engine.tractor.judge import run_program
@@ -42,6 +43,7 @@ def test_trailing_spaces_are_forgiven_but_crashes_are_not():
     assert crash.verdict == "runtime error" and crash.matched == 4
 
 
+@pytest.mark.slow  # burns CPU to the limit
 def test_cpu_limit():
     verdict = run_program(py("while True: pass"), CASE.read_text(), CASE.with_suffix(".out").read_text(),
                           cpu_seconds=1.0)

@@ -154,6 +154,7 @@ def test_input_is_read_as_needed():
 @pytest.mark.parametrize("shell, message", [("< {case} > /dev/full", "No space left on device"),
                                             ("< {case} >&-", "stdout is closed"),
                                             ("<&-", "stdin is closed")])
+@pytest.mark.slow  # a shell and the CLI per stream
 def test_closed_or_full_streams_give_one_line(shell, message):
     import subprocess
     import sys

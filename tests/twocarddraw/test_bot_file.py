@@ -101,6 +101,7 @@ def test_faults_get_the_in_process_verdicts(generated_12, tmp_path, extra, statu
     assert survivors(str(tmp_path)) == []
 
 
+@pytest.mark.slow  # waits out a wall limit
 def test_a_call_that_never_returns_ends_at_the_wall_limit(generated_12, tmp_path):
     path = user_file(tmp_path, """
         class Sleeper(Bot):

@@ -56,6 +56,7 @@ def test_em_fit_improves_with_hands_and_full_information_is_better(generated_12,
     assert fit_quality(generated_12, generated_12).value_lost == pytest.approx(0.0, abs=1e-12)
 
 
+@pytest.mark.slow  # the fit flow with MLflow
 def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, random_match, tmp_path, monkeypatch):
     monkeypatch.setenv("MLFLOW_TRACKING_URI", f"sqlite:///{tmp_path / 'mlflow.db'}")
     monkeypatch.setenv("CARDLAB_FIT_EXPERIMENT", "fit-test")

@@ -38,6 +38,7 @@ def test_bucket_edges_cover_the_statements_step_range_in_log_steps():
     assert np.allclose(np.diff(np.log(edges)), np.log(20) / 4)
 
 
+@pytest.mark.slow  # trains the learner over many hands
 def test_the_learner_weighs_the_step_buckets_and_improves_on_its_prior():
     """Against a 10,000-step server the low bucket gains weight; against 200,000 steps it loses it.
     On the 10,000-step server (much to exploit) the policy's exact value rises well above the prior's."""
