@@ -110,3 +110,22 @@ def test_rule_refusals_name_the_flag():
     with pytest.raises(Exception, match="--alpha"):
         make_rule("toy", alpha=0.7)
     assert make_rule("holdem-training").d1 == 0.25
+
+
+def test_resampling_a_sweeps_real_differences_measures_the_sprts_errors(toy, tmp_path):
+    """bench.decisions.resample: both signs of every pair, each with error shares and units per hypothesis."""
+    from bench.decisions import resample
+    from flows.sweep import sweep_flow
+
+    db = str(tmp_path / "h.duckdb")
+    got = sweep_flow(_spec("edge=0.4,0.6", sweep_id="s-fixed"), db=db, track=False)
+    with duckdb.connect(db, read_only=True) as con:
+        found = resample(con, got.sweep_id, Rule(d1=0.2, first_look=200), runs=200, cap=2000, batch=100)
+    assert len(found) == 6  # 3 configs (the baseline edge=0.5 with them): 3 pairs, both signs
+    for r in found:
+        assert r.sd > 0 and r.runs == 200
+        assert r.alpha <= 0.05 + 3 * (0.05 * 0.95 / 200) ** 0.5
+        assert r.beta <= 0.05 + 3 * (0.05 * 0.95 / 200) ** 0.5
+        assert 200 <= r.units_d0 <= 2000 and 200 <= r.units_d1 <= 2000
+    skews = sorted(round(r.skewness, 6) for r in found)
+    assert skews == sorted(-s for s in skews)  # each pair once each way
