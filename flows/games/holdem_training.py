@@ -30,14 +30,20 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options=None)
                             rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts)
 
 
+def program_cpu_seconds(hands: int) -> float:
+    """The one CPU policy for a program playing `hands` hands in its own process (sweep chunks and league
+    games alike): the contest's 10 s for a whole 10,000-hand match; fewer hands get their share of it
+    plus 1 s for the program's start-up (a new process each time), never more than 10 s."""
+    return min(CPU_SECONDS, CPU_SECONDS * hands / MAX_HANDS + 1.0)
+
+
 def play_program(config, *, seed: int, first: int, count: int, options=None):
-    """A user's program as Alice on hands first..first+count-1, through the contest's own judge.
-    CPU limit: the contest's 10 s for a whole 10,000-hand match; a shorter chunk gets its share of
-    that plus 1 s for the program's start-up (a new process per chunk), never more than 10 s."""
+    """A user's program as Alice on hands first..first+count-1, through the contest's own judge,
+    with program_cpu_seconds(count)."""
     options = options or MatchOptions()
     result = judge.play_external(config.argv(), env=config.env(), seed=seed, first=first, hands=count,
                                  rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts,
-                                 cpu_seconds=min(CPU_SECONDS, CPU_SECONDS * count / MAX_HANDS + 1.0))
+                                 cpu_seconds=program_cpu_seconds(count))
     if result.status != "ok":  # the contest ends the match here; a chunk is all or nothing
         raise judge.MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
     return result.log
@@ -49,9 +55,7 @@ LEAGUE_HANDS = 1000  # per league game; the contest's match is 10,000 hands (set
 def play_league_game(league: LeagueSpec, plan: GamePlan):
     """One entrant's program as Alice for `hands` hands of the round's deal, through the contest's judge."""
     hands = league.option("hands", LEAGUE_HANDS)
-    # The contest's limit is for a whole match; a shorter game keeps it whole, since a program's
-    # start-up (loading tables, compiling) does not shrink with the hands.
-    cpu = league.option("cpu_seconds", CPU_SECONDS)
+    cpu = league.option("cpu_seconds", program_cpu_seconds(hands))  # the sweeps' policy unless the league sets one
     result = judge.play_external(argv(plan.seats[0]), seed=plan.seed, hands=hands, cpu_seconds=cpu)
     profit = float(result.log.payoffs.sum()) / hands  # hands not played count 0 (docs/leagues.md)
     fault = "" if result.complete else f"{result.status}: {result.reason}"
