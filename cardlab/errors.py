@@ -36,6 +36,14 @@ def run_guarded(entry: Callable[[], object]) -> None:
         if ending.exit_code() is not None:
             sys.exit(ending.exit_code())
         raise
+    except Exception as exc:  # damage found by a query after the hand log opened (opening it checks the rest)
+        from flows import sharing
+
+        what = sharing.damage(exc)
+        if what is None or os.environ.get("CARDLAB_DEBUG"):
+            raise
+        print(f"error: {sharing.damaged(sharing.last_opened or 'file', what)}", file=sys.stderr)
+        sys.exit(2)
 
 
 def quiet_teardown() -> None:

@@ -33,6 +33,34 @@ class HandLogBusy(Unavailable):
     """The hand log stayed locked by another process for the whole wait (one-line message)."""
 
 
+class HandLogDamaged(Unavailable):
+    """The hand log file is damaged (cut short, overwritten, a checksum that does not match)."""
+
+
+# How DuckDB says a file is damaged (lower case), and what that means in a user's words.
+DAMAGE_SIGNS = {"not a valid duckdb database": "not a DuckDB database file",
+                "could not read enough bytes": "cut short: it ends before its own data does",
+                "corrupt database file": "a block's checksum does not match its data",
+                "checksum": "a block's checksum does not match its data",
+                "replaying wal": "its write-ahead log (.wal) cannot be replayed"}
+last_opened: Path | None = None  # the hand log this process opened last (for damage found by a later query)
+
+
+def damage(exc: BaseException) -> str | None:
+    """What is wrong with the file when `exc` is DuckDB finding it damaged, else None."""
+    if not isinstance(exc, duckdb.Error) or is_lock_error(exc):
+        return None
+    text = str(exc).lower()
+    return next((what for sign, what in DAMAGE_SIGNS.items() if sign in text), None)
+
+
+def damaged(db: Path | str, what: str) -> HandLogDamaged:
+    """One line: the file, what is wrong, what to do."""
+    return HandLogDamaged(f"the hand log {db} is damaged ({what}); move it aside (or restore it from a backup) and "
+                          f"run the command again: a new hand log is started in its place, and writes waiting in "
+                          f"its spool ({Path(db).name}.spool) are kept for it")
+
+
 class HandLogUnwritable(HandLogBusy):
     """The hand log's disk refused a write (full, read-only, failing): its writes go to the spool as
     while it is busy, and it is not tried again by the same writer."""
@@ -128,13 +156,39 @@ class _Marker:
 
 
 def _try_connect(db: Path, read_only: bool, config: dict | None):
-    """The connection, or the lock error when another process holds the file."""
+    """The connection, or the lock error when another process holds the file (HandLogDamaged when it is damaged)."""
+    global last_opened
+    last_opened = db
     try:
-        return duckdb.connect(str(db), read_only=read_only, config=config or {})
-    except duckdb.IOException as exc:
-        if not is_lock_error(exc):
-            raise
-        return exc
+        con = duckdb.connect(str(db), read_only=read_only, config=config or {})
+        short = _cut_short(con, db)
+    except duckdb.Error as exc:
+        if is_lock_error(exc):
+            return exc
+        what = damage(exc)
+        if what is not None:
+            raise damaged(db, what) from None
+        raise
+    if short:
+        con.close()
+        raise damaged(db, short)
+    return con
+
+
+HEADERS = 3 * 4096  # DuckDB's main header and its two database headers, before the first block
+
+
+def _cut_short(con: duckdb.DuckDBPyConnection, db: Path) -> str:
+    """Why the file is too short for the blocks in use its header counts, or ''. DuckDB reads a block
+    only when a query needs it, so without this a file cut in its data opens, and lists its tables.
+    (Used blocks only: a checkpoint may cut free blocks off the end while the header still counts them.)"""
+    cursor = con.execute("PRAGMA database_size")
+    row = dict(zip([d[0] for d in cursor.description], cursor.fetchone(), strict=True))
+    needed = HEADERS + int(row["used_blocks"]) * int(row["block_size"])
+    size = os.path.getsize(db)
+    if size < needed:
+        return f"cut short: {size:,} bytes, fewer than the {needed:,} its blocks in use take"
+    return ""
 
 
 def connect(db: Path, *, read_only: bool, wait: float, config: dict | None = None) -> duckdb.DuckDBPyConnection:
