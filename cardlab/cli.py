@@ -117,7 +117,7 @@ def _config_label(run, baseline) -> str:
     return ", ".join(f"{k}={v}" for k, v in run.overrides.items()) or "defaults"
 
 
-def _print_sweep(outcome, unit: str, game: str | None = None) -> None:
+def _print_sweep(outcome, unit: str, game: str | None = None, seed: int | None = None) -> None:
     from flows.stats import payoff_interval
 
     table = Table("config", "mean", "95% CI", "method", f"{unit}s/s", "match")
@@ -134,6 +134,9 @@ def _print_sweep(outcome, unit: str, game: str | None = None) -> None:
     if outcome.baseline is not None and outcome.baseline is not outcome.best:
         console.print(f"paired difference to the baseline on the same deals: {outcome.baseline_diff:+.4f} "
                       f"+/- {Z95 * outcome.baseline_se:.4f} (95%)")
+    if seed is not None:  # which deals: the estimates above come from the deals that chose the best
+        console.print(f"deals: seed {seed}, {unit}s 0..{max(r.units for r in outcome.runs) - 1:,} for every config, "
+                      f"both to choose and to estimate (`--until-decided` confirms on fresh deals)")
     console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
                   f"MLflow parent run {outcome.mlflow_run_id}")
 
@@ -199,7 +202,7 @@ def sweep(
     if rule is None:
         if json_:
             fail("--json: only with --until-decided; accepted: --until-decided --json")
-        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit, adapter.name)
+        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit, adapter.name, spec.seed)
         return
     _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
 
