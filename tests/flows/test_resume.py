@@ -30,16 +30,26 @@ def _crashing(tmp_path, text: str, **changes) -> tuple[SweepSpec, str]:
     return replace(spec, **changes), str(tmp_path / "h.duckdb")
 
 
-@pytest.fixture
-def crashed(toy, tmp_path):
+def _crash(tmp_path) -> tuple[SweepSpec, str, object]:
     spec, db = _crashing(tmp_path, "")
     with pytest.raises(SweepFailed):
         sweep_flow(spec, db=db, track=False, max_in_flight=2)
     return spec, db, tmp_path / "crash"
 
 
-def test_the_spec_is_stored_and_resume_reloads_it(crashed):
-    spec, db, _ = crashed
+@pytest.fixture
+def crashed(toy, tmp_path):
+    return _crash(tmp_path)
+
+
+@pytest.fixture(scope="module")
+def crashed_once(toy, tmp_path_factory):
+    """One crashed sweep for the tests that only read it (a crashed sweep per test costs a second each)."""
+    return _crash(tmp_path_factory.mktemp("crashed"))
+
+
+def test_the_spec_is_stored_and_resume_reloads_it(crashed_once):
+    spec, db, _ = crashed_once
     con = duckdb.connect(db, read_only=True)
     stored = json.loads(con.execute("SELECT spec FROM sweeps WHERE sweep_id = 's-crash'").fetchall()[0][0])
     assert SweepSpec.from_stored(stored, "s-crash") == spec
@@ -57,8 +67,8 @@ def test_the_spec_is_stored_and_resume_reloads_it(crashed):
     ("fixed", (), "--set crash_unit=550"),
     ("game", "tractor", "GAME toy, not tractor"),
 ])
-def test_resume_refuses_a_flag_that_contradicts_the_stored_spec(crashed, field, value, flag):
-    _, db, _ = crashed
+def test_resume_refuses_a_flag_that_contradicts_the_stored_spec(crashed_once, field, value, flag):
+    _, db, _ = crashed_once
     con = duckdb.connect(db, read_only=True)
     with pytest.raises(ResumeRefused, match=flag):
         resume_spec(con, "s-crash", {"game": "toy", field: value})
