@@ -6,10 +6,11 @@ from dataclasses import replace
 
 import duckdb
 import pytest
+from mlflow.tracking import MlflowClient
 
 from engine.core import seeds
-from flows import tracking
 from flows.decide import Rule, confirmation_seed, decided_sweep_flow, make_rule
+from flows.settings import Paths
 from flows.sweep import SweepSpec, parse_grid
 
 RULE = Rule(d1=0.1, first_look=200, bounds=(-1.0, 1.0))
@@ -53,7 +54,7 @@ def test_every_unit_played_is_counted_and_logged(switched):
 
 def test_the_llr_path_and_the_decision_are_on_the_mlflow_parent_run(switched):
     _, got = switched
-    client = tracking._client()
+    client = MlflowClient(Paths.from_env().tracking_uri)
     run = client.get_run(got.mlflow_run_id)
     assert run.data.tags["cardlab.decision"] == "switch"
     assert run.data.metrics["decision_hands"] == got.hands
