@@ -36,6 +36,7 @@ from flows.games.base import SQL_DIR, GameSpec
 from flows.settings import PROJECT_ROOT, Paths
 
 CORE_TABLES = ("units", "chunks")
+WAL_FOLD_BYTES = 16 << 20  # while storing spooled writes (HandLog._fold_wal)
 # Which schema file text each database last ran (see HandLog.apply_sql).
 SCHEMA_FILES_DDL = ("CREATE TABLE IF NOT EXISTS schema_files (file VARCHAR PRIMARY KEY, sha256 VARCHAR NOT NULL, "
                     "applied_at TIMESTAMP NOT NULL)")
@@ -365,10 +366,19 @@ class HandLog:
                 continue
             if self._spool_of == self.path:
                 spool.remove(entry)
+                self._fold_wal()
             else:
                 self._seen.add(entry.path.name)
         if self._spool_of == self.path and not spool.pending(self.path):
             self._busy = ""
+
+    def _fold_wal(self) -> None:
+        """Entries stored one after another on one connection grow the write-ahead log uncompressed
+        (up to checkpoint_threshold, 256 MB: ~110 bytes a unit); folding it into the file now and then
+        lets a disk with little room left (the usual reason for a spool) take the spool back."""
+        with contextlib.suppress(OSError):
+            if self.path.with_name(self.path.name + ".wal").stat().st_size > WAL_FOLD_BYTES:
+                self._con.execute("CHECKPOINT")
 
     def _store_entry(self, entry: spool.Entry) -> None:
         from flows import games
