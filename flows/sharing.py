@@ -38,11 +38,12 @@ class HandLogDamaged(Unavailable):
 
 
 # How DuckDB says a file is damaged (lower case), and what that means in a user's words.
-DAMAGE_SIGNS = {"not a valid duckdb database": "not a DuckDB database file",
+WAL_DAMAGED = "its write-ahead log (.wal) cannot be replayed"
+DAMAGE_SIGNS = {"replaying wal": WAL_DAMAGED,  # first: its message also speaks of a checksum
+                "not a valid duckdb database": "not a DuckDB database file",
                 "could not read enough bytes": "cut short: it ends before its own data does",
                 "corrupt database file": "a block's checksum does not match its data",
-                "checksum": "a block's checksum does not match its data",
-                "replaying wal": "its write-ahead log (.wal) cannot be replayed"}
+                "checksum": "a block's checksum does not match its data"}
 last_opened: Path | None = None  # the hand log this process opened last (for damage found by a later query)
 
 
@@ -56,6 +57,10 @@ def damage(exc: BaseException) -> str | None:
 
 def damaged(db: Path | str, what: str) -> HandLogDamaged:
     """One line: the file, what is wrong, what to do."""
+    if what == WAL_DAMAGED:
+        return HandLogDamaged(f"the hand log {db} is damaged ({what}); move {Path(db).name}.wal aside (the hand log "
+                              f"then opens as of its last checkpoint, without the writes since) or restore both "
+                              f"from a backup, and run the command again")
     return HandLogDamaged(f"the hand log {db} is damaged ({what}); move it aside (or restore it from a backup) and "
                           f"run the command again: a new hand log is started in its place, and writes waiting in "
                           f"its spool ({Path(db).name}.spool) are kept for it")

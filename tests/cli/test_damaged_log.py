@@ -113,3 +113,28 @@ def test_damage_found_by_a_later_query_is_the_same_one_line(tmp_path, monkeypatc
 
     with pytest.raises(duckdb.Error, match="Binder Error"):  # not damage: a bug keeps its traceback
         run_guarded(a_bug)
+
+
+def test_a_damaged_write_ahead_log_says_to_move_it_aside(good, tmp_path):
+    db = tmp_path / "handlog.duckdb"
+    db.write_bytes(good)
+    left_open = ("import duckdb, os, sys; c = duckdb.connect(sys.argv[1]);"
+                 "c.execute('PRAGMA disable_checkpoint_on_shutdown'); c.execute(\"SET checkpoint_threshold = '1GB'\");"
+                 "c.execute(\"INSERT INTO units SELECT 'x', 0, i, 1.0 FROM range(50000) t(i)\"); os._exit(0)")
+    subprocess.run([sys.executable, "-c", left_open, str(db)], check=True, timeout=120)  # a process that died
+    wal = db.with_name(db.name + ".wal")
+    data = bytearray(wal.read_bytes())
+    data[len(data) // 2:len(data) // 2 + 64] = bytes(b ^ 0xFF for b in data[len(data) // 2:len(data) // 2 + 64])
+    wal.write_bytes(bytes(data))
+    for args in (("sql",), ("match", "toy", "--hands", "10")):
+        done = subprocess.run([CARDLAB, *args], env=env_for(tmp_path, db), capture_output=True, text=True, timeout=300,
+                              cwd=ROOT)
+        assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+        assert done.stderr.strip() == (
+            f"error: the hand log {db} is damaged (its write-ahead log (.wal) cannot be replayed); move "
+            f"handlog.duckdb.wal aside (the hand log then opens as of its last checkpoint, without the writes since) "
+            f"or restore both from a backup, and run the command again")
+    wal.rename(tmp_path / "aside.wal")  # as the line says: the file opens again, as of its last checkpoint
+    done = subprocess.run([CARDLAB, "sql", "SELECT count(*) AS n FROM units", "--format", "csv"],
+                          env=env_for(tmp_path, db), capture_output=True, text=True, timeout=300, cwd=ROOT)
+    assert done.returncode == 0 and done.stdout.split() == ["n", "2000"], done.stderr
