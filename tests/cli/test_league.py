@@ -49,6 +49,7 @@ def test_tractor_league_json_ranks_simulators_by_agreement(tmp_path, monkeypatch
     assert code == 0 and json.loads(out)["played"] == 3
 
 
+@pytest.mark.slow  # leagues through the CLI
 def test_league_file_runs_and_bad_input_gets_one_line(tmp_path, monkeypatch):
     monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "h.duckdb"))
     league = tmp_path / "l.toml"

@@ -120,6 +120,7 @@ def test_a_naive_repeated_interval_would_fail_the_same_check():
     assert crossed.mean() > 0.15
 
 
+@pytest.mark.slow  # many simulated sequences
 def test_confidence_sequence_holds_at_every_look():
     """Over whole paths of 20,000 units, the anytime bounds miss the true mean at some look in at most alpha of
     the paths, where the plain 95% interval misses at some look far more often."""

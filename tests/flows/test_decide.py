@@ -113,6 +113,7 @@ def test_rule_refusals_name_the_flag():
     assert make_rule("holdem-training").d1 == 0.25
 
 
+@pytest.mark.slow  # many resampled decisions
 def test_resampling_a_sweeps_real_differences_measures_the_sprts_errors(toy, tmp_path):
     """bench.decisions.resample: both signs of every pair, each with error shares and units per hypothesis."""
     from bench.decisions import resample

@@ -20,6 +20,7 @@ def hand_log(tmp_path_factory):
         os.environ["CARDLAB_DB"] = old
 
 
+@pytest.mark.slow  # a decided sweep through the CLI
 def test_until_decided_prints_one_json_object_with_the_decision(capsys, monkeypatch):
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--grid", "edge=0.35,0.65", "--hands", "2000",
                              "--seed", "3", "--until-decided", "--json")

@@ -106,6 +106,7 @@ def test_a_game_without_program_sweeps_says_so():
         validate(spec)
 
 
+@pytest.mark.slow  # a sweep of programs
 def test_codingame_program_sweep_plays_the_bots_deals_and_seatings(tmp_path):
     from engine.cg_holdem import judge as cg_judge
     from flows.games import cg_holdem

@@ -17,6 +17,7 @@ pytestmark = pytest.mark.skipif(shutil.which("chromium") is None and shutil.whic
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.slow  # renders pages in Chromium
 def test_report_and_replay_render_in_chromium(ht_sweep, tmp_path):
     report = build_report(ht_sweep, out_dir=tmp_path)
     dom = browser.dump_dom(report.page)
