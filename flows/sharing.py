@@ -166,7 +166,7 @@ def _try_connect(db: Path, read_only: bool, config: dict | None):
     last_opened = db
     try:
         con = duckdb.connect(str(db), read_only=read_only, config=config or {})
-        short = _cut_short(con, db)
+        short = "" if db in _sized else _cut_short(con, db)
     except duckdb.Error as exc:
         if is_lock_error(exc):
             return exc
@@ -177,10 +177,12 @@ def _try_connect(db: Path, read_only: bool, config: dict | None):
     if short:
         con.close()
         raise damaged(db, short)
+    _sized.add(db)
     return con
 
 
 HEADERS = 3 * 4096  # DuckDB's main header and its two database headers, before the first block
+_sized: set[Path] = set()  # files this process found whole: a writer reopening its file skips the check (~2 ms)
 
 
 def _cut_short(con: duckdb.DuckDBPyConnection, db: Path) -> str:
