@@ -16,7 +16,9 @@ def _diff(data: SweepData, a: str, b: str) -> str:
     p = data.pair(a, b)
     if p is None:
         return "no paired units"
-    return f"{p.mean:+.4f} per {data.unit} (95% CI {p.low:+.4f} .. {p.high:+.4f}, {p.units:,} paired {data.unit}s)"
+    method = "" if p.interval.method == "normal" else f" {p.interval.method}"  # every unit tied: named
+    return (f"{p.mean:+.4f} per {data.unit} (95% CI{method} {p.low:+.4f} .. {p.high:+.4f}, {p.units:,} paired "
+            f"{data.unit}s)")
 
 
 def _decided(data: SweepData) -> Recommendation:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from flows import games, sweep_record
-from flows.stats import Z95, paired_interval
+from flows.stats import Z95, difference_bounds, paired_mean_interval
 from reports.baseline import baseline_match
 
 CURVE_POINTS = 400  # points per curve: enough for the shape, small PNGs
@@ -23,14 +23,20 @@ class Pair:
     units: int
     mean: float
     se: float
+    bounds: tuple[float, float] | None = None  # the difference's range, when the game's payoff has one
+
+    @property
+    def interval(self):
+        """flows.stats.paired_mean_interval: never a point where every unit tied (the method is named)."""
+        return paired_mean_interval(self.units, self.mean, self.se, self.bounds)
 
     @property
     def low(self) -> float:
-        return paired_interval(self.mean, self.se)[0]
+        return self.interval.low
 
     @property
     def high(self) -> float:
-        return paired_interval(self.mean, self.se)[1]
+        return self.interval.high
 
     @property
     def clear(self) -> bool:
@@ -110,7 +116,7 @@ def load(con, sweep_id: str | None) -> SweepData:
     base = baseline_match(con, sid)
     if base in labels:
         labels[base] += " (baseline)"
-    pairs = {(a, b): Pair(a, b, int(n), float(m), float(se or 0.0))
+    pairs = {(a, b): Pair(a, b, int(n), float(m), float(se or 0.0), difference_bounds(row["game"]))
              for a, b, n, m, se in con.execute("SELECT match_a, match_b, units, mean_diff, se_diff "
                                                "FROM mart_sweep_pairs WHERE sweep_id = ?", [sid]).fetchall()}
     ranked = tuple(sweep_record.ranked(list(configs)))

@@ -236,3 +236,17 @@ def test_a_bounded_games_sweep_interval_names_its_method():
     assert payoff_interval("cg-holdem", 20, 0.0, 0.0).method == "exact binomial"
     assert payoff_interval("cg-holdem", 20, 0.0, 0.0).high > 0
     assert payoff_interval("holdem-training", 20, 3.0, 0.0).method == "no spread, range unknown"
+
+
+def test_a_report_pair_that_tied_on_every_game_is_not_a_point():
+    """The CodinGame report's "+0.0000 (+0.0000 .. +0.0000)": two configs with the same finish in all 20 games."""
+    from flows.stats import difference_bounds, paired_mean_interval
+    from reports.sweep_data import Pair
+
+    tied = Pair("a", "b", 20, 0.0, 0.0, difference_bounds("cg-holdem"))
+    assert tied.low < 0 < tied.high and tied.interval.method == "Hoeffding"
+    assert not tied.clear
+    spread = paired_mean_interval(400, 0.1, 0.02, difference_bounds("cg-holdem"))
+    assert spread.method == "normal" and spread.low == pytest.approx(0.1 - Z95 * 0.02)
+    unknown = Pair("a", "b", 50, 0.0, 0.0)  # a game without a known range: no interval rather than a point
+    assert math.isnan(unknown.low) and not unknown.clear
