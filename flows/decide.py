@@ -365,7 +365,7 @@ def _finite(value: float) -> float | None:
 
 def _log_decision(run_id: str, decision: str, path: list[tuple[int, float]], hands: int, confirmed: dict | None):
     """The LLR path (step = confirmation units per config), the hands and the decision on the parent run."""
-    client = tracking._client()
+    client = tracking.mlflow_client()
     for units, llr in path:
         client.log_metric(run_id, "decision_llr", llr, step=units)
     client.log_metric(run_id, "decision_hands", hands)

@@ -30,7 +30,7 @@ class ConfigRun:
     units_per_s: float
 
 
-def _client() -> MlflowClient:
+def mlflow_client() -> MlflowClient:
     logging.getLogger("mlflow").setLevel(logging.WARNING)  # no migration chatter on the CLI
     logging.getLogger("alembic").setLevel(logging.WARNING)
     uri = Paths.from_env().tracking_uri
@@ -55,7 +55,7 @@ def _setup_lock(uri: str):
 
 
 def experiment_id(game: str) -> str:
-    client = _client()
+    client = mlflow_client()
     name = f"cardlab-{game}"
     found = client.get_experiment_by_name(name)
     if found is not None:
@@ -118,7 +118,7 @@ def log_sweep(
 
 def attach_report(run_id: str, report_dir: Path) -> None:
     """Add a sweep report (page, plots, replay pages) to the sweep's parent run, under report/."""
-    _client()
+    mlflow_client()
     with mlflow.start_run(run_id=run_id):
         _log_report(report_dir)
 
@@ -134,6 +134,6 @@ def _label(overrides: dict) -> str:
 def _drop_earlier_runs(exp: str, sweep_id: str) -> None:
     """A sweep logged again (resumed after a kill during logging) keeps one parent run: the
     partial one is deleted with its children, so MLflow never shows two versions of a sweep."""
-    client = _client()
+    client = mlflow_client()
     for run in client.search_runs([exp], f"tags.`cardlab.sweep_id` = '{sweep_id}'", max_results=10_000):
         client.delete_run(run.info.run_id)
