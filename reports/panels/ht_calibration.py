@@ -12,9 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from bots.holdem_training import _kernels as K
 from engine.holdem_training import judge
-from engine.holdem_training.rules import BOB_ROLLOUTS, RAISE
+from engine.holdem_training.rules import RAISE
 from flows import games
 
 EXPLOIT_BOTS = ("exploit",)
@@ -41,11 +40,11 @@ class _Recorder:
 
     def act(self, view, rate):
         action = self.bot.act(view, rate)
-        pending = self.bot._pending
+        pending = self.bot.pending_raise
         if action.kind == RAISE and pending is not None:
             bob_w, bob_d, active, pot, x = pending
-            weights = self.bot._post[active]
-            probs = K.call_probs(self.bot._cdf[view.round - 1], bob_w, bob_d, active, pot, x, BOB_ROLLOUTS)
+            weights = self.bot.posterior[active]
+            probs = self.bot.call_chances(view.round, bob_w, bob_d, active, pot, x)
             self.raises[(view.hand, view.round)] = (x, float((weights * probs[active]).sum() / weights.sum()))
         return action
 
