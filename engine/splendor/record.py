@@ -8,6 +8,7 @@ returns, nobles, the arbiter's message) and, given the inputs folder, every agen
 """
 
 import json
+import re
 from pathlib import Path
 
 from engine.core.errors import BadValue, IllegalMove
@@ -17,6 +18,9 @@ from engine.splendor.protocol import render_input
 from engine.splendor.rules import BUY, RESERVE, TAKE_DIFFERENT, TAKE_TWO, SplendorConfig
 
 PASS_PREFIX = "Sar peste "
+# A DEL escape Python writes: \u007f preceded by an even number of backslashes (an odd number
+# would make it a literal backslash's text, which stays as it is).
+_DEL_ESCAPE = re.compile(r"(?<!\\)((?:\\\\)*)\\u007f")
 
 
 def turn_json(log) -> dict:
@@ -43,10 +47,12 @@ def record_of(result: GameResult) -> dict:
 
 
 def dumps(record: dict) -> str:
-    """One line, as PHP's json_encode writes it (ASCII escapes, no spaces, "/" escaped).
+    """One line, as PHP's json_encode writes it (ASCII escapes, no spaces, "/" escaped, DEL raw).
 
-    A "/" can only occur inside a JSON string, so escaping every one is exact."""
-    return json.dumps(record, separators=(",", ":"), ensure_ascii=True).replace("/", "\\/") + "\n"
+    A "/" can only occur inside a JSON string, so escaping every one is exact. PHP escapes the
+    control characters below 0x20 but writes DEL (0x7f) as it is; Python escapes it."""
+    text = json.dumps(record, separators=(",", ":"), ensure_ascii=True).replace("/", "\\/")
+    return _DEL_ESCAPE.sub(lambda m: m.group(1) + "\x7f", text) + "\n"
 
 
 def save_game(result: GameResult, directory: Path, number: int, *, inputs: bool = False) -> Path:

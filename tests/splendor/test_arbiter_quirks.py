@@ -140,3 +140,16 @@ def test_php_deals_refuse_seed_zero_which_the_arbiter_replaces_by_the_clock(tmp_
         play_match(agents, games=1, seed=0, deals="php")
     with pytest.raises(ValueError, match="deals 'mt'"):
         play_match(agents, games=1, seed=1, deals="mt")
+
+
+def test_records_write_del_raw_as_phps_json_encode_does():
+    """PHP escapes control characters below 0x20 but writes DEL (0x7f) as it is; a record with a
+    DEL in a kibitz must be the arbiter's bytes, and a kibitz holding the text \\u007f stays text."""
+    import json
+
+    from engine.splendor.record import dumps
+
+    record = {"kibitzes": ["a\x7fb", "x\\u007f", "\\\x7f", "tab\there/"]}
+    text = dumps(record)
+    assert text == '{"kibitzes":["a\x7fb","x\\\\u007f","\\\\\x7f","tab\\there\\/"]}\n'
+    assert json.loads(text) == record
