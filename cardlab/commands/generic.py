@@ -8,7 +8,9 @@ import sys
 
 import typer
 
-from cardlab import checks, options
+from cardlab import checks, options, progress
+
+PIECE_UNITS = 100  # a play_program without a whole-match form plays (and reports) this many units at a time
 
 
 def judge_command(spec):
@@ -25,18 +27,49 @@ def judge_command(spec):
     ):
         from bots.program import PROGRAM_BOT, ProgramConfig
         from cardlab.judged import log_judged
+        from engine.core.log import concat
+        from flows.games.referee_play import MatchEnded, ended_reason
         from flows.stats import summarize
 
         config = ProgramConfig(shlex.join(command))
         match_options = options.pairs(opt, "--opt")
-        played = spec.play_program(config, seed=seed, first=0, count=units, options=spec.options(dict(match_options)))
-        summary = summarize(played.payoffs)
+        game_options = spec.options(dict(match_options))
+        whole_match = getattr(spec.play_program, "match", None)  # referee-played: one process for the match
+        pieces, status = [], "ok"
+        with progress.make() as bar:  # unit i depends on (seed, i) only, so pieces add up to the whole match
+            task = bar.add_task(f"judge {spec.name}, {units:,} {spec.unit}s", total=units)
+            if whole_match is not None:
+                match = whole_match(config, seed=seed, first=0, count=units, on_unit=lambda _: bar.advance(task),
+                                    keep_on_interrupt=True)
+                pieces.append(match.log)
+                status = "ended" if match.ended else "interrupted" if match.interrupted else "ok"
+            else:
+                try:
+                    for first in range(0, units, PIECE_UNITS):
+                        count = min(PIECE_UNITS, units - first)
+                        pieces.append(spec.play_program(config, seed=seed, first=first, count=count,
+                                                        options=game_options))
+                        bar.advance(task, count)
+                except KeyboardInterrupt:  # also SIGTERM and SIGHUP (engine.core.ending): keep what was played
+                    if not pieces:
+                        raise
+                    status = "interrupted"
+        played = concat(pieces)
+        if status == "interrupted" and not played.count:
+            raise KeyboardInterrupt
         logged = None
-        if log:
+        if log and played.count:  # every unit played is kept, whatever ended the match
             logged = log_judged(spec, bot=PROGRAM_BOT, config={"template": config.template}, seed=seed, log=played,
-                                options=dict(match_options), say=None).match_id
+                                options=dict(match_options) | {"status": status}, say=None).match_id
+        if status == "ended":  # the contest stops a match at a crash or a limit: one line, exit 2
+            kept = f"; the units played are logged as {logged}" if logged else ""
+            raise MatchEnded(f"the program ended the match after {played.count} of {units} units: "
+                             f"{ended_reason(match)}{kept}")
+        if status == "interrupted":
+            typer.echo(f"status interrupted after {played.count:,} of {units:,} {spec.unit}s", err=True)
+        summary = summarize(played.payoffs)
         if as_json:
-            doc = {"game": spec.name, "seed": seed, "units": played.count, "mean": summary.mean,
+            doc = {"game": spec.name, "seed": seed, "units": played.count, "status": status, "mean": summary.mean,
                    "ci95": [summary.ci_low, summary.ci_high], "stats": played.stats, "match_id": logged}
             sys.stdout.write(json.dumps(doc) + "\n")
             return

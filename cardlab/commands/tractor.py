@@ -169,11 +169,16 @@ def judge(
     parts = []
     with progress.make() as bar:  # rounds depend only on (seed, round), so pieces add up to the whole match
         task = bar.add_task(f"judge tractor, {rounds:,} rounds", total=rounds)
-        for first in range(0, rounds, PROGRESS_ROUNDS):
-            count = min(PROGRESS_ROUNDS, rounds - first)
-            parts.append(play_tractor_chunk(primary.spec, primary.config, seed=seed, first=first, count=count,
-                                            options=match_options, bots=BOTS))
-            bar.advance(task, count)
+        try:
+            for first in range(0, rounds, PROGRESS_ROUNDS):
+                count = min(PROGRESS_ROUNDS, rounds - first)
+                parts.append(play_tractor_chunk(primary.spec, primary.config, seed=seed, first=first, count=count,
+                                                options=match_options, bots=BOTS))
+                bar.advance(task, count)
+        except KeyboardInterrupt:  # also SIGTERM and SIGHUP (engine.core.ending): the whole pieces played count
+            if not parts:
+                raise
+            typer.echo(f"status interrupted after {sum(p.count for p in parts):,} of {rounds:,} rounds", err=True)
     chunk = concat(parts)
     seconds = time.perf_counter() - started
     _print_scores(chunk, bot=bot, opponent=opponent, seconds=seconds)

@@ -105,7 +105,8 @@ def judge(
         from engine.core.process import Keep
 
         played = play_program(path, class_name, parsed.strategy, seed=seed, count=hands, env=parse_env(env),
-                              keep=Keep(str(keep), "bot", keep_folder) if keep is not None else None)
+                              keep=Keep(str(keep), "bot", keep_folder) if keep is not None else None,
+                              keep_on_interrupt=True)
         result, isolation = played
     else:
         chosen = options.bot(_bots(), bot, set_)
@@ -114,7 +115,7 @@ def judge(
             instance = chosen.make()
         except (ValueError, OSError) as exc:
             _fail(f"bot {bot!r}: {exc}")
-        result = play_bot(instance, parsed.strategy, seed=seed, count=hands)
+        result = play_bot(instance, parsed.strategy, seed=seed, count=hands, keep_on_interrupt=True)
     seconds = time.perf_counter() - started
     profits = result.profits
     out = {

@@ -88,6 +88,7 @@ class MatchPlay:
     faults: tuple[Fault, ...]
     reports: tuple[Any, ...]  # each entrant's close() report, in line-up order
     ended: bool  # a fault ended the match before `count` units
+    interrupted: bool = False  # an ending signal stopped it (only with keep_on_interrupt)
 
 
 def deal(game: Game, seed: int, unit: int) -> Any:
@@ -171,12 +172,15 @@ def event_json(event) -> str:
 
 def play_match(game: Game, seats: Sequence[Seat], *, seed: int, first: int, count: int, payoff_seat: int = 0,
                seating: Callable[[int], Sequence[int]] | None = None, record_events: bool = False,
-               record_faults: bool = False) -> MatchPlay:
+               record_faults: bool = False, on_unit: Callable[[int], None] | None = None,
+               keep_on_interrupt: bool = False) -> MatchPlay:
     """Units first..first+count-1 of match `seed` with this line-up of seats (entrants), closing
     every seat at the end. `seating(unit)[s]`: the entrant at game seat s in that unit (default:
     entrant s). payoff per unit: the return of entrant `payoff_seat`. Tables, only if asked:
     referee_events (unit, step, seat, event as JSON), referee_faults (unit, seat, entrant, kind,
-    rule, reason). stats: faults, ended_early (1.0 if a fault ended the match)."""
+    rule, reason). stats: faults, ended_early (1.0 if a fault ended the match). `on_unit(unit)` is
+    called after each unit (a progress bar). `keep_on_interrupt` (a judged match, not a chunk of a
+    sweep): Ctrl-C, SIGTERM or SIGHUP ends the match with the units finished so far, `interrupted`."""
     n = game.seats
     if len(seats) != n or len({id(s) for s in seats}) != n:
         raise BadValue(f"{game.name} needs {n} distinct seat objects, got {len(seats)}"
@@ -188,7 +192,7 @@ def play_match(game: Game, seats: Sequence[Seat], *, seed: int, first: int, coun
     payoffs: list[float] = []
     faults: list[Fault] = []
     events = {"unit": [], "step": [], "seat": [], "event": []}
-    ended = False
+    ended = interrupted = False
     try:
         for unit in range(first, first + count):
             order = tuple(seating(unit)) if seating is not None else tuple(range(n))
@@ -204,6 +208,16 @@ def play_match(game: Game, seats: Sequence[Seat], *, seed: int, first: int, coun
                 for step, (s, event) in enumerate(result.events):
                     for column, value in zip(events, (unit, step, s, event_json(event)), strict=True):
                         events[column].append(value)
+            if on_unit is not None:
+                on_unit(unit)
+    except KeyboardInterrupt:  # the unit in play is dropped; every unit before it is kept
+        if not keep_on_interrupt:
+            raise
+        interrupted = True
+        kept = first + len(payoffs)  # the signal may land between a unit's payoff and its rows
+        rows = [i for i, u in enumerate(events["unit"]) if u < kept]
+        events = {column: [values[i] for i in rows] for column, values in events.items()}
+        faults = [f for f in faults if f.unit < kept]
     finally:
         reports = tuple(seat.close() for seat in seats)
     tables = {}
@@ -214,7 +228,7 @@ def play_match(game: Game, seats: Sequence[Seat], *, seed: int, first: int, coun
                                 for name in ("unit", "seat", "entrant", "kind", "rule", "reason")}
     stats = {"faults": float(len(faults)), "ended_early": float(ended)}
     log = ChunkLog(first=first, payoffs=np.array(payoffs, dtype=np.float64), tables=tables, stats=stats)
-    return MatchPlay(log, tuple(faults), reports, ended)
+    return MatchPlay(log, tuple(faults), reports, ended, interrupted)
 
 
 def play_units(game: Game, seats: Sequence[Seat], *, seed: int, first: int, count: int, payoff_seat: int = 0,

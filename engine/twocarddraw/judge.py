@@ -17,7 +17,7 @@ from typing import Protocol
 
 import numpy as np
 
-from engine.core import seeds
+from engine.core import ending, seeds
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.twocarddraw import _kernels as K
@@ -27,6 +27,7 @@ from engine.twocarddraw.strategy import Strategy
 
 HANDS_TABLE = "tcd_hands"
 OK, INVALID, CRASH, TIME_LIMIT = "ok", "invalid_return", "crash", "time_limit"
+INTERRUPTED = "interrupted"  # an ending signal (engine.core.ending) stopped a judged test
 
 
 class TwoCardDrawBot(Protocol):
@@ -116,10 +117,13 @@ class MatchResult:
 def play_match(
     bot: TwoCardDrawBot, strategy: Strategy, *, seed: int, hands: int = R.HANDS_PER_TEST,
     first: int = 0, record_from: int = 0, cpu_limit: float = R.CPU_LIMIT_SECONDS, clock: BotClock | None = None,
+    keep_on_interrupt: bool = False,
 ) -> MatchResult:
     """Play hands first..first+hands-1 of match `seed`; hands before record_from are played
     (a learning bot needs them) but left out of the result. `clock`: how the bot's calls are
-    timed (default: this thread's CPU time around each call)."""
+    timed (default: this thread's CPU time around each call). `keep_on_interrupt` (a judged test,
+    not a chunk of a match): Ctrl-C, SIGTERM or SIGHUP ends the test with the hands played so far
+    and status INTERRUPTED instead of raising."""
     record = MatchRecord()
     clock = BotClock(cpu_limit) if clock is None else clock
     key = seeds.match_key(seed)
@@ -138,6 +142,10 @@ def play_match(
                 profits.append(row["profit"])
     except BotFault as fault:
         record.status, record.message = fault.status, str(fault)
+    except KeyboardInterrupt as exc:
+        if not keep_on_interrupt:
+            raise
+        record.status, record.message = INTERRUPTED, f"stopped by {ending.describe(exc)}"
     requested = first + hands - max(first, record_from)
     return MatchResult(max(first, record_from), np.array(profits, dtype=np.int64), record, clock.used, requested)
 
@@ -258,12 +266,13 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options: Matc
 
 
 def play_bot(bot, strategy: Strategy, *, seed: int, first: int = 0, count: int = R.HANDS_PER_TEST,
-             cpu_limit: float = R.CPU_LIMIT_SECONDS) -> MatchResult:
+             cpu_limit: float = R.CPU_LIMIT_SECONDS, keep_on_interrupt: bool = False) -> MatchResult:
     if hasattr(bot, "reveal_strategy"):  # ceiling bots are told the truth by the judge
         bot.reveal_strategy(strategy)
     if hasattr(bot, "prepare_offline"):  # tables a submission would embed; not charged to the bot's clock
         bot.prepare_offline(strategy.bets.bet1, strategy.bets.bet2)
     if getattr(bot, "learns_across_hands", False):
         return play_match(bot, strategy, seed=seed, first=0, hands=first + count, record_from=first,
-                          cpu_limit=cpu_limit)
-    return play_match(bot, strategy, seed=seed, first=first, hands=count, cpu_limit=cpu_limit)
+                          cpu_limit=cpu_limit, keep_on_interrupt=keep_on_interrupt)
+    return play_match(bot, strategy, seed=seed, first=first, hands=count, cpu_limit=cpu_limit,
+                      keep_on_interrupt=keep_on_interrupt)

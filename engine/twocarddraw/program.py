@@ -160,14 +160,15 @@ class ProgramClock(BotClock):
 
 def play_program(path: str, class_name: str, strategy: Strategy, *, seed: int, count: int = R.HANDS_PER_TEST,
                  cpu_limit: float = R.CPU_LIMIT_SECONDS, wall_seconds: float | None = None,
-                 env: dict[str, str] | None = None, keep: Keep | None = None) -> "Played":
+                 env: dict[str, str] | None = None, keep: Keep | None = None,
+                 keep_on_interrupt: bool = False) -> "Played":
     """One test of the user's class: the match result and the isolation it ran under (and, as
     `.limits`, how memory and processes were limited). `keep`: save the process's stderr there."""
     wall = 3 * cpu_limit + 30 if wall_seconds is None else wall_seconds
     bot = ProgramBot(path, class_name, cpu_seconds=cpu_limit, wall_seconds=wall, env=env, keep=keep)
     try:
         result = play_match(bot, strategy, seed=seed, hands=count, cpu_limit=cpu_limit,
-                            clock=ProgramClock(cpu_limit))
+                            clock=ProgramClock(cpu_limit), keep_on_interrupt=keep_on_interrupt)
     finally:
         report = bot.close()
     return Played(result, report.isolation, report.limits)

@@ -47,13 +47,15 @@ class _ProgramChunks:
     rule: BadOutputRule
     limits: ProgramLimits
 
-    def match(self, config: ProgramConfig, *, seed: int, first: int, count: int):
-        """The program's units as the referee played them, faults and seat reports included (MatchPlay)."""
+    def match(self, config: ProgramConfig, *, seed: int, first: int, count: int, on_unit=None,
+              keep_on_interrupt: bool = False):
+        """The program's units as the referee played them, faults and seat reports included (MatchPlay);
+        `on_unit` and `keep_on_interrupt` as engine.core.referee.play_match takes them (a judged match)."""
         if self.game.seats != 1:
             raise UserError(f"{self.game.name}: program play here seats one program; the game has {self.game.seats}")
         seat = ProgramSeat(config.argv(), self.protocol, rule=self.rule, limits=self.limits, env=config.env())
         return play_match(self.game, [seat], seed=seed, first=first, count=count, record_events=True,
-                          record_faults=True)
+                          record_faults=True, on_unit=on_unit, keep_on_interrupt=keep_on_interrupt)
 
     def __call__(self, config: ProgramConfig, *, seed: int, first: int, count: int, options=None):
         played = self.match(config, seed=seed, first=first, count=count)

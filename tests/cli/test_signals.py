@@ -2,7 +2,6 @@
 logged, the output says `interrupted`, the exit code is 128 + the signal, and a sweep prints its
 `--resume` command. Real `cardlab` processes, signalled once their progress line shows play."""
 
-import os
 import re
 import signal
 import subprocess
@@ -20,16 +19,6 @@ pytestmark = pytest.mark.slow  # a process per signal, interrupted mid-play, the
 CARDLAB = str(Path(sys.executable).with_name("cardlab"))
 ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tests" / "holdem_training" / "data" / "contestant.py"  # `check`: checks every round
-
-
-@pytest.fixture
-def env(tmp_path):
-    env = dict(os.environ)
-    env.update(CARDLAB_HOME=str(tmp_path), CARDLAB_DB=str(tmp_path / "handlog.duckdb"),
-               CARDLAB_OUT=str(tmp_path / "out"), MLFLOW_TRACKING_URI=f"sqlite:///{tmp_path / 'mlflow.db'}",
-               CARDLAB_ARTIFACT_ROOT=str(tmp_path / "artifacts"), CARDLAB_EXTRA_GAMES="toy=tests.flows.toy_game",
-               CARDLAB_PROGRESS_SECONDS="0.5", PYTHONPATH=str(ROOT))
-    return env
 
 
 def signalled(env, tmp_path, args, signum, *, timeout=240) -> subprocess.CompletedProcess:

@@ -48,7 +48,7 @@ def plugin(tmp_path_factory):
             assert done.returncode == 0, done.stdout + done.stderr
         return done
 
-    return home, cardlab
+    return home, cardlab, env
 
 
 def _log(home: Path, sql: str, params=()):
@@ -58,7 +58,7 @@ def _log(home: Path, sql: str, params=()):
 
 @pytest.mark.slow  # installs a package, then the CLI
 def test_an_installed_package_adds_a_game_that_matches_judges_and_replays(plugin):
-    home, cardlab = plugin
+    home, cardlab, _ = plugin
     assert "highcard" in cardlab("games").stdout
     matched = cardlab("match", "highcard", "--set", "min_rank=7", "--hands", "600", "--seed", "3")
     match_id = matched.stdout.split("match id ")[1].split(";")[0].split()[0]
@@ -93,7 +93,7 @@ def test_an_installed_package_adds_a_game_that_matches_judges_and_replays(plugin
 
 @pytest.mark.slow
 def test_an_installed_package_adds_a_game_that_sweeps_leagues_and_reports(plugin):
-    home, cardlab = plugin
+    home, cardlab, _ = plugin
     swept = cardlab("sweep", "highcard", "--grid", "min_rank=3,9", "--hands", "1200", "--chunk", "600")
     assert "best by lower confidence bound" in swept.stdout
     sweep_id = swept.stdout.split("sweep ")[-1].split(":")[0]
@@ -111,3 +111,36 @@ def test_an_installed_package_adds_a_game_that_sweeps_leagues_and_reports(plugin
     assert by_name["garbled"]["faults"] == 2 and by_name["seven"]["faults"] == 0
     refused = cardlab("league", "highcard", "--program", "a=python3 seven.py", "--opt", "hands=5", ok=False)
     assert refused.returncode == 2 and "unknown league option(s) hands for highcard; accepted: units" in refused.stderr
+
+
+@pytest.mark.slow
+def test_the_generic_judge_keeps_the_hands_played_when_signalled(plugin):
+    """SIGTERM ends `cardlab judge highcard` like the built-in judges: the hands played are logged,
+    the status says interrupted, exit 143."""
+    import re
+    import signal
+    import time
+
+    home, _, env = plugin
+    (home / "slow.py").write_text("import sys, time\nfor line in sys.stdin:\n    time.sleep(0.005)\n"
+                                  "    print('BET', flush=True)\n")
+    err = home / "judge-stderr.txt"
+    with err.open("w") as stderr:
+        proc = subprocess.Popen([*CARDLAB, "judge", "highcard", "--units", "1000000", "--log", "--json", "--",
+                                 "python3", str(home / "slow.py")], cwd=home, stdout=subprocess.PIPE, stderr=stderr,
+                                env=env | {"CARDLAB_PROGRESS_SECONDS": "0.5"}, text=True)
+        try:
+            deadline = time.monotonic() + 240
+            while not re.search(r": [1-9][\d,]*/", err.read_text()):
+                assert proc.poll() is None and time.monotonic() < deadline, err.read_text()
+                time.sleep(0.2)
+            proc.send_signal(signal.SIGTERM)
+            out, _ = proc.communicate(timeout=240)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    assert proc.returncode == 143 and "Traceback" not in err.read_text(), err.read_text()[-2000:]
+    result = json.loads(out.strip().splitlines()[-1])
+    assert result["status"] == "interrupted" and 0 < result["units"] < 1_000_000
+    assert _log(home, "SELECT count(*) FROM units WHERE match_id = ?", [result["match_id"]]) == [(result["units"],)]
