@@ -2,7 +2,10 @@
 measured rounds (1..N; round 0 warms the caches), the ratio new/old, both commits' ranges and
 whether they overlap, and the load averages around each round's runs.
 
-    python bench/before_after_table.py [OUT] [--markdown] [--runs]     (OUT defaults to /tmp/cardlab-ab)
+    python bench/before_after_table.py [OUT ...] [--markdown] [--runs]     (OUT defaults to /tmp/cardlab-ab)
+
+Several OUT folders (runs of the script on the same two commits) are pooled: their measured rounds
+are named RUN.ROUND, RUN counting the folders from 1.
 
 --runs also lists every run with the load average at its start and end.
 
@@ -68,6 +71,7 @@ END = re.compile(r"### end load=(\S+)")
 
 @dataclass
 class Run:
+    run: int  # which OUT folder, from 1
     round: int
     commit: str
     bench: str
@@ -77,7 +81,7 @@ class Run:
     text: str
 
 
-def read(results: Path) -> list[Run]:
+def read(results: Path, run: int = 1) -> list[Run]:
     runs = []
     for path in sorted(results.glob("*.txt")):
         lines = path.read_text(errors="replace").splitlines()
@@ -85,7 +89,7 @@ def read(results: Path) -> list[Run]:
         if head is None:
             continue
         end = next((m.group(1) for m in map(END.match, lines) if m), "?")
-        runs.append(Run(int(head.group(1)), head.group(2), head.group(3), head.group(4), end, head.group(5),
+        runs.append(Run(run, int(head.group(1)), head.group(2), head.group(3), head.group(4), end, head.group(5),
                         " ".join(" ".join(lines[1:]).split())))
     return runs
 
@@ -103,7 +107,12 @@ def fmt(x: float) -> str:
     return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
 
 
+def label(run: Run, pooled: bool) -> str:
+    return f"{run.run}.{run.round}" if pooled else str(run.round)
+
+
 def table(runs: list[Run], markdown: bool, every_run: bool) -> str:
+    pooled = len({r.run for r in runs}) > 1
     commits = list(dict.fromkeys(r.commit for r in sorted(runs, key=lambda r: r.started)))
     if len(commits) != 2:
         raise SystemExit(f"expected runs of two commits, found {commits}")
@@ -111,7 +120,7 @@ def table(runs: list[Run], markdown: bool, every_run: bool) -> str:
     rows = [("figure", "better", f"{old[:7]} median", f"{new[:7]} median", "new/old",
              f"{old[:7]} rounds", f"{new[:7]} rounds", "ranges", "new/old per round")]
     for figure in FIGURES:
-        per = {c: {r.round: value(figure, r.text) for r in runs
+        per = {c: {(r.run, r.round): value(figure, r.text) for r in runs
                    if r.commit == c and r.round > 0 and r.bench.split(" --")[0] == figure.bench} for c in commits}
         a = [v for v in per[old].values() if v is not None]
         b = [v for v in per[new].values() if v is not None]
@@ -125,16 +134,16 @@ def table(runs: list[Run], markdown: bool, every_run: bool) -> str:
         rows.append((figure.name, figure.better, fmt(ma), fmt(mb), f"{mb / ma:.3f}",
                      f"{fmt(min(a))}-{fmt(max(a))}", f"{fmt(min(b))}-{fmt(max(b))}", overlap, paired))
     rounds = [("round", "from (UTC)", "1-min load average over its runs (min-median-max)")]
-    for k in sorted({r.round for r in runs}):
-        mine = [r for r in runs if r.round == k]
+    for k in sorted({(r.run, r.round) for r in runs}):
+        mine = [r for r in runs if (r.run, r.round) == k]
         seen = sorted(float(x) for r in mine for x in (r.load, r.end_load) if x != "?")
-        rounds.append((str(k) + (" (warm-up)" if k == 0 else ""), min(r.started for r in mine),
+        rounds.append((label(mine[0], pooled) + (" (warm-up)" if k[1] == 0 else ""), min(r.started for r in mine),
                        f"{seen[0]:.2f}-{statistics.median(seen):.2f}-{seen[-1]:.2f}"))
     parts = [render(rows, markdown), render(rounds, markdown)]
     if every_run:
         listing = [("round", "bench", "commit", "load at start", "load at end", "started (UTC)")]
-        listing += [(str(r.round), r.bench, r.commit[:7], r.load, r.end_load, r.started)
-                    for r in sorted(runs, key=lambda r: (r.round, r.started))]
+        listing += [(label(r, pooled), r.bench, r.commit[:7], r.load, r.end_load, r.started)
+                    for r in sorted(runs, key=lambda r: (r.run, r.round, r.started))]
         parts.append(render(listing, markdown))
     return "\n\n".join(parts)
 
@@ -149,5 +158,5 @@ def render(rows: list[tuple[str, ...]], markdown: bool) -> str:
 
 if __name__ == "__main__":
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    print(table(read(Path(args[0] if args else "/tmp/cardlab-ab") / "results"), "--markdown" in sys.argv,
-                "--runs" in sys.argv))
+    found = [run for k, out in enumerate(args or ["/tmp/cardlab-ab"], 1) for run in read(Path(out) / "results", k)]
+    print(table(found, "--markdown" in sys.argv, "--runs" in sys.argv))
