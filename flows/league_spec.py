@@ -214,6 +214,10 @@ def load_toml(path: Path, *, games: int | None = None, extra: list[tuple[str, st
         doc = tomllib.loads(path.read_text())
     except FileNotFoundError:
         raise LeagueError(f"no league file at {path}") from None
+    except IsADirectoryError:
+        raise LeagueError(f"{path} is a folder; accepted: a league's TOML file (see `cardlab league --help`)") from None
+    except (PermissionError, UnicodeDecodeError) as exc:
+        raise LeagueError(f"{path}: cannot be read as a league's TOML file ({type(exc).__name__})") from None
     except tomllib.TOMLDecodeError as exc:
         raise LeagueError(f"{path}: not valid TOML ({exc})") from None
     allowed = {"name", "game", "games", "seed", "players", "options", "programs"}

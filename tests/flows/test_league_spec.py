@@ -119,3 +119,12 @@ def test_league_file_resolves_programs_beside_it_and_takes_extensions(tmp_path):
     path.write_text("game = ")
     with pytest.raises(LeagueError, match="not valid TOML"):
         load_toml(path)
+
+
+def test_a_league_file_that_is_a_folder_or_not_text_is_refused_in_one_line(tmp_path):
+    with pytest.raises(LeagueError, match=r"is a folder; accepted: a league's TOML file"):
+        load_toml(tmp_path)
+    binary = tmp_path / "league.toml"
+    binary.write_bytes(b"\xff\xfe\x00garbage")
+    with pytest.raises(LeagueError, match=r"cannot be read as a league's TOML file \(UnicodeDecodeError\)"):
+        load_toml(binary)
