@@ -15,6 +15,7 @@ from pathlib import Path  # noqa: E402
 import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
 from rich.table import Table  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
 from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
@@ -25,12 +26,49 @@ from flows.settings import Paths  # noqa: E402
 from flows.stats import Z95  # noqa: E402
 
 console = Console() if sys.stdout and sys.stdout.isatty() else Console(width=150)  # pipes: no 80-column wrap
+
+
+class _GameParts(TyperGroup):
+    """A command group whose per-game commands (each game's judge, export, own commands, benchmarks)
+    load only when named: loading a game's declaration imports its bots and engine (numba), which
+    every other command would otherwise pay for at start (about 0.3 s of CPU for the five)."""
+
+    part = ""  # the attribute of the game's commands module this group holds: judge, export, app, bench_app
+
+    def list_commands(self, ctx) -> list[str]:
+        own = super().list_commands(ctx)
+        return own + [name for name in games.names() if name not in own and _game_part(self.part, name)]
+
+    def get_command(self, ctx, name: str):
+        found = super().get_command(ctx, name)
+        if found is None and name in games.names():
+            found = _game_part(self.part, name)
+        return found
+
+
+class _GameApps(_GameParts):
+    part = "app"
+
+
+class _GameJudges(_GameParts):
+    part = "judge"
+
+
+class _GameExports(_GameParts):
+    part = "export"
+
+
+class _GameBenches(_GameParts):
+    part = "bench_app"
+
+
 app = typer.Typer(help="cardlab: faithful contest judges, strong bots and a hand-logging sweep pipeline.",
-                  no_args_is_help=True, pretty_exceptions_enable=False)
-judge_app = typer.Typer(help="Run bots or external programs under a contest's own judge.", no_args_is_help=True)
-export_app = typer.Typer(help="Write a submission bundle for a contest.", no_args_is_help=True)
+                  no_args_is_help=True, pretty_exceptions_enable=False, cls=_GameApps)
+judge_app = typer.Typer(help="Run bots or external programs under a contest's own judge.", no_args_is_help=True,
+                        cls=_GameJudges)
+export_app = typer.Typer(help="Write a submission bundle for a contest.", no_args_is_help=True, cls=_GameExports)
 bench_app = typer.Typer(help="Benchmarks: print figures (as ratios against peers where one exists).",
-                        no_args_is_help=True)
+                        no_args_is_help=True, cls=_GameBenches)
 app.add_typer(judge_app, name="judge")
 app.add_typer(export_app, name="export")
 app.add_typer(bench_app, name="bench")
@@ -483,8 +521,9 @@ def serve(game: list[str] = typer.Option([], "--game", help="Games to check (def
           now: bool = typer.Option(False, "--now", help="Run the checks once, here and now, instead of serving "
                                                         "them; exit 1 if any candidate played differently.")):
     """Serve the nightly regression check of each game: its submitted candidate (the last bundle
-    exported or picked; the default bot if none) replayed on a fixed seed and compared unit by unit
-    with the previous nightly of the same candidate. A difference fails the flow run.
+    submitted: export or pick --out with --submit, or demo; the default bot if none) replayed on a
+    fixed seed and compared unit by unit with the previous nightly of the same candidate. A
+    difference fails the flow run.
 
     Uses the Prefect server at PREFECT_API_URL if set, else runs a local one while it serves."""
     from flows.serve import schedules
@@ -584,24 +623,28 @@ def _recording_export(game: str, export):
     return command
 
 
-def _wire_game_commands() -> None:
-    """Each game's own commands, as its spec names them; a game with none but a program protocol
-    still gets a judge (cardlab.commands.generic)."""
+@functools.cache
+def _game_part(part: str, name: str):
+    """The click command of game `name`'s `part` (see _GameParts), or None if it has none. A game with
+    no judge of its own but a program protocol gets the generic one (cardlab.commands.generic)."""
     from cardlab.commands.generic import judge_command
 
-    for spec in games.specs():
-        name = spec.name
-        module = importlib.import_module(spec.commands) if spec.commands else None
-        if module is not None and hasattr(module, "judge"):
-            judge_app.command(name=name)(module.judge)
-        elif spec.play_program is not None:
-            judge_app.command(name=name)(judge_command(spec))
-        if hasattr(module, "export"):
-            export_app.command(name=name)(_recording_export(name, module.export))
-        if hasattr(module, "app"):
-            app.add_typer(module.app, name=name, help=f"{name} commands.")
-        if hasattr(module, "bench_app"):
-            bench_app.add_typer(module.bench_app, name=name, help=f"{name} benchmarks.")
+    spec = games.get(name)
+    module = importlib.import_module(spec.commands) if spec.commands else None
+    target = getattr(module, part, None)
+    if part == "judge" and target is None and spec.play_program is not None:
+        target = judge_command(spec)
+    if part == "export" and target is not None:
+        target = _recording_export(name, target)
+    if target is None:
+        return None
+    if isinstance(target, typer.Typer):
+        group = typer.main.get_group(target)
+        group.name, group.help = name, group.help or f"{name} {'benchmarks' if part == 'bench_app' else 'commands'}."
+        return group
+    single = typer.Typer()
+    single.command(name=name)(target)
+    return typer.main.get_command(single)
 
 
 def _wire_workspace_bench() -> None:
@@ -612,7 +655,6 @@ def _wire_workspace_bench() -> None:
     bench_app.command("decisions")(importlib.import_module("cardlab.commands.decisions_bench").decisions)
 
 
-_wire_game_commands()
 _wire_workspace_bench()
 importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, replay
 app.command("league")(importlib.import_module("cardlab.commands.league").league)

@@ -1,6 +1,6 @@
 """The nightly regression check of one game.
 
-It replays the game's submitted candidate (the latest bundle exported or picked, see
+It replays the game's submitted candidate (the latest bundle submitted, see
 flows/submissions.py; the default bot's default config when nothing was submitted) on a
 fixed seed and compares every unit's payoff with the previous nightly of the same candidate.
 Play is deterministic in (seed, unit), so any difference means the code changed what the

@@ -1,6 +1,6 @@
-"""Which config of each game was last submitted: every bundle written by `cardlab export
-<game>`, `cardlab pick --out` or `cardlab demo` is recorded in the hand log's `submissions`
-table, and the nightly check replays the latest one."""
+"""Which config of each game was last submitted: every bundle written by `cardlab export <game>
+--submit`, `cardlab pick --out DIR --submit` or `cardlab demo` is recorded in the hand log's
+`submissions` table, and the nightly check replays the latest one."""
 
 import json
 from dataclasses import dataclass
