@@ -1,6 +1,7 @@
 #!/bin/bash
 # Speed before/after a change: the same `cardlab bench` commands from two commits, interleaved.
-#   bench/before_after.sh OLD NEW [ROUNDS]   (run from the project; outputs in $OUT, default /tmp/cardlab-ab)
+#   bench/before_after.sh OLD NEW [ROUNDS]   (run from the project; outputs in $OUT, default /tmp/cardlab-ab;
+#   BENCHES='tractor simulate;splendor speed' runs only those)
 # Each commit is checked out in its own git worktree and run with this project's venv and its
 # own numba cache; round 0 warms the caches and is not a measurement. Interleaving the commits
 # in every round spreads what other jobs on the machine take over both sides.
@@ -15,6 +16,7 @@ mkdir -p "$out/results"
 benches=("holdem-training evaluator" "holdem-training equity" "holdem-training judge" "twocarddraw speed"
          "splendor speed" "cg-holdem speed" "tractor simulate" "store --hands 20000 --chunk 5000"
          "sweep --total 300000")
+if [ -n "${BENCHES:-}" ]; then IFS=';' read -r -a benches <<< "$BENCHES"; fi  # e.g. BENCHES='tractor simulate'
 for commit in "$old" "$new"; do
   [ -d "$out/$commit" ] || git -C "$project" worktree add --detach "$out/$commit" "$commit" >/dev/null
 done
