@@ -37,7 +37,13 @@ class _GameParts(TyperGroup):
 
     def list_commands(self, ctx) -> list[str]:
         own = super().list_commands(ctx)
-        return own + [name for name in games.names() if name not in own and _game_part(self.part, name)]
+        return own + [name for name in games.names() if name not in own and self._listed(name)]
+
+    def _listed(self, name: str) -> bool:
+        try:
+            return _game_part(self.part, name) is not None
+        except games.UnknownGame:  # a game that does not load is reported when it is named, not in every help
+            return False
 
     def get_command(self, ctx, name: str):
         found = super().get_command(ctx, name)

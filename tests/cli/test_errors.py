@@ -94,3 +94,17 @@ def test_a_missing_input_file_is_our_one_line_not_clicks_box(tmp_path, args, mes
     result = run(*(arg.format(**names) for arg in args))
     assert result.exit_code == 2
     assert result.stderr.strip().splitlines() == [f"error: {message.format(**names)}"]
+
+
+def test_a_game_that_does_not_load_is_named_only_when_used(monkeypatch):
+    """Help lists the games that load; naming a broken one gets one line, not a traceback."""
+    from typer.testing import CliRunner
+
+    from cardlab.cli import app
+
+    monkeypatch.setenv("CARDLAB_EXTRA_GAMES", "broken=no_such_package.game")
+    listed = CliRunner().invoke(app, ["judge", "--help"])
+    assert listed.exit_code == 0 and "holdem-training" in listed.output and "broken" not in listed.output
+    named = CliRunner().invoke(app, ["judge", "broken", "--", "x"])
+    assert named.exit_code != 0 and "game 'broken' cannot be loaded: module no_such_package is missing" in str(
+        named.exception or named.output)
