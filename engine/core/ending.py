@@ -32,10 +32,13 @@ def _on_signal(signum, frame) -> None:
 
 def install() -> None:
     """Route the ending signals through `Ended` (main thread only, as Python's signals are).
-    A signal ignored by whoever started us (nohup's SIGHUP) stays ignored."""
+    SIGHUP ignored by whoever started us (nohup) stays ignored. SIGINT is taken even when it came
+    in ignored: a non-interactive shell starts background jobs so (CI, scripts, `cmd &`), and an
+    explicit `kill -INT` must still stop the command cleanly rather than be lost."""
     for signum in ENDING:
-        if signal.getsignal(signum) is not signal.SIG_IGN:
-            signal.signal(signum, _on_signal)
+        if signum == signal.SIGHUP and signal.getsignal(signum) is signal.SIG_IGN:
+            continue
+        signal.signal(signum, _on_signal)
 
 
 def received() -> int | None:
