@@ -31,7 +31,7 @@ from flows import games, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
-from flows.stats import PAYOFF_BOUNDS, PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
+from flows.stats import PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
 from flows.store import HandLog, new_match_id
 from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs
 
@@ -50,24 +50,15 @@ class GameDefaults:
     bounds: tuple[float, float] | None = None
 
 
-# d1: Hold'em Training's tuning steps that mattered were 0.2-0.5 chips/hand (README); the bounded
-# games' 0.05 is five points of win share or finish score. Hold'em Training's first look waits for 3,000
-# hands: its paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two
-# exploit configs), and the SPRT resampled from them erred in 5.7% (alpha) and 5.8% (beta) of runs
-# looking from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
-# each; docs/statistics.md).
-DEFAULTS = {
-    "holdem-training": GameDefaults(d1=0.25, batch=1000, first_look=3000),
-    "twocarddraw": GameDefaults(d1=0.05, batch=1000, first_look=1000),
-    "splendor": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["splendor"]),
-    "cg-holdem": GameDefaults(d1=0.05, batch=24, first_look=48, bounds=PAYOFF_BOUNDS["cg-holdem"]),
-    "tractor": GameDefaults(d1=0.1, batch=200, first_look=400),
-    "toy": GameDefaults(d1=0.1, batch=100, first_look=200, bounds=(-1.0, 1.0)),
-}
-
-
 def defaults_for(game: str) -> GameDefaults | None:
-    return DEFAULTS.get(game)
+    """The game's spec's decision defaults and payoff range (flows.games.base.DecisionDefaults)."""
+    from flows import games
+
+    spec = games.get(game) if game in games.names() else None
+    found = spec.decision if spec is not None else None
+    if found is None:
+        return None
+    return GameDefaults(d1=found.d1, batch=found.batch, first_look=found.first_look, bounds=spec.payoff_bounds)
 
 
 @dataclass(frozen=True)

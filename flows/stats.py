@@ -20,24 +20,26 @@ from engine.core.stats import (
     wilson,
 )
 
-__all__ = ["PAYOFF_BOUNDS", "Z95", "Interval", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary",
+__all__ = ["Z95", "Interval", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary",
            "confidence_sequence", "difference_bounds", "exact_binomial", "mean_interval", "paired_interval",
            "paired_mean_interval", "payoff_interval", "race_losers", "summarize", "t95", "t_interval", "wilson"]
 
-# Games whose payoff per unit lies in a known range: their intervals never collapse to a point (a
-# CodinGame sweep of 20 games all finishing last is not certain of finishing last). A finish score and a
-# win share run from 0 to 1.
-PAYOFF_BOUNDS = {"cg-holdem": (0.0, 1.0), "splendor": (0.0, 1.0)}
+def payoff_bounds(game: str) -> tuple[float, float] | None:
+    """The game's payoff range where its spec declares one (a finish score, a win share): its intervals
+    never collapse to a point (20 CodinGame games all finished last are not a certain last place)."""
+    from flows import games
+
+    return games.get(game).payoff_bounds if game in games.names() else None
 
 
 def payoff_interval(game: str, n: int, mean: float, sd: float) -> Interval:
     """95% interval of a config's mean payoff per unit, the method named (engine.core.stats.mean_interval)."""
-    return mean_interval(n, mean, sd, PAYOFF_BOUNDS.get(game))
+    return mean_interval(n, mean, sd, payoff_bounds(game))
 
 
 def difference_bounds(game: str) -> tuple[float, float] | None:
     """The range of a paired difference of two configs' payoffs (twice the payoff's width, centred on 0)."""
-    found = PAYOFF_BOUNDS.get(game)
+    found = payoff_bounds(game)
     return None if found is None else (found[0] - found[1], found[1] - found[0])
 
 

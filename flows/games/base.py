@@ -56,6 +56,16 @@ class LeagueRules:
 
 
 @dataclass(frozen=True)
+class DecisionDefaults:
+    """What a user need not know to start a sequential decision (flows/decide.py): the smallest
+    difference worth switching for (d1, in the game's unit), the units per look, the first look."""
+
+    d1: float
+    batch: int
+    first_look: int
+
+
+@dataclass(frozen=True)
 class GameSpec:
     name: str  # CLI name, e.g. "holdem-training"
     title: str
@@ -74,6 +84,10 @@ class GameSpec:
     demo_sweep: tuple[str, tuple[str, ...]] | None = None
     payoff_label: str = "profit per hand"
     payoff_kind: str = HOUSE  # HOUSE, RANKING or REFERENCE
+    # The payoff's range when bounded (a finish score, a win share): intervals then never collapse to
+    # a point (flows.stats.payoff_interval)
+    payoff_bounds: tuple[float, float] | None = None
+    decision: DecisionDefaults | None = None  # `sweep --until-decided` defaults; None: the user gives --d1
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
     # seat, on the same units as the bots (None: the game cannot sweep programs yet).
     play_program: Callable[..., ChunkLog] | None = None

@@ -15,7 +15,7 @@ from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN_MS, GameConfig
 from engine.core.errors import BadValue
-from flows.games.base import RANKING, GameSpec, LeagueRules
+from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules
 from flows.games.cg_holdem_log import export_phh
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
@@ -90,6 +90,8 @@ SPEC = GameSpec(
     payoff_label="finish score (1 first, 0 last)",
     play_program=play_program,
     payoff_kind=RANKING,
+    payoff_bounds=(0.0, 1.0),  # a finish score
+    decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of finish score
     league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
                        options={"turn_ms": int, "first_turn_ms": int}),
     phh=export_phh,

@@ -10,7 +10,7 @@ from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
-from flows.games.base import HOUSE, GameSpec, LeagueRules
+from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules
 from flows.games.holdem_training_log import export_phh
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
@@ -77,6 +77,12 @@ SPEC = GameSpec(
     payoff_label="profit per hand (chips; the contest's W)",
     play_program=play_program,
     payoff_kind=HOUSE,
+    # d1: the tuning steps that mattered were 0.2-0.5 chips/hand. The first look waits for 3,000 hands:
+    # paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two exploit
+    # configs), and the SPRT resampled from them erred in 5.7% (alpha) and 5.8% (beta) of runs looking
+    # from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
+    # each; docs/statistics.md).
+    decision=DecisionDefaults(d1=0.25, batch=1000, first_look=3000),
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),
     phh=export_phh,

@@ -11,7 +11,7 @@ from engine.core.log import ChunkLog
 from engine.splendor.agents import ExternalAgent, InProcessAgent
 from engine.splendor.judge import GameResult, chunk_log, game_deal, play_chunk, play_game
 from engine.splendor.rules import MAX_PLAYERS
-from flows.games.base import RANKING, GameSpec, LeagueRules
+from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec
 from flows.ratings import rate
@@ -100,6 +100,8 @@ SPEC = GameSpec(
     default_units=24,  # greedy-vs-greedy games take ~0.3 s each: 4 configs x 24 games in ~30 s
     payoff_label="win share per game",
     payoff_kind=RANKING,
+    payoff_bounds=(0.0, 1.0),  # a win share
+    decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of win share
     league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS)),
     panels="reports.panels.splendor",
     replay="reports.replay.splendor",

@@ -14,7 +14,7 @@ from bots.tractor import BOTS
 from engine.core.log import ChunkLog
 from engine.tractor import judge
 from engine.tractor.simulate import run
-from flows.games.base import REFERENCE, GameSpec, LeagueRules
+from flows.games.base import REFERENCE, DecisionDefaults, GameSpec, LeagueRules
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
 
@@ -69,6 +69,7 @@ SPEC = GameSpec(
     default_units=200,
     payoff_label="levels gained minus levels conceded per round",
     league=LeagueRules(play=play_league_game, units_option="cases", default_units=LEAGUE_CASES, options={"cases": int}),
+    decision=DecisionDefaults(d1=0.1, batch=200, first_look=400),
     payoff_kind=REFERENCE,  # the contest: a simulator checked against the reference (leagues rank so)
     panels="reports.panels.tractor",
     replay="reports.replay.tractor",

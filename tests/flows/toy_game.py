@@ -12,7 +12,7 @@ import numpy as np
 from bots.base import BotSpec
 from engine.core import seeds
 from engine.core.log import ChunkLog
-from flows.games.base import GameSpec
+from flows.games.base import DecisionDefaults, GameSpec
 
 
 @dataclass(frozen=True)
@@ -48,5 +48,5 @@ BOT = BotSpec(name="coin", config_type=CoinConfig, factory=lambda c: c, summary=
 SPEC = GameSpec(
     name="toy", title="Toy coin game", unit="flip", bots={"coin": BOT}, default_bot="coin",
     play_chunk=play_chunk, sql_file=str(Path(__file__).with_name("toy.sql")), default_grid={"edge": ("0.4", "0.6")},
-    default_units=200,
+    default_units=200, payoff_bounds=(-1.0, 1.0), decision=DecisionDefaults(d1=0.1, batch=100, first_look=200),
 )
