@@ -77,6 +77,11 @@ class MatchRecord:
         for name in COLUMNS:
             self.columns[name].append(row[name])
 
+    def keep(self, hands: int) -> None:
+        """Only the first `hands` rows: a signal can land while a row is half added."""
+        for values in self.columns.values():
+            del values[hands:]
+
 
 COLUMNS = (
     "hand", "bet1", "bet2", "p_card1", "p_card2", "s_card1", "s_card2", "p_drew", "s_drew",
@@ -145,6 +150,7 @@ def play_match(
     except KeyboardInterrupt as exc:
         if not keep_on_interrupt:
             raise
+        record.keep(len(profits))  # a hand counts once its profit is in; a half-added row goes
         record.status, record.message = INTERRUPTED, f"stopped by {ending.describe(exc)}"
     requested = first + hands - max(first, record_from)
     return MatchResult(max(first, record_from), np.array(profits, dtype=np.int64), record, clock.used, requested)

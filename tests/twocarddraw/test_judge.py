@@ -81,3 +81,28 @@ def test_prior_bank_is_built_before_the_clock_starts(generated_12, tmp_path, mon
     bot = Probe(BOTS["learner"].config_from({"prior_count": "2"}))
     result = J.play_bot(bot, generated_12, seed=1, count=200)
     assert result.status == J.OK and bot.bank_at_init == ["bank_1_2_n2_s1000000.npz"]
+
+
+def test_an_ending_signal_keeps_the_hands_played_with_every_column_whole(generated_12):
+    """A judged test stopped by Ctrl-C, SIGTERM or SIGHUP (raised as KeyboardInterrupt) keeps the hands
+    finished before it; a chunk of a match (the default) lets the interrupt through."""
+    class Stopped(RandomBot):
+        def new_hand(self, card1, card2, winnings):
+            if len(self.winnings) == 30:
+                raise KeyboardInterrupt
+            return super().new_hand(card1, card2, winnings)
+
+    result = J.play_match(Stopped(), generated_12, seed=1, hands=100, keep_on_interrupt=True)
+    assert result.status == J.INTERRUPTED and len(result.profits) == 30
+    assert {len(values) for values in result.record.columns.values()} == {30}
+    with pytest.raises(KeyboardInterrupt):
+        J.play_match(Stopped(), generated_12, seed=1, hands=100)
+
+
+def test_a_half_added_row_is_dropped_when_the_record_keeps_its_played_hands():
+    record = J.MatchRecord()
+    row = {name: 1 for name in J.COLUMNS}
+    record.add(**row)
+    record.columns[J.COLUMNS[0]].append(2)  # a signal landed after the first column of the next row
+    record.keep(1)
+    assert {len(values) for values in record.columns.values()} == {1}
