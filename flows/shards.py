@@ -1,0 +1,442 @@
+"""The hand log as append-only Parquet shards: any number of writers, and readers that never wait.
+
+A write is one immutable Parquet file, `<log>/<table>/<key>~<stamp>.parquet`, written under a
+hidden temporary name in the same folder, fsynced and renamed (atomic), by whoever has the rows
+(a flow, a Dask worker, a judge). Nobody locks anything: a reader lists the folders and reads the
+files through DuckDB views named like the raw tables of data/sql/*.sql, so every view and mart
+of those files works unchanged.
+
+- **Idempotence**: a chunk's shards are keyed by (match, chunk). Writing the key again adds a
+  newer stamp; a reader takes the newest stamp of each key only, so a retried chunk replaces the
+  old copy rather than adding to it, whatever the order the files are seen in.
+- **Updates**: a table with a primary key (matches, sweeps, ...) takes, per key and column, the
+  latest non-NULL value written (hidden column `_written`, ns). So finishing a match appends a
+  row with the key and the new columns only. (A column cannot be set back to NULL.)
+- **Compaction** (`compact`) merges a table's files into `_c-<stamp>.parquet`, whose footer
+  lists the files it covers. A reader drops every file a present compacted file covers, so it
+  sees each row once while both exist; covered files are deleted only GRACE_S later, so a
+  connection opened before the compaction still finds its files. One compaction at a time
+  (an flock on `<log>/.compact.lock`).
+- **A damaged file** (cut short, not Parquet) is skipped by readers and named in one line
+  (`Resolved.damaged`); `check` reads every file fully.
+"""
+
+import contextlib
+import errno
+import fcntl
+import json
+import os
+import re
+import time
+import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import duckdb
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from engine.core.errors import BadValue, Unavailable
+
+SUFFIX = ".parquet"
+SCHEMA_FILE = "_schema" + SUFFIX  # no rows: the table's columns, so an empty table has them too
+COMPACT = "_c-"
+WRITTEN = "_written"  # hidden: ns when a row of a keyed table was written (the latest wins)
+KEY_COLUMN = "_key"  # hidden, in compacted files: the key of the shard a row came from
+GRACE_S = 600.0  # covered and superseded files stay this long for connections opened before
+KEY = re.compile(r"^[A-Za-z0-9._=+-]+$")
+MAGIC = b"PAR1"
+
+
+class ShardWriteFailed(Unavailable):
+    """A shard could not be written (full disk, read-only folder); nothing of it is visible."""
+
+
+class ShardDamaged(Unavailable):
+    """A shard file is not readable Parquet (one line naming it)."""
+
+
+def stamp() -> str:
+    """Sortable by time first; the pid and a tag keep two writers' stamps apart."""
+    return f"{time.time_ns():020d}-{os.getpid()}-{uuid.uuid4().hex[:6]}"
+
+
+def safe_key(*parts) -> str:
+    """A shard key from parts such as (match_id, chunk); characters outside KEY become '_'."""
+    return "=".join(re.sub(r"[^A-Za-z0-9._+-]", "_", str(part)) for part in parts)
+
+
+# -- the schema, from the SQL files ------------------------------------------------------------
+@dataclass(frozen=True)
+class Table:
+    name: str
+    schema: pa.Schema
+    key: tuple[str, ...]  # primary key columns; empty for append-only tables
+
+    @property
+    def columns(self) -> list[str]:
+        return self.schema.names
+
+
+@dataclass(frozen=True)
+class Schema:
+    tables: dict[str, Table]
+    views: tuple[str, ...]  # the other statements (views, macros) in file order
+
+
+@cache
+def _schema_of(texts: tuple[str, ...]) -> Schema:
+    con = duckdb.connect()
+    views = []
+    for text in texts:
+        for statement in con.extract_statements(text):
+            con.execute(statement.query)
+            if not re.match(r"\s*(CREATE\s+(OR\s+REPLACE\s+)?(TEMP\w*\s+)?TABLE|ALTER|INSERT|UPDATE|DELETE)\b",
+                            statement.query, re.IGNORECASE):
+                views.append(statement.query)
+    keys = {name: tuple(cols) for name, cols in con.execute(
+        "SELECT table_name, constraint_column_names FROM duckdb_constraints() "
+        "WHERE constraint_type = 'PRIMARY KEY'").fetchall()}
+    tables = {}
+    for (name,) in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY table_name").fetchall():
+        arrow = con.sql(f'SELECT * FROM "{name}" LIMIT 0').to_arrow_table().schema
+        tables[name] = Table(name, arrow.remove_metadata(), keys.get(name, ()))
+    con.close()
+    return Schema(tables, tuple(views))
+
+
+def schema_of(paths: Iterable[Path]) -> Schema:
+    """The raw tables (with their columns after every ALTER) and the views of these SQL files."""
+    return _schema_of(tuple(Path(p).read_text() for p in paths))
+
+
+# -- writing -------------------------------------------------------------------------------------
+class ShardLog:
+    """Writes shards under `root` for the tables of `schema`."""
+
+    def __init__(self, root: Path | str, schema: Schema):
+        self.root = Path(root)
+        self.schema = schema
+        self._ready: set[str] = set()
+
+    def table(self, name: str) -> Table:
+        try:
+            return self.schema.tables[name]
+        except KeyError:
+            raise KeyError(f"the hand log has no table {name!r}; is it created in data/sql/?") from None
+
+    def ensure_tables(self) -> None:
+        """Each table's folder and schema file (rewritten when the SQL changed its columns)."""
+        for table in self.schema.tables.values():
+            self._ensure(table)
+
+    def _ensure(self, table: Table) -> Path:
+        folder = self.root / table.name
+        if table.name in self._ready:
+            return folder
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / SCHEMA_FILE
+        want = _with_written(table)
+        try:
+            same = pq.read_schema(target).remove_metadata().equals(want)
+        except (OSError, pa.ArrowInvalid):
+            same = False
+        if not same:
+            _write_file(folder, SCHEMA_FILE, want.empty_table())
+        self._ready.add(table.name)
+        return folder
+
+    def write(self, table: str, frame: pa.Table, *, key: str | None = None) -> Path:
+        """One shard with these rows. With `key`, it replaces the rows written before under that key."""
+        spec = self.table(table)
+        if key is not None and not KEY.match(key):
+            raise BadValue(f"shard key {key!r} has characters other than letters, digits and ._=+-")
+        frame = conform(spec, frame)
+        if spec.key:
+            frame = frame.append_column(WRITTEN, pa.array([time.time_ns()] * frame.num_rows, pa.int64()))
+        folder = self._ensure(spec)
+        name = f"{key or 'r' + uuid.uuid4().hex[:12]}~{stamp()}{SUFFIX}"
+        return _write_file(folder, name, frame)  # older copies of the key: see _sweep
+
+    def write_many(self, items: Iterable[tuple[str, pa.Table, str | None]]) -> list[Path]:
+        return [self.write(table, frame, key=key) for table, frame, key in items]
+
+
+def conform(table: Table, frame: pa.Table) -> pa.Table:
+    """The frame's columns cast to the table's types, in the table's order (missing ones stay out)."""
+    unknown = [name for name in frame.column_names if name not in table.schema.names]
+    if unknown:
+        raise KeyError(f"table {table.name!r} has no column(s) {sorted(unknown)}; it has {table.columns}")
+    fields = [f for f in table.schema if f.name in frame.column_names]
+    return pa.table([frame.column(f.name).cast(f.type) for f in fields], schema=pa.schema(fields))
+
+
+def _with_written(table: Table) -> pa.Schema:
+    return table.schema.append(pa.field(WRITTEN, pa.int64())) if table.key else table.schema
+
+
+def _write_file(folder: Path, name: str, frame: pa.Table, metadata: dict | None = None) -> Path:
+    """Write `folder/name` whole or not at all (hidden temporary name, fsync, rename)."""
+    temporary = folder / f".tmp-{uuid.uuid4().hex}{SUFFIX}"
+    if metadata:
+        frame = frame.replace_schema_metadata({k.encode(): v.encode() for k, v in metadata.items()})
+    try:
+        with open(temporary, "wb") as sink:
+            pq.write_table(frame, sink)
+            sink.flush()
+            os.fsync(sink.fileno())
+        os.replace(temporary, folder / name)
+    except BaseException as exc:
+        try:
+            temporary.unlink(missing_ok=True)
+        except OSError:
+            pass
+        if isinstance(exc, OSError):
+            raise ShardWriteFailed(f"could not write {folder / name} ({_disk_words(exc)}); "
+                                   f"nothing of it was stored") from None
+        raise
+    return folder / name
+
+
+def _disk_words(exc: OSError) -> str:
+    words = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
+             errno.EROFS: "read-only file system", errno.EIO: "input/output error", errno.EACCES: "permission denied"}
+    text = str(exc).lower()
+    return words.get(exc.errno) or next((w for w in words.values() if w in text), exc.strerror or str(exc))
+
+
+# -- reading -------------------------------------------------------------------------------------
+@dataclass
+class Resolved:
+    """What a reader reads of one table: files, and keys to drop from compacted files."""
+
+    files: list[Path] = field(default_factory=list)
+    dropped: dict[str, set[str]] = field(default_factory=dict)  # compacted file name -> superseded keys
+    damaged: list[str] = field(default_factory=list)  # one line per file skipped
+
+
+def _split(name: str) -> tuple[str, str]:
+    key, _, rest = name[: -len(SUFFIX)].rpartition("~")
+    return key, rest
+
+
+def covers_of(path: Path) -> list[str]:
+    meta = pq.read_metadata(path).metadata or {}
+    return json.loads(meta.get(b"cardlab.covers", b"[]"))
+
+
+def _whole(path: Path) -> str:
+    """'' when the file ends like Parquet, else what is wrong (checks the ends only: cheap)."""
+    try:
+        size = path.stat().st_size
+        with open(path, "rb") as source:
+            head = source.read(4)
+            source.seek(max(0, size - 4))
+            tail = source.read(4)
+    except FileNotFoundError:
+        return "gone"
+    if size < 12 or head != MAGIC or tail != MAGIC:
+        return f"not a whole Parquet file ({size} bytes)"
+    return ""
+
+
+def resolve(folder: Path) -> Resolved:
+    """The files a reader reads now: the newest copy of each key, no file a compacted one covers."""
+    out = Resolved()
+    try:
+        names = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIX) and not n.startswith("."))
+    except FileNotFoundError:
+        return out
+    compacted, loose = [], []
+    for name in names:
+        if name == SCHEMA_FILE:
+            continue
+        problem = _whole(folder / name)
+        if problem == "gone":
+            continue
+        if problem:
+            out.damaged.append(f"{folder / name}: {problem}; skipped")
+            continue
+        (compacted if name.startswith(COMPACT) else loose).append(name)
+    covered: dict[str, set[str]] = {}
+    for name in compacted:
+        try:
+            covered[name] = set(covers_of(folder / name))
+        except (OSError, pa.ArrowInvalid, ValueError) as exc:
+            out.damaged.append(f"{folder / name}: {str(exc).splitlines()[0]}; skipped")
+    every_cover = set().union(*covered.values()) if covered else set()
+    newest: dict[str, str] = {}  # key -> newest stamp, loose or inside a compacted file
+    for name in loose + [n for names in covered.values() for n in names if not n.startswith(COMPACT)]:
+        key, when = _split(name)
+        newest[key] = max(newest.get(key, ""), when)
+    for name in covered:
+        if name in every_cover:  # an older compacted file a newer one covers
+            continue
+        out.files.append(folder / name)
+        held: dict[str, str] = {}  # the copy of each key whose rows it holds: the newest it covers
+        for key, when in (_split(n) for n in covered[name] if not n.startswith(COMPACT)):
+            held[key] = max(held.get(key, ""), when)
+        stale = {key for key, when in held.items() if newest[key] > when}
+        if stale:
+            out.dropped[name] = stale
+    for name in loose:
+        key, when = _split(name)
+        if name not in every_cover and newest[key] == when:
+            out.files.append(folder / name)
+    return out
+
+
+def _sql_list(items: Iterable[str]) -> str:
+    return "[" + ", ".join("'" + str(i).replace("'", "''") + "'" for i in items) + "]"
+
+
+def table_sql(root: Path, table: Table, resolved: Resolved) -> str:
+    """The SELECT a raw table's view runs over its files."""
+    cols = ", ".join(f'"{c}"' for c in table.columns)
+    files = [root / table.name / SCHEMA_FILE, *resolved.files]
+    source = f"read_parquet({_sql_list(files)}, union_by_name = true, filename = true)"
+    where = " OR ".join(f"(filename = '{root / table.name / name}' AND {KEY_COLUMN} IN {_sql_list(keys)})"
+                        for name, keys in resolved.dropped.items())
+    rows = f"SELECT * FROM {source}" + (f" WHERE NOT ({where})" if where else "")
+    if not table.key:
+        return f"SELECT {cols} FROM ({rows})"
+    keys = ", ".join(f'"{c}"' for c in table.key)
+    merged = ", ".join(f'"{c}"' if c in table.key else
+                       f'arg_max("{c}", {WRITTEN}) FILTER (WHERE "{c}" IS NOT NULL) AS "{c}"' for c in table.columns)
+    return f"SELECT {merged} FROM ({rows}) GROUP BY {keys}"
+
+
+def reader(root: Path | str, schema: Schema, *, config: dict | None = None,
+           sandbox: bool = False) -> tuple[duckdb.DuckDBPyConnection, list[str]]:
+    """An in-memory DuckDB connection whose raw tables are views over the shards as they are now,
+    with the schema's views on top; and one line per damaged file skipped. `sandbox`: the
+    connection may read the log's folder and no other file, and its settings are locked."""
+    root = Path(root).absolute()
+    con = duckdb.connect(config=config or {})
+    if sandbox:
+        con.execute(f"SET allowed_directories = {_sql_list([str(root) + os.sep])}")
+    damaged = []
+    for table in schema.tables.values():
+        if not (root / table.name / SCHEMA_FILE).exists():
+            ShardLog(root, schema)._ensure(table)
+        resolved = resolve(root / table.name)
+        damaged += resolved.damaged
+        con.execute(f'CREATE VIEW "{table.name}" AS {table_sql(root, table, resolved)}')
+    for statement in schema.views:
+        con.execute(statement)
+    if sandbox:
+        for setting in ("enable_external_access = false", "autoload_known_extensions = false",
+                        "autoinstall_known_extensions = false", "lock_configuration = true"):
+            con.execute(f"SET {setting}")
+    return con, damaged
+
+
+# -- compaction ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Compacted:
+    table: str
+    merged: int  # files merged into one
+    rows: int
+    deleted: int  # covered files old enough to delete
+
+
+def compact(root: Path | str, schema: Schema, *, min_files: int = 2, grace: float | None = None) -> list[Compacted]:
+    """Merge each table's files into one (tables with fewer than `min_files` are left), and delete
+    files covered or superseded more than `grace` seconds ago. Returns what was done per table."""
+    root = Path(root)
+    grace = GRACE_S if grace is None else grace
+    root.mkdir(parents=True, exist_ok=True)
+    with open(root / ".compact.lock", "w") as lock:
+        try:
+            fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            raise Unavailable(f"another compaction of {root} is running; try again when it ends") from None
+        return [done for table in schema.tables.values()
+                if (done := _compact_table(root, table, min_files, grace)) is not None]
+
+
+def _compact_table(root: Path, table: Table, min_files: int, grace: float) -> Compacted | None:
+    folder = root / table.name
+    for _attempt in range(5):  # a writer replacing a key meanwhile may delete a file we listed
+        resolved = resolve(folder)
+        if len(resolved.files) < min_files:
+            return Compacted(table.name, 0, 0, _sweep(folder, grace)) if folder.exists() else None
+        covers = []
+        for path in resolved.files:
+            covers.append(path.name)
+            if path.name.startswith(COMPACT):
+                covers += covers_of(path)
+        con = duckdb.connect()
+        try:
+            cols = table.columns + ([WRITTEN] if table.key else [])
+            key_expr = "split_part(parse_filename(filename), '~', 1)"
+            if any(p.name.startswith(COMPACT) for p in resolved.files):  # only they have the column
+                key_expr = (f"CASE WHEN starts_with(parse_filename(filename), '{COMPACT}') THEN {KEY_COLUMN} "
+                            f"ELSE {key_expr} END")
+            files = [folder / SCHEMA_FILE, *resolved.files]
+            where = " OR ".join(f"(filename = '{folder / n}' AND {KEY_COLUMN} IN {_sql_list(k)})"
+                                for n, k in resolved.dropped.items())
+            frame = con.sql(
+                f"SELECT {', '.join(chr(34) + c + chr(34) for c in cols)}, {key_expr} AS {KEY_COLUMN} "
+                f"FROM read_parquet({_sql_list(files)}, union_by_name = true, filename = true)"
+                + (f" WHERE NOT ({where})" if where else "")).to_arrow_table()
+        except duckdb.IOException:
+            continue
+        finally:
+            con.close()
+        _write_file(folder, f"{COMPACT}{stamp()}{SUFFIX}", frame, {"cardlab.covers": json.dumps(sorted(set(covers)))})
+        return Compacted(table.name, len(resolved.files), frame.num_rows, _sweep(folder, grace))
+    raise Unavailable(f"{folder} kept changing while it was compacted; try again")
+
+
+def _sweep(folder: Path, grace: float) -> int:
+    """Delete files no reader resolves any more (covered or superseded) `grace` seconds after they
+    stopped being read, and temporary files of writers that died mid-write."""
+    now = time.time()
+    live = {p.name for p in resolve(folder).files} | {SCHEMA_FILE}
+    names = [n for n in os.listdir(folder) if n.endswith(SUFFIX)]
+    died: dict[str, float] = {}  # dead file -> when a compacted file or a newer copy replaced it
+    copies: dict[str, list[str]] = {}
+    for name in names:
+        path = folder / name
+        try:
+            if name.startswith(COMPACT) and not _whole(path):
+                for covered in covers_of(path):
+                    died[covered] = min(died.get(covered, now), path.stat().st_mtime)
+            elif not name.startswith((".", "_")):
+                copies.setdefault(_split(name)[0], []).append(name)
+        except (OSError, pa.ArrowInvalid, ValueError):
+            continue
+    for versions in copies.values():
+        versions.sort(key=lambda n: _split(n)[1])
+        for older, newer in zip(versions, versions[1:], strict=False):
+            with contextlib.suppress(OSError):
+                died[older] = min(died.get(older, now), (folder / newer).stat().st_mtime)
+    deleted = 0
+    for name in names:
+        path = folder / name
+        with contextlib.suppress(OSError):
+            if name.startswith(".tmp-"):  # a live writer renames within seconds
+                if now - path.stat().st_mtime >= max(grace, 60.0):
+                    path.unlink()
+            elif name not in live and name in died and now - died[name] >= grace:
+                path.unlink()
+                deleted += 1
+    return deleted
+
+
+def check(root: Path | str, schema: Schema) -> list[str]:
+    """Read every file of every table fully; one line per file that cannot be read."""
+    problems = []
+    for table in schema.tables.values():
+        folder = Path(root) / table.name
+        for name in sorted(os.listdir(folder)) if folder.is_dir() else []:
+            if not name.endswith(SUFFIX) or name.startswith("."):
+                continue
+            try:
+                pq.read_table(folder / name)
+            except (OSError, pa.ArrowException) as exc:
+                problems.append(f"{folder / name}: {str(exc).splitlines()[0]}")
+    return problems
