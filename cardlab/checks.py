@@ -155,30 +155,32 @@ def output_dir(param: typer.CallbackParam, value: Path | None) -> Path | None:
     return value
 
 
-def hand_log_file(path: Path, option: str, *, accepted: str = "a DuckDB hand log file (created if missing)") -> None:
-    """A DuckDB hand log: an existing DuckDB file, or a new file in a folder that can be made."""
-    if path.is_dir():
-        fail(f"{option} {path} is a folder; accepted: {accepted}")
-    if path.exists():
-        try:
-            with path.open("rb") as fh:
-                header = fh.read(12)
-        except OSError as exc:
-            fail(f"{option} {path} cannot be read ({exc.strerror}); accepted: {accepted}")
-        if header[8:12] != DUCKDB_MAGIC:
-            fail(f"{option} {path} is not a DuckDB database; accepted: {accepted}")
-        return
-    _make_parent(option, path)
+def hand_log_file(path: Path, option: str, *, accepted: str = "a hand log folder (created if missing)") -> None:
+    """A hand log: a folder of Parquet shards, existing or one that can be made."""
+    if path.exists() and not path.is_dir():
+        what = "a DuckDB hand log from before the shard log" if _is_duckdb(path) else "a file"
+        fail(f"{option} {path} is {what}; accepted: {accepted} (`cardlab ingest --from {path}` copies an old "
+             f"DuckDB hand log into one)")
+    if not path.exists():
+        _make_parent(option, path)
+
+
+def _is_duckdb(path: Path) -> bool:
+    try:
+        with path.open("rb") as fh:
+            return fh.read(12)[8:12] == DUCKDB_MAGIC
+    except OSError:
+        return False
 
 
 def hand_log_to_read(param: typer.CallbackParam, value: Path | None) -> Path | None:
-    """For --db options of commands that read the hand log (None: CARDLAB_DB's): a DuckDB file,
+    """For --db options of commands that read the hand log (None: CARDLAB_DB's): a hand log folder,
     if it exists (the command says itself when there is no hand log yet)."""
     from flows.settings import Paths
 
     path, option = (value, _name(param)) if value is not None else (Paths.from_env().db, "the hand log (CARDLAB_DB)")
     if path.exists():
-        hand_log_file(path, option, accepted="a DuckDB hand log file")
+        hand_log_file(path, option, accepted="a hand log folder")
     return value
 
 

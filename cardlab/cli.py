@@ -387,7 +387,7 @@ VIEWS_HELP = """Views: stg_units, mart_match_results (mean, se, 95% CI per match
                   "ATTACH, read_csv, glob, SET, INSTALL), within a time and a memory limit; Ctrl-C stops it. "
                   + VIEWS_HELP)
 def sql(query: str = typer.Argument(None, help="One read-only statement; omit to list tables and views."),
-        db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
+        db: Path = typer.Option(None, help="Hand log folder (default CARDLAB_DB or data/handlog).",
                                 callback=checks.hand_log_to_read),
         limit: int = typer.Option(50, help="Rows to print at most.", callback=checks.count),
         format_: str = typer.Option("table", "--format", help="Output: table, csv or json (an array of objects; "
@@ -462,19 +462,21 @@ def _sql_json(frame) -> str:
 
 # ---------------------------------------------------------------------------------- ingest
 @app.command()
-def ingest(db: Path = typer.Option(None, help="Hand log file (default CARDLAB_DB or data/handlog.duckdb).",
-                                   callback=checks.hand_log_to_read)):
-    """Store the writes kept in the spool (<hand log>.spool/) while the hand log was held by another process.
+def ingest(db: Path = typer.Option(None, help="Hand log folder (default CARDLAB_DB or data/handlog).",
+                                   callback=checks.hand_log_to_read),
+           source: Path = typer.Option(None, "--from", help="Copy this shard log, or this DuckDB hand log file "
+                                                              "from before the shard log, into the hand log.")):
+    """Move the writes kept in fallback folders (while the hand log's disk was full) into the hand log.
 
-    Any later write does this too; this command is for when none comes."""
-    from flows.spool import spool_folder
-    from flows.store import ingest as ingest_spool
+    Reads include those folders anyway; this tidies up once there is room."""
+    from engine.core.errors import MissingFile
+    from flows.store import ingest as ingest_files
 
     path = db or Paths.from_env().db
-    stored, rejected = ingest_spool(path)
-    console.print(f"stored {stored} spooled write(s) in {path}"
-                  + (f"; {rejected} refused, kept with the reason in {spool_folder(path) / 'rejected'}"
-                     if rejected else ""))
+    if source is not None and not source.exists():
+        raise MissingFile(f"--from {source} does not exist")
+    stored, left = ingest_files(path, source=source)
+    console.print(f"stored {stored} file(s) in {path}" + (f"; {left} could not be moved (see above)" if left else ""))
 
 
 # ---------------------------------------------------------------------------------- report

@@ -2,6 +2,7 @@
 
 import atexit
 import os
+import re
 import sys
 from collections.abc import Callable
 
@@ -36,13 +37,18 @@ def run_guarded(entry: Callable[[], object]) -> None:
         if ending.exit_code() is not None:
             sys.exit(ending.exit_code())
         raise
-    except Exception as exc:  # damage found by a query after the hand log opened (opening it checks the rest)
-        from flows import sharing
+    except Exception as exc:  # a shard damaged past its ends, found by the query reading it
+        import duckdb
 
-        what = sharing.damage(exc)
-        if what is None or os.environ.get("CARDLAB_DEBUG"):
+        if not isinstance(exc, duckdb.Error) or os.environ.get("CARDLAB_DEBUG"):
             raise
-        print(f"error: {sharing.damaged(sharing.last_opened or 'file', what)}", file=sys.stderr)
+        first = str(exc).splitlines()[0]
+        found = re.search(r"'([^']+\.parquet)'|\"([^\"]+\.parquet)\"", str(exc))
+        if found is None:
+            raise
+        print(f"error: the hand log file {found.group(1) or found.group(2)} is damaged ({first}); move it aside "
+              f"(its rows are then missing: a sweep's `--resume` plays them again) and run the command again",
+              file=sys.stderr)
         sys.exit(2)
 
 

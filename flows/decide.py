@@ -21,6 +21,7 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, datetime
 
 import numpy as np
 from prefect import flow, get_run_logger
@@ -216,7 +217,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         if known is not None and known != rule:
             raise BadValue(f"sweep {sweep_id} was started with the decision rule {known.to_json()}; "
                            f"it can only be resumed with its own")
-        store.con.execute("INSERT OR REPLACE INTO decision_rules VALUES (?, ?)", [sweep_id, rule.to_json()])
+        store.put("decision_rules", [{"sweep_id": sweep_id, "rule": rule.to_json()}])
         for index, plan in enumerate(plans):
             record_match(store, plan, ids[index], source="sweep", sweep_id=sweep_id)
         try:
@@ -241,11 +242,10 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     losers |= _not_worth_it(by_index, alive, base, rule, configs=len(plans), tuned_for=tuned)
                 alive -= losers
                 dropped |= dict.fromkeys(losers, n_sel)
-                store.con.execute(
-                    "INSERT OR REPLACE INTO decision_looks (sweep_id, phase, look, units, alive, dropped) "
-                    "VALUES (?, 'select', ?, ?, ?, ?)",
-                    [sweep_id, chunk, n_sel, json.dumps([ids[i] for i in sorted(alive)]),
-                     json.dumps([ids[i] for i in sorted(losers)])])
+                store.put("decision_looks", [{
+                    "sweep_id": sweep_id, "phase": "select", "look": chunk, "units": n_sel,
+                    "alive": json.dumps([ids[i] for i in sorted(alive)]),
+                    "dropped": json.dumps([ids[i] for i in sorted(losers)])}])
             challengers = sorted(alive - {base})
             challenger = None
             if challengers:  # the best mean on the deals every survivor played
@@ -273,10 +273,9 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     last = _pair_looks(store, cids, n_conf)[(cids[0], cids[1])]
                     llr = sprt.llr(last.n, last.mean, max(last.sd ** 2, floor_var))
                     path.append((n_conf, llr))
-                    store.con.execute(
-                        "INSERT OR REPLACE INTO decision_looks (sweep_id, phase, look, units, mean, sd, llr, lower, "
-                        "upper) VALUES (?, 'confirm', ?, ?, ?, ?, ?, ?, ?)",
-                        [sweep_id, chunk, n_conf, last.mean, last.sd, llr, sprt.lower, sprt.upper])
+                    store.put("decision_looks", [{
+                        "sweep_id": sweep_id, "phase": "confirm", "look": chunk, "units": n_conf, "mean": last.mean,
+                        "sd": last.sd, "llr": llr, "lower": sprt.lower, "upper": sprt.upper}])
                     verdict = sprt.verdict(llr, last.n)
                     if verdict is not None:
                         break
@@ -289,7 +288,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         for match_id in ids + ([_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)] if challenger is not None else []):
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
                               "WHERE match_id = ?", [match_id]).row(0, named=True)
-            store.con.execute("UPDATE matches SET units = ? WHERE match_id = ?", [int(row["n"]), match_id])
+            store.set_match_units(match_id, int(row["n"]))
             store.finish_match(match_id, float(row["s"]))
         sel_units = sum(played.values())
         deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
@@ -303,13 +302,13 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                                         best=ranked[0], runner_up=None, paired_diff=None, paired_se=None,
                                         spec=json.loads(spec.to_json()) | {"decide": asdict(rule)})
             _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
-        store.con.execute(
-            f"INSERT OR REPLACE INTO decisions VALUES ({', '.join('?' * 24)}, current_timestamp)",
-            [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
-             None if challenger is None else _confirm_id(sweep_id, 0),
-             None if challenger is None else _confirm_id(sweep_id, 1), spec.seed, sel_units, conf_seed, 2 * n_conf,
-             sel_units + 2 * n_conf, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha, rule.first_look,
-             path[-1][1] if path else None, *(_confirmed_row(confirmed)), json.dumps(deals)])
+        values = [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
+                  None if challenger is None else _confirm_id(sweep_id, 0),
+                  None if challenger is None else _confirm_id(sweep_id, 1), spec.seed, sel_units, conf_seed,
+                  2 * n_conf, sel_units + 2 * n_conf, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha,
+                  rule.first_look, path[-1][1] if path else None, *(_confirmed_row(confirmed)), json.dumps(deals),
+                  datetime.now(UTC).replace(tzinfo=None)]
+        store.put("decisions", [dict(zip(store.table_columns("decisions"), values, strict=True))])
         store.finish_sweep(sweep_id, best_match=ids[best], mlflow_run=run_id, baseline_match=ids[base])
     logger.info("sweep %s decided: %s (%s)", sweep_id, decision, _label(dict(plans[best].overrides)))
     return Decision(

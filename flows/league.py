@@ -20,7 +20,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
-from flows import games
+from flows import games, shards
 from flows.games.base import SQL_DIR
 from flows.league_play import GameOutcome, plan_games, play
 from flows.league_ratings import recompute_ratings
@@ -63,19 +63,24 @@ def prepare(store: HandLog, spec: LeagueSpec) -> set[str]:
     options = json.dumps(dict(spec.options), sort_keys=True)
     row = con.execute("SELECT game, seed, players, options FROM leagues WHERE league = ?", [spec.name]).fetchone()
     if row is None:
-        con.execute("INSERT INTO leagues VALUES (?, ?, ?, ?, ?, ?)",
-                    [spec.name, spec.game, spec.seed, spec.players, options, _now()])
+        store.put("leagues", [{"league": spec.name, "game": spec.game, "seed": spec.seed, "players": spec.players,
+                               "options": options, "created_at": _now()}])
     elif tuple(row) != (spec.game, spec.seed, spec.players, options):
         raise LeagueError(f"league {spec.name!r} was created as game={row[0]} seed={row[1]} players={row[2]} "
                           f"options={row[3]}; extend it with those, or name a new league (--name)")
-    for e in spec.entrants:
-        con.execute("INSERT INTO league_entrants VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                    [spec.name, e.key, e.name, e.version, e.command, _now()])
-    return {r[0] for r in con.execute("SELECT game_key FROM league_games WHERE league = ?", [spec.name]).fetchall()}
+    known = {r[0] for r in store.con.execute("SELECT entrant FROM league_entrants WHERE league = ?",
+                                             [spec.name]).fetchall()}
+    new = [{"league": spec.name, "entrant": e.key, "name": e.name, "version": e.version, "command": e.command,
+            "registered_at": _now()} for e in spec.entrants if e.key not in known]
+    if new:  # an entrant keeps its first registration
+        store.put("league_entrants", new)
+    return {r[0] for r in store.con.execute("SELECT game_key FROM league_games WHERE league = ?",
+                                            [spec.name]).fetchall()}
 
 
 def record(store: HandLog, spec: LeagueSpec, outcome: GameOutcome) -> None:
-    """The game's hands as a hand-log match, then its league rows (one transaction)."""
+    """The game's hands as a hand-log match, then its league rows: the seats, then the game (a game
+    is played once its row is there), each keyed by the game so a replay replaces them."""
     plan = outcome.plan
     match_id = match_id_of(spec.name, plan.key)
     store.begin_match(match_id=match_id, game=spec.game, bot="league", seed=plan.seed, units=outcome.log.count,
@@ -84,20 +89,13 @@ def record(store: HandLog, spec: LeagueSpec, outcome: GameOutcome) -> None:
     if outcome.log.count:
         store.write_chunk(match_id, 0, outcome.log, seconds=outcome.seconds)
     store.finish_match(match_id, outcome.seconds)
-    con = store.con
-    con.begin()
-    try:
-        con.execute("INSERT OR REPLACE INTO league_games VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    [spec.name, plan.key, plan.round, plan.seed, match_id, outcome.seconds, _now()])
-        for seat, e in enumerate(plan.seats):
-            con.execute("INSERT OR REPLACE INTO league_seats (league, game_key, seat, entrant, payoff, units, rank, "
-                        "fault, cpu_seconds) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                        [spec.name, plan.key, seat, e.key, outcome.payoffs[seat], outcome.units, outcome.ranks[seat],
-                         outcome.faults[seat], outcome.cpu_seconds[seat]])
-        con.commit()
-    except Exception:
-        con.rollback()
-        raise
+    key = shards.safe_key(spec.name, plan.key)
+    store.put("league_seats", [{"league": spec.name, "game_key": plan.key, "seat": seat, "entrant": e.key,
+                                "payoff": outcome.payoffs[seat], "units": outcome.units, "rank": outcome.ranks[seat],
+                                "fault": outcome.faults[seat], "cpu_seconds": outcome.cpu_seconds[seat]}
+                               for seat, e in enumerate(plan.seats)], key=key)
+    store.put("league_games", [{"league": spec.name, "game_key": plan.key, "round": plan.round, "seed": plan.seed,
+                                "match_id": match_id, "seconds": outcome.seconds, "played_at": _now()}], key=key)
 
 
 @flow(name="cardlab-league", validate_parameters=False, log_prints=True)

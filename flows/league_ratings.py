@@ -17,6 +17,7 @@ from datetime import UTC, datetime
 import polars as pl
 
 from engine.core.errors import UnknownName
+from flows import shards
 from flows.games.base import HOUSE, RANKING, REFERENCE
 from flows.league_spec import LeagueSpec, game_spec
 from flows.ratings import rate
@@ -99,19 +100,14 @@ def recompute_ratings(store, spec: LeagueSpec) -> None:
     rows = seat_rows(store.query, spec.name)
     rated = openskill_ratings(rows) if game_spec(spec.game).payoff_kind == RANKING else {}
     counts = rows.group_by("entrant").len() if rows.height else pl.DataFrame({"entrant": [], "len": []})
-    con = store.con
-    con.begin()
-    try:
-        con.execute("DELETE FROM league_ratings WHERE league = ?", [spec.name])
-        now = datetime.now(UTC).replace(tzinfo=None)
-        for e, n in counts.iter_rows():
-            mu, sigma, ordinal = rated.get(e, (None, None, None))
-            con.execute("INSERT INTO league_ratings VALUES (?, ?, ?, ?, ?, ?, ?)",
-                        [spec.name, e, mu, sigma, ordinal, n, now])
-        con.commit()
-    except Exception:
-        con.rollback()
-        raise
+    now = datetime.now(UTC).replace(tzinfo=None)
+    rows = []
+    for e, n in counts.iter_rows():
+        mu, sigma, ordinal = rated.get(e, (None, None, None))
+        rows.append({"league": spec.name, "entrant": e, "mu": mu, "sigma": sigma, "ordinal": ordinal, "games": n,
+                     "updated_at": now})
+    # One file keyed by the league: it replaces every rating of the league written before.
+    store.put("league_ratings", rows, key=shards.safe_key(spec.name))
 
 
 def leaderboard(query: Query, league: str) -> Leaderboard:

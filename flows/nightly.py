@@ -140,14 +140,12 @@ def run_check(game: str, *, seed: int = NIGHTLY_SEED, units: int | None = None, 
 
 
 def _record(store: HandLog, result: CheckResult, config: str) -> None:
-    store.con.execute(
-        "INSERT INTO nightly_checks (check_id, game, candidate, bot, config, seed, units, match_id, previous_match,"
-        " verdict, differing_units, first_diff_unit, detail, code_version, checked_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [result.check_id, result.game, result.candidate, result.bot, config, result.seed, result.units,
-         result.match_id, result.previous_match, result.verdict, result.differing_units, result.first_diff_unit,
-         result.detail, code_version(), datetime.now(UTC).replace(tzinfo=None)],
-    )
+    store.put("nightly_checks", [{
+        "check_id": result.check_id, "game": result.game, "candidate": result.candidate, "bot": result.bot,
+        "config": config, "seed": result.seed, "units": result.units, "match_id": result.match_id,
+        "previous_match": result.previous_match, "verdict": result.verdict, "differing_units": result.differing_units,
+        "first_diff_unit": result.first_diff_unit, "detail": result.detail, "code_version": code_version(),
+        "checked_at": datetime.now(UTC).replace(tzinfo=None)}])
 
 
 @flow(name="cardlab-nightly", validate_parameters=False, log_prints=True)

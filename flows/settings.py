@@ -4,7 +4,7 @@ location can be pointed elsewhere by environment variable, so a team can share s
 | variable                | default                                   |
 |-------------------------|-------------------------------------------|
 | CARDLAB_HOME            | the project folder                        |
-| CARDLAB_DB              | $CARDLAB_HOME/data/handlog.duckdb         |
+| CARDLAB_DB              | $CARDLAB_HOME/data/handlog (a folder)     |
 | CARDLAB_OUT             | $CARDLAB_HOME/out (reports, bundles)      |
 | MLFLOW_TRACKING_URI     | sqlite:///$CARDLAB_HOME/.mlflow/mlflow.db |
 | CARDLAB_ARTIFACT_ROOT   | $CARDLAB_HOME/.mlflow/artifacts           |
@@ -64,7 +64,7 @@ class Paths:
         home = _home()
         return cls(
             home=home,
-            db=Path(os.environ.get("CARDLAB_DB", home / "data" / "handlog.duckdb")),
+            db=Path(os.environ.get("CARDLAB_DB", home / "data" / "handlog")),
             out=Path(os.environ.get("CARDLAB_OUT", home / "out")),
             artifact_root=Path(os.environ.get("CARDLAB_ARTIFACT_ROOT", home / ".mlflow" / "artifacts")),
             tracking_uri=os.environ.get("MLFLOW_TRACKING_URI", f"sqlite:///{home / '.mlflow' / 'mlflow.db'}"),

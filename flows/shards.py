@@ -87,7 +87,8 @@ class Schema:
 
 
 @cache
-def _schema_of(texts: tuple[str, ...]) -> Schema:
+def schema_of_texts(texts: tuple[str, ...]) -> Schema:
+    """The raw tables (with their columns after every ALTER) and the views of these SQL texts."""
     con = duckdb.connect()
     views = []
     for text in texts:
@@ -109,7 +110,7 @@ def _schema_of(texts: tuple[str, ...]) -> Schema:
 
 def schema_of(paths: Iterable[Path]) -> Schema:
     """The raw tables (with their columns after every ALTER) and the views of these SQL files."""
-    return _schema_of(tuple(Path(p).read_text() for p in paths))
+    return schema_of_texts(tuple(Path(p).read_text() for p in paths))
 
 
 # -- writing -------------------------------------------------------------------------------------
@@ -170,7 +171,14 @@ def conform(table: Table, frame: pa.Table) -> pa.Table:
     if unknown:
         raise KeyError(f"table {table.name!r} has no column(s) {sorted(unknown)}; it has {table.columns}")
     fields = [f for f in table.schema if f.name in frame.column_names]
-    return pa.table([frame.column(f.name).cast(f.type) for f in fields], schema=pa.schema(fields))
+    columns = []
+    for f in fields:
+        try:
+            columns.append(frame.column(f.name).cast(f.type))
+        except (pa.ArrowInvalid, pa.ArrowNotImplementedError) as exc:
+            raise BadValue(f"table {table.name!r} column {f.name!r} ({f.type}) cannot hold these values: "
+                           f"{str(exc).splitlines()[0]}") from None
+    return pa.table(columns, schema=pa.schema(fields))
 
 
 def _with_written(table: Table) -> pa.Schema:
@@ -242,30 +250,51 @@ def _whole(path: Path) -> str:
     return ""
 
 
-def resolve(folder: Path) -> Resolved:
-    """The files a reader reads now: the newest copy of each key, no file a compacted one covers."""
-    out = Resolved()
+_whole_seen: set[tuple[str, int, int]] = set()  # files found whole (they never change once renamed in)
+
+
+def _checked(path: Path) -> str:
     try:
-        names = sorted(n for n in os.listdir(folder) if n.endswith(SUFFIX) and not n.startswith("."))
+        st = path.stat()
     except FileNotFoundError:
-        return out
-    compacted, loose = [], []
-    for name in names:
-        if name == SCHEMA_FILE:
+        return "gone"
+    mark = (str(path), st.st_size, st.st_mtime_ns)
+    if mark in _whole_seen:
+        return ""
+    problem = _whole(path)
+    if not problem:
+        _whole_seen.add(mark)
+    return problem
+
+
+def resolve(folders: Path | list[Path]) -> Resolved:
+    """The files a reader reads now: the newest copy of each key, no file a compacted one covers.
+    Several folders (a log and its fallback folders) are read as one."""
+    out = Resolved()
+    where: dict[str, Path] = {}
+    for folder in [folders] if isinstance(folders, Path) else folders:
+        try:
+            found = os.listdir(folder)
+        except FileNotFoundError:
             continue
-        problem = _whole(folder / name)
+        for name in found:
+            if name.endswith(SUFFIX) and not name.startswith(".") and name != SCHEMA_FILE:
+                where[name] = folder
+    compacted, loose = [], []
+    for name in sorted(where):
+        problem = _checked(where[name] / name)
         if problem == "gone":
             continue
         if problem:
-            out.damaged.append(f"{folder / name}: {problem}; skipped")
+            out.damaged.append(f"{where[name] / name}: {problem}; skipped")
             continue
         (compacted if name.startswith(COMPACT) else loose).append(name)
     covered: dict[str, set[str]] = {}
     for name in compacted:
         try:
-            covered[name] = set(covers_of(folder / name))
+            covered[name] = set(covers_of(where[name] / name))
         except (OSError, pa.ArrowInvalid, ValueError) as exc:
-            out.damaged.append(f"{folder / name}: {str(exc).splitlines()[0]}; skipped")
+            out.damaged.append(f"{where[name] / name}: {str(exc).splitlines()[0]}; skipped")
     every_cover = set().union(*covered.values()) if covered else set()
     newest: dict[str, str] = {}  # key -> newest stamp, loose or inside a compacted file
     for name in loose + [n for names in covered.values() for n in names if not n.startswith(COMPACT)]:
@@ -274,17 +303,17 @@ def resolve(folder: Path) -> Resolved:
     for name in covered:
         if name in every_cover:  # an older compacted file a newer one covers
             continue
-        out.files.append(folder / name)
+        out.files.append(where[name] / name)
         held: dict[str, str] = {}  # the copy of each key whose rows it holds: the newest it covers
         for key, when in (_split(n) for n in covered[name] if not n.startswith(COMPACT)):
             held[key] = max(held.get(key, ""), when)
         stale = {key for key, when in held.items() if newest[key] > when}
         if stale:
-            out.dropped[name] = stale
+            out.dropped[str(where[name] / name)] = stale
     for name in loose:
         key, when = _split(name)
         if name not in every_cover and newest[key] == when:
-            out.files.append(folder / name)
+            out.files.append(where[name] / name)
     return out
 
 
@@ -292,12 +321,12 @@ def _sql_list(items: Iterable[str]) -> str:
     return "[" + ", ".join("'" + str(i).replace("'", "''") + "'" for i in items) + "]"
 
 
-def table_sql(root: Path, table: Table, resolved: Resolved) -> str:
+def table_sql(schema_file: Path, table: Table, resolved: Resolved) -> str:
     """The SELECT a raw table's view runs over its files."""
     cols = ", ".join(f'"{c}"' for c in table.columns)
-    files = [root / table.name / SCHEMA_FILE, *resolved.files]
+    files = [schema_file, *resolved.files]
     source = f"read_parquet({_sql_list(files)}, union_by_name = true, filename = true)"
-    where = " OR ".join(f"(filename = '{root / table.name / name}' AND {KEY_COLUMN} IN {_sql_list(keys)})"
+    where = " OR ".join(f"(filename = '{name}' AND {KEY_COLUMN} IN {_sql_list(keys)})"
                         for name, keys in resolved.dropped.items())
     rows = f"SELECT * FROM {source}" + (f" WHERE NOT ({where})" if where else "")
     if not table.key:
@@ -308,28 +337,39 @@ def table_sql(root: Path, table: Table, resolved: Resolved) -> str:
     return f"SELECT {merged} FROM ({rows}) GROUP BY {keys}"
 
 
-def reader(root: Path | str, schema: Schema, *, config: dict | None = None,
-           sandbox: bool = False) -> tuple[duckdb.DuckDBPyConnection, list[str]]:
-    """An in-memory DuckDB connection whose raw tables are views over the shards as they are now,
-    with the schema's views on top; and one line per damaged file skipped. `sandbox`: the
-    connection may read the log's folder and no other file, and its settings are locked."""
-    root = Path(root).absolute()
-    con = duckdb.connect(config=config or {})
-    if sandbox:
-        con.execute(f"SET allowed_directories = {_sql_list([str(root) + os.sep])}")
+def _as_roots(roots: Path | str | list) -> list[Path]:
+    return [Path(r).absolute() for r in ([roots] if isinstance(roots, (str, Path)) else roots)]
+
+
+def refresh(con: duckdb.DuckDBPyConnection, roots: Path | str | list, schema: Schema) -> list[str]:
+    """Point the raw tables' views at the files there are now; one line per damaged file skipped."""
+    roots = _as_roots(roots)
     damaged = []
     for table in schema.tables.values():
-        if not (root / table.name / SCHEMA_FILE).exists():
-            ShardLog(root, schema)._ensure(table)
-        resolved = resolve(root / table.name)
+        schema_file = roots[0] / table.name / SCHEMA_FILE
+        if not schema_file.exists():
+            ShardLog(roots[0], schema)._ensure(table)
+        resolved = resolve([root / table.name for root in roots])
         damaged += resolved.damaged
-        con.execute(f'CREATE VIEW "{table.name}" AS {table_sql(root, table, resolved)}')
+        con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {table_sql(schema_file, table, resolved)}')
+    return damaged
+
+
+def reader(roots: Path | str | list, schema: Schema, *, config: dict | None = None,
+           sandbox: dict | None = None) -> tuple[duckdb.DuckDBPyConnection, list[str]]:
+    """An in-memory DuckDB connection whose raw tables are views over the shards as they are now
+    (of the first root and of the others, read as one), with the schema's views on top; and one
+    line per damaged file skipped. `sandbox`: DuckDB settings applied once the views exist (e.g.
+    enable_external_access=false); the connection may then read the roots' files and no other."""
+    roots = _as_roots(roots)
+    con = duckdb.connect(config=config or {})
+    if sandbox:
+        con.execute(f"SET allowed_directories = {_sql_list([str(r) + os.sep for r in roots])}")
+    damaged = refresh(con, roots, schema)
     for statement in schema.views:
         con.execute(statement)
-    if sandbox:
-        for setting in ("enable_external_access = false", "autoload_known_extensions = false",
-                        "autoinstall_known_extensions = false", "lock_configuration = true"):
-            con.execute(f"SET {setting}")
+    for setting, value in sorted((sandbox or {}).items(), key=lambda kv: kv[0] == "lock_configuration"):
+        con.execute(f"SET {setting} = {str(value).lower() if isinstance(value, bool) else repr(value)}")
     return con, damaged
 
 
@@ -376,7 +416,7 @@ def _compact_table(root: Path, table: Table, min_files: int, grace: float) -> Co
                 key_expr = (f"CASE WHEN starts_with(parse_filename(filename), '{COMPACT}') THEN {KEY_COLUMN} "
                             f"ELSE {key_expr} END")
             files = [folder / SCHEMA_FILE, *resolved.files]
-            where = " OR ".join(f"(filename = '{folder / n}' AND {KEY_COLUMN} IN {_sql_list(k)})"
+            where = " OR ".join(f"(filename = '{n}' AND {KEY_COLUMN} IN {_sql_list(k)})"
                                 for n, k in resolved.dropped.items())
             frame = con.sql(
                 f"SELECT {', '.join(chr(34) + c + chr(34) for c in cols)}, {key_expr} AS {KEY_COLUMN} "

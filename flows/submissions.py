@@ -47,12 +47,11 @@ def record(store: HandLog, *, game: str, bot: str, config: dict, source: str, bu
            sweep_id: str | None = None, mlflow_run: str | None = None) -> Submission:
     submission = Submission(submission_id=new_match_id("sub"), game=game, bot=bot, config=dict(config),
                             source=source, sweep_id=sweep_id)
-    store.con.execute(
-        "INSERT INTO submissions (submission_id, game, bot, config, source, sweep_id, mlflow_run, bundle,"
-        " code_version, submitted_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        [submission.submission_id, game, bot, json.dumps(config, sort_keys=True), source, sweep_id, mlflow_run,
-         None if bundle is None else str(Path(bundle).resolve()), code_version(), _utc_now()],
-    )
+    store.put("submissions", [{
+        "submission_id": submission.submission_id, "game": game, "bot": bot,
+        "config": json.dumps(config, sort_keys=True), "source": source, "sweep_id": sweep_id, "mlflow_run": mlflow_run,
+        "bundle": None if bundle is None else str(Path(bundle).resolve()), "code_version": code_version(),
+        "submitted_at": _utc_now()}])
     return submission
 
 

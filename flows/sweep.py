@@ -22,9 +22,8 @@ from flows import games, sweep_record, tracking
 from flows.match import ChunkFailed, MatchPlan, play_chunk, record_match
 from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
-from flows.spool import SpoolFull
 from flows.stats import payoff_interval
-from flows.store import BackgroundWriter, HandLog, new_match_id, to_stderr
+from flows.store import BackgroundWriter, HandLog, NoRoom, new_match_id, to_stderr
 
 
 @dataclass(frozen=True)
@@ -192,7 +191,7 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         try:
             store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                               units=spec.units, seed=spec.seed, spec=spec.to_json())
-        except SpoolFull as exc:
+        except NoRoom as exc:
             return _no_room(sweep_id, exc, "nothing was recorded; once there is room, run the command again")
         jobs = []
         try:
@@ -201,7 +200,7 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                 record_match(store, plan, match_id, source="sweep", sweep_id=sweep_id)
                 done = store.written_chunks(match_id)  # resuming skips what is already stored
                 jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
-        except SpoolFull as exc:
+        except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
         try:
@@ -215,7 +214,7 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                 total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
                                     [match_id])["s"][0]
                 store.finish_match(match_id, float(total))
-        except SpoolFull as exc:
+        except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
         runs = _config_runs(store, sweep_id, plans)
         best, runner_up = _ranked(runs)
@@ -233,7 +232,7 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         try:
             store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
                                baseline_match=None if baseline is None else baseline.match_id)
-        except SpoolFull as exc:
+        except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
     logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
     return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
@@ -244,7 +243,7 @@ def _resume_hint(game: str, sweep_id: str) -> str:
     return f"once there is room, `cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks"
 
 
-def _no_room(sweep_id: str, exc: SpoolFull, then: str):
+def _no_room(sweep_id: str, exc: NoRoom, then: str):
     """The run Failed with one line (no traceback in the log): the disk is full and no spool has room."""
     failed = SweepFailed(f"sweep {sweep_id} stopped: {exc}; {then}")
     return Failed(message=str(failed), data=failed)
@@ -279,7 +278,7 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     running: dict = {}
     failure: tuple[str, int, str | BaseException] | None = None
     stopped: BaseException | None = None
-    lost: SpoolFull | None = None  # the hand log's disk is full and no spool folder has room
+    lost: NoRoom | None = None  # the hand log's disk is full and no fallback folder has room
     try:
         while True:
             while failure is None and len(running) < window:
@@ -306,12 +305,12 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 progress(log.count)
     except (KeyboardInterrupt, TerminationSignal) as exc:  # Ctrl-C, SIGHUP (engine.core.ending); SIGTERM
         stopped = exc  # (Prefect's own during a flow run: it re-sends it to ours once the flow has ended)
-    except SpoolFull as exc:
+    except NoRoom as exc:
         lost = exc
     finally:
         try:
             written = writer.close()  # every chunk that finished lands, whatever happened
-        except SpoolFull as exc:
+        except NoRoom as exc:
             written, lost = writer.written, lost or exc
     if stopped is not None:  # the chunks in play are dropped: a chunk is all or nothing
         to_stderr(f"interrupted by {ending.describe(stopped)}: sweep {sweep_id} stopped; {written:,} units kept; "

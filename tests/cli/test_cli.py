@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from cardlab import cli
+from flows.store import read_only
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -119,9 +120,8 @@ def test_workspace_benchmarks_print_their_figures(capsys, monkeypatch):
 
 
 def _table_counts(db) -> tuple:
-    import duckdb
 
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     try:
         return tuple(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0] for t in ("units", "chunks", "matches"))
     finally:
@@ -154,9 +154,8 @@ def test_a_failed_sweep_ends_with_one_line_and_resume_refuses_contradicting_flag
     code, _, err = cardlab(capsys, monkeypatch, "pick", "toy")
     assert code == 2 and f"sweep {sweep_id} is incomplete" in err
     marker.unlink()
-    import duckdb
 
-    con = duckdb.connect(str(toy_game), read_only=True)
+    con = read_only(str(toy_game))
     kept = con.execute("SELECT count(*) FROM stg_units WHERE sweep_id = ?", [sweep_id]).fetchall()[0][0]
     con.close()
     code, out, err = cardlab(capsys, monkeypatch, "sweep", "toy", "--resume", sweep_id)

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import flows.store
+from flows.store import read_only
 from tests.cli.test_validation import refused, run
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -92,12 +93,11 @@ def test_export_refuses_an_unknown_bot_or_setting_before_writing(tmp_path, game)
 
 # ------------------------------------------------------------------------ the judged-match log
 def test_a_judged_match_is_logged_and_announced(handlog):
-    import duckdb
 
     result = run("judge", "tractor", "--rounds", "3", "--log")
     assert result.exit_code == 0, result.stderr
     match_id = result.output.split("logged match as ")[1].split()[0]
-    con = duckdb.connect(str(handlog), read_only=True)
+    con = read_only(str(handlog))
     try:
         assert con.sql(f"SELECT count(*) FROM units WHERE match_id = '{match_id}'").fetchall() == [(3,)]
     finally:

@@ -9,10 +9,9 @@ import sys
 import time
 from pathlib import Path
 
-import duckdb
 import pytest
 
-from flows.store import claim_problems
+from flows.store import claim_problems, read_only
 
 pytestmark = pytest.mark.slow  # a process per signal, interrupted mid-play, then resumed
 
@@ -42,7 +41,7 @@ def signalled(env, tmp_path, args, signum, *, timeout=240) -> subprocess.Complet
 
 
 def query(env, sql: str) -> list[tuple]:
-    con = duckdb.connect(env["CARDLAB_DB"], read_only=True)
+    con = read_only(env["CARDLAB_DB"])
     try:
         assert claim_problems(con) == []  # no row claims units the hand log does not hold
         return con.execute(sql).fetchall()

@@ -16,6 +16,7 @@ import pytest
 
 from bots.base import SEED_MAX
 from cardlab import cli
+from flows.store import read_only
 
 
 @pytest.fixture
@@ -122,13 +123,12 @@ def test_judge_counts_seeds_and_limits_are_checked(handlog, args, words):
 
 def test_the_largest_seed_plays_and_is_logged_as_given(handlog, monkeypatch):
     """2^63 - 1 is accepted, played and logged as that seed, and replays the same units."""
-    import duckdb
 
     monkeypatch.setenv("CARDLAB_EXTRA_GAMES", "toy=tests.flows.toy_game")
     first = run("match", "toy", "--hands", "50", "--chunk", "25", "--seed", str(SEED_MAX))
     again = run("match", "toy", "--hands", "50", "--chunk", "25", "--seed", str(SEED_MAX))
     assert first.exit_code == 0 and again.exit_code == 0, (first.output, first.stderr)
-    con = duckdb.connect(str(handlog), read_only=True)
+    con = read_only(str(handlog))
     try:
         seeds = con.sql("SELECT DISTINCT seed FROM matches").fetchall()
         sums = con.sql("SELECT match_id, sum(payoff) FROM units GROUP BY match_id").fetchall()

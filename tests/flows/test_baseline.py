@@ -1,7 +1,7 @@
 """The baseline (what the user has now) is always one of a sweep's configs."""
 
-import duckdb
 
+from flows.store import read_only
 from flows.sweep import SweepSpec, baseline_for, parse_grid, sweep_flow
 
 
@@ -17,7 +17,7 @@ def test_the_defaults_are_added_first_when_the_grid_lacks_them(toy, tmp_path):
     assert outcome.baseline is outcome.runs[0] and outcome.baseline.config["edge"] == 0.5
     # Same flips for every config: edge 0.7 beats the baseline's 0.5 on every unit 0.5 wins, and more.
     assert outcome.best.overrides == {"edge": "0.7"} and outcome.baseline_diff > 0 and outcome.baseline_se > 0
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     stored = con.execute("SELECT baseline_match FROM sweeps WHERE sweep_id = ?", [outcome.sweep_id]).fetchall()
     con.close()
     assert stored == [(outcome.baseline.match_id,)]

@@ -7,10 +7,10 @@ import re
 import uuid
 from dataclasses import dataclass, replace
 
-import duckdb
 import pytest
 
 from cardlab import cluster, prefect_local
+from flows.store import read_only
 from flows.sweep import SweepFailed, SweepSpec, parse_grid, with_runner
 
 pytestmark = pytest.mark.slow  # a Dask cluster and worker processes per test
@@ -75,7 +75,7 @@ def _drain_prefect() -> None:
 def _hands(db: str, sweep_id: str) -> dict[str, list[tuple]]:
     """Every row of the units table and of the game's raw tables, by table, with the match id
     replaced by the config's index (ids differ between runs, nothing else may)."""
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     try:
         tables = [name for (name,) in con.execute(
             "SELECT table_name FROM information_schema.columns WHERE column_name IN ('match_id', 'chunk') "
@@ -265,7 +265,7 @@ def test_a_league_on_worker_processes_logs_what_threads_log(running, tmp_path, m
     run_league(spec, db=str(tmp_path / "dask.duckdb"), workers=2, runner="dask", progress=lambda n: (lock, n))
     logged = []
     for name in ("threads", "dask"):  # league match ids are deterministic: whole tables compare
-        con = duckdb.connect(str(tmp_path / f"{name}.duckdb"), read_only=True)
+        con = read_only(str(tmp_path / f"{name}.duckdb"))
         logged.append([con.execute(f"SELECT * FROM {table} ORDER BY ALL").fetchall()
                        for table in ("units", "ht_packed_hands")])
         con.close()

@@ -4,13 +4,13 @@ probability a - b and 0 otherwise (mean 2 (a - b)): the right decision is known.
 
 from dataclasses import replace
 
-import duckdb
 import pytest
 from mlflow.tracking import MlflowClient
 
 from engine.core import seeds
 from flows.decide import Rule, confirmation_seed, decided_sweep_flow, make_rule
 from flows.settings import Paths
+from flows.store import read_only
 from flows.sweep import SweepSpec, parse_grid
 
 RULE = Rule(d1=0.1, first_look=200, bounds=(-1.0, 1.0))
@@ -39,7 +39,7 @@ def test_a_clearly_better_config_is_chosen_and_confirmed(switched):
 
 def test_every_unit_played_is_counted_and_logged(switched):
     db, got = switched
-    with duckdb.connect(db, read_only=True) as con:
+    with read_only(db) as con:
         logged = con.execute("SELECT count(*) FROM units").fetchone()[0]
         row = con.execute("SELECT decision, hands, selection_units, confirm_units, confirmed_mean "
                           "FROM decisions WHERE sweep_id = ?", [got.sweep_id]).fetchone()
@@ -67,7 +67,7 @@ def test_the_llr_path_and_the_decision_are_on_the_mlflow_parent_run(switched):
 def test_a_confirmation_never_reuses_a_selection_deal(switched):
     """The confirmation's units come from another seed: none of its deal streams is a selection's."""
     db, got = switched
-    with duckdb.connect(db, read_only=True) as con:
+    with read_only(db) as con:
         rows = con.execute("SELECT m.source, m.seed, u.unit FROM units u JOIN matches m USING (match_id)").fetchall()
     keys = {"sweep": set(), "confirm": set()}
     for source, seed, unit in rows:
@@ -93,7 +93,7 @@ def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     spec = _spec("edge=0.3,0.6", fixed=(("crash_unit", "150"), ("crash_file", str(marker))), sweep_id="s-kill")
     with pytest.raises(RuntimeError, match="toy crash"):
         decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)
-    with duckdb.connect(db, read_only=True) as con:
+    with read_only(db) as con:
         kept = con.execute("SELECT count(*) FROM units").fetchone()[0]
     assert kept > 0  # the chunks before the crash stay, and the resumed sweep does not play them again
     marker.unlink()
@@ -121,7 +121,7 @@ def test_resampling_a_sweeps_real_differences_measures_the_sprts_errors(toy, tmp
 
     db = str(tmp_path / "h.duckdb")
     got = sweep_flow(_spec("edge=0.4,0.6", sweep_id="s-fixed"), db=db, track=False)
-    with duckdb.connect(db, read_only=True) as con:
+    with read_only(db) as con:
         found = resample(con, got.sweep_id, Rule(d1=0.2, first_look=200), runs=200, cap=2000, batch=100)
     assert len(found) == 6  # 3 configs (the baseline edge=0.5 with them): 3 pairs, both signs
     for r in found:

@@ -15,7 +15,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from flows.store import claim_problems
+from flows.store import claim_problems, read_only
 
 pytestmark = pytest.mark.slow  # whole commands on a small full file system
 
@@ -69,7 +69,7 @@ def fill(folder: Path, leave: int = 0) -> Path:
 
 
 def consistent(env) -> duckdb.DuckDBPyConnection:
-    con = duckdb.connect(env["CARDLAB_DB"], read_only=True)
+    con = read_only(env["CARDLAB_DB"])
     assert claim_problems(con) == []
     return con
 

@@ -4,7 +4,6 @@ the previous nightly of the same candidate, records the verdict and fails on a d
 import dataclasses
 import json
 
-import duckdb
 import numpy as np
 import pytest
 from typer.testing import CliRunner
@@ -12,11 +11,11 @@ from typer.testing import CliRunner
 from flows import games, submissions
 from flows.nightly import RegressionFound, candidate_for, nightly_flow, run_check
 from flows.serve import schedules
-from flows.store import HandLog
+from flows.store import HandLog, read_only
 
 
 def _checks(db) -> list[dict]:
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     try:
         cursor = con.execute("SELECT * FROM nightly_checks ORDER BY checked_at, check_id")
         names = [c[0] for c in cursor.description]
@@ -87,7 +86,7 @@ def test_the_submitted_candidate_is_played_with_its_full_frozen_config(toy, tmp_
     said = []
     first = run_check("toy", units=200, db=db, say=said.append)
     assert said == [] and first.verdict == "baseline" and first.candidate == submitted.submission_id
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     played = json.loads(con.execute("SELECT config FROM matches WHERE match_id = ?", [first.match_id]).fetchone()[0])
     mean = con.execute("SELECT avg(payoff) FROM units WHERE match_id = ?", [first.match_id]).fetchone()[0]
     con.close()

@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from bots.base import ConfigError
@@ -14,6 +13,7 @@ from bots.program import ProgramConfig, write_bundle
 from engine.holdem_training import judge as ht_judge
 from engine.holdem_training.rules import Action
 from flows import sweep_record
+from flows.store import read_only
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate
 
 DATA = Path(__file__).parent / "data"
@@ -51,7 +51,7 @@ def ht_sweep(tmp_path_factory):
 
 def test_each_config_scores_exactly_what_its_rule_scores_in_process_on_the_same_hands(ht_sweep):
     _, db, outcome = ht_sweep
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     for run in outcome.runs:
         size = int(run.overrides["size"])
         expected = ht_judge.play_chunk(_Raiser(size), seed=11, first=0, count=120, rate_budget=300 * 120)
@@ -66,7 +66,7 @@ def test_each_config_scores_exactly_what_its_rule_scores_in_process_on_the_same_
 
 def test_pick_exports_the_command_with_the_chosen_parameter(ht_sweep, tmp_path):
     _, db, outcome = ht_sweep
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     picked = sweep_record.pick(con, "holdem-training", outcome.sweep_id)
     con.close()
     assert picked.bot == "program" and picked.overrides == {"size": outcome.best.overrides["size"]}
@@ -168,7 +168,7 @@ def test_the_nightly_replays_a_submitted_program(tmp_path):
     assert (first.bot, first.verdict) == ("program", "baseline")
     assert (again.verdict, again.differing_units) == ("same", 0)
     expected = ht_judge.play_chunk(_Raiser(3), seed=nightly.NIGHTLY_SEED, first=0, count=60, rate_budget=300 * 60)
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     got = [p for (p,) in con.execute("SELECT payoff FROM units WHERE match_id = ? ORDER BY unit",
                                      [again.match_id]).fetchall()]
     con.close()

@@ -4,7 +4,7 @@ import duckdb
 import pytest
 
 from flows.readonly_sql import SANDBOX
-from flows.store import HandLog
+from flows.store import HandLog, read_only
 
 
 @pytest.mark.parametrize("statement, refusal", [
@@ -24,7 +24,7 @@ def test_duckdb_refuses_it_on_a_sandboxed_read_only_connection(tmp_path, stateme
     db = tmp_path / "h.duckdb"
     HandLog(db).close()
     files = set(tmp_path.iterdir())
-    con = duckdb.connect(str(db), read_only=True, config=SANDBOX)
+    con = read_only(str(db), config=SANDBOX)
     try:
         with pytest.raises(duckdb.Error, match=refusal):
             con.execute(statement.format(tmp=tmp_path))

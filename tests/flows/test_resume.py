@@ -4,17 +4,17 @@ failing chunk is never recorded, so a resumed sweep equals a clean one."""
 import json
 from dataclasses import replace
 
-import duckdb
 import pytest
 from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
 from flows.settings import Paths
+from flows.store import read_only
 from flows.sweep import ResumeRefused, SweepFailed, SweepSpec, parse_grid, resume_spec, sweep_flow
 
 
 def _counts(db) -> tuple:
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     try:
         return tuple(con.execute(f"SELECT count(*) FROM {t}").fetchall()[0][0]
                      for t in ("units", "chunks", "matches", "sweeps"))
@@ -50,7 +50,7 @@ def crashed_once(toy, tmp_path_factory):
 
 def test_the_spec_is_stored_and_resume_reloads_it(crashed_once):
     spec, db, _ = crashed_once
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     stored = json.loads(con.execute("SELECT spec FROM sweeps WHERE sweep_id = 's-crash'").fetchall()[0][0])
     assert SweepSpec.from_stored(stored, "s-crash") == spec
     assert resume_spec(con, "s-crash", {"game": "toy"}) == spec
@@ -69,7 +69,7 @@ def test_the_spec_is_stored_and_resume_reloads_it(crashed_once):
 ])
 def test_resume_refuses_a_flag_that_contradicts_the_stored_spec(crashed_once, field, value, flag):
     _, db, _ = crashed_once
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(ResumeRefused, match=flag):
         resume_spec(con, "s-crash", {"game": "toy", field: value})
     con.close()
@@ -77,13 +77,13 @@ def test_resume_refuses_a_flag_that_contradicts_the_stored_spec(crashed_once, fi
 
 def test_resume_refuses_an_unknown_id_and_a_finished_sweep(crashed):
     spec, db, marker = crashed
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(sweep_record.SweepNotFound, match="no sweep 's-nope' in the hand log; recent sweeps: s-crash"):
         resume_spec(con, "s-nope", {"game": "toy"})
     con.close()
     marker.unlink()
     sweep_flow(spec, db=db, track=False)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(ResumeRefused, match="is complete: nothing to resume"):
         resume_spec(con, "s-crash", {"game": "toy"})
     con.close()
@@ -117,7 +117,7 @@ def test_a_partial_chunk_is_refused_not_stored_and_resume_completes_it(toy, tmp_
     spec, db = _crashing(tmp_path, "short")
     with pytest.raises(SweepFailed, match=r"chunk 5 \(flips 500-599\): played 50 of 100 flips"):
         sweep_flow(spec, db=db, track=False, max_in_flight=2)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     stored = con.execute("SELECT match_id, chunk, n_units FROM chunks").fetchall()
     con.close()
     assert all(n == 100 for _, _, n in stored)
@@ -147,7 +147,7 @@ def test_a_crashing_holdem_training_bot_fails_its_chunk_instead_of_storing_it_em
 
 def test_pick_refuses_an_incomplete_sweep_and_a_sweep_whose_mlflow_logging_was_killed(crashed, monkeypatch):
     spec, db, marker = crashed
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(sweep_record.SweepIncomplete, match="sweep s-crash is incomplete .* --resume s-crash"):
         sweep_record.pick(con, "toy")
     con.close()
@@ -164,13 +164,13 @@ def test_pick_refuses_an_incomplete_sweep_and_a_sweep_whose_mlflow_logging_was_k
     monkeypatch.setattr(tracking.mlflow, "start_run", killed_after_one_child)
     with pytest.raises(KeyboardInterrupt):
         sweep_flow(spec, db=db)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(sweep_record.SweepIncomplete, match="never closed"):
         sweep_record.pick(con, "toy")
     con.close()
     monkeypatch.setattr(tracking.mlflow, "start_run", real_start)
     done = sweep_flow(spec, db=db)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     picked = sweep_record.pick(con, "toy")
     con.close()
     assert picked.match_id == done.best.match_id and picked.run_id == done.mlflow_run_id

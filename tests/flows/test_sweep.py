@@ -2,12 +2,12 @@
 
 from dataclasses import replace
 
-import duckdb
 import pytest
 from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
 from flows.settings import Paths
+from flows.store import read_only
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate, with_runner
 
 
@@ -22,7 +22,7 @@ def outcome(toy, tmp_path_factory):
 
 def test_every_unit_of_every_config_lands_once(outcome):
     spec, db, result = outcome
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     per_match = con.execute("SELECT match_id, count(*), count(DISTINCT unit) FROM units GROUP BY 1").fetchall()
     con.close()
     assert len(per_match) == 3
@@ -41,7 +41,7 @@ def test_best_config_is_named_by_lower_bound_with_paired_difference(outcome):
 
 def test_mlflow_has_a_parent_with_a_child_per_config_and_pick_finds_the_best(outcome):
     _, db, result = outcome
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     picked = sweep_record.pick(con, "toy", result.sweep_id)
     latest = sweep_record.pick(con, "toy")
     con.close()
@@ -71,7 +71,7 @@ def test_a_crashed_sweep_keeps_finished_chunks_and_resume_plays_only_the_rest(to
                      fixed=(("crash_unit", "950"), ("crash_file", str(marker))), sweep_id="s-crash")
     with pytest.raises(RuntimeError, match="toy crash"):
         sweep_flow(spec, db=db, track=False, max_in_flight=2)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     kept = con.execute("SELECT count(*) FROM units").fetchall()[0][0]
     con.close()
     assert 0 < kept < 2000 and kept % 100 == 0

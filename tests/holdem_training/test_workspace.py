@@ -12,7 +12,7 @@ from engine.core.cards import card_name
 from engine.holdem_training import judge
 from engine.holdem_training.rules import Action
 from flows import games
-from flows.store import log_judged_match
+from flows.store import log_judged_match, read_only
 
 CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
 
@@ -33,7 +33,7 @@ def test_hand_log_views_and_marts(tmp_path):
     db = tmp_path / "hands.duckdb"
     match_id = log_judged_match("holdem-training", bot="external", config={"command": "example"}, seed=9,
                                 log=result.log, db=db)
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     hands, mean, se, low, high, bob_folds, rate = con.execute(
         "SELECT hands, mean_profit, se, ci95_low, ci95_high, bob_fold_rate, rate_rollouts "
         "FROM mart_ht_profit WHERE match_id = ?", [match_id]).fetchone()

@@ -12,8 +12,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import duckdb
 import pytest
+
+from flows.store import read_only
 
 PACKAGE = Path(__file__).with_name("highcard")
 CARDLAB = [str(Path(sys.executable).with_name("cardlab"))]  # the installed console script
@@ -52,7 +53,7 @@ def plugin(tmp_path_factory):
 
 
 def _log(home: Path, sql: str, params=()):
-    with duckdb.connect(str(home / "handlog.duckdb"), read_only=True) as con:
+    with read_only(str(home / "handlog.duckdb")) as con:
         return con.execute(sql, list(params)).fetchall()
 
 

@@ -3,7 +3,6 @@ Prefect flow once against a temporary DuckDB file and MLflow store."""
 
 import json
 
-import duckdb
 import mlflow
 import numpy as np
 import pytest
@@ -14,7 +13,7 @@ from engine.twocarddraw.analysis import fit_quality, situation_reach
 from engine.twocarddraw.protocol import read_strategy
 from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
-from flows.store import log_judged_match
+from flows.store import log_judged_match, read_only
 from tests.twocarddraw.conftest import RandomBot
 
 
@@ -68,7 +67,7 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     match_id_read, hands = F.read_hands(db)
     assert match_id_read == match_id and len(hands["hand"]) == 6_000
     assert np.array_equal(F.truth_of_match(db, match_id).probs, generated_12.probs)
-    with duckdb.connect(str(db), read_only=True) as con:  # the views decode what the judge logged
+    with read_only(str(db)) as con:  # the views decode what the judge logged
         hands_, profit, score = con.execute("SELECT hands, profit, score FROM mart_tcd_matches").fetchone()
         blocks = con.execute("SELECT count(*) FROM mart_tcd_learning_curve").fetchone()[0]
         shown = con.execute("SELECT count(server_shown) FROM stg_tcd_hands").fetchone()[0]
