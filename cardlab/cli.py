@@ -668,6 +668,7 @@ importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, rep
 app.command("league")(importlib.import_module("cardlab.commands.league").league)
 bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
+app.add_typer(importlib.import_module("cardlab.commands.handlog").app, name="handlog")  # compact, check
 
 
 def main() -> None:

@@ -1,8 +1,8 @@
 """A judged match (bots or programs under a contest's judge) into the hand log, the same way from
 every command that offers --log.
 
-The result is what the user came for: when the hand log cannot take the match (a busy hand log
-already spools it, so this is a full disk, a blocked spool, a damaged file), the command still
+The result is what the user came for: when the hand log cannot take the match (a full disk
+with no fallback folder that has room, a damaged schema), the command still
 prints its result, with one note on stderr saying why the match was not logged. Any other
 exception is a bug and keeps its traceback."""
 

@@ -168,7 +168,7 @@ def _check_log_path(path: Path) -> None:
                          f"it into a shard log with `cardlab ingest --from {path}`, and point CARDLAB_DB at a folder")
 
 
-def _sql_files(db: Path) -> list[Path]:
+def sql_files(db: Path) -> list[Path]:
     """The schema files a log's writers applied, core.sql first."""
     folder = db / SQL_FOLDER
     names = sorted(os.listdir(folder)) if folder.is_dir() else []
@@ -421,7 +421,7 @@ def read_only(path: Path | str | None = None, *, wait: float | None = None, conf
     read the log's files and no other file. Damaged files are skipped, each named in one line."""
     path = Path(path) if path is not None else Paths.from_env().db
     _check_log_path(path)
-    files = _sql_files(path)
+    files = sql_files(path)
     if not path.is_dir() or not files:
         raise MissingFile(f"no hand log at {path}; run a match or a sweep first")
     config = dict(config or {})

@@ -151,8 +151,8 @@ def compiled_caches() -> tuple[str, ...]:
 
 def hidden_paths() -> tuple[str, ...]:
     """What a program must not see (where the read-only view is in force): the user's home, the
-    MLflow store and Prefect's home (folders), and the hand log: its file and the files and
-    folders beside it named after it (its WAL, its spool), since its folder holds the project's
+    MLflow store and Prefect's home (folders), and the hand log: its folder (or an old log's file) and
+    the files and folders beside it named after it, since its folder holds the project's
     own data too. Defaults under CARDLAB_HOME and the project, and where the environment points
     them. The project's code stays readable (bundles run it); nothing in or holding a system
     folder (/tmp) is covered."""
@@ -160,7 +160,8 @@ def hidden_paths() -> tuple[str, ...]:
     folders = [os.path.join(base, name) for base in bases for name in (".mlflow", ".prefect")]
     folders += [os.environ.get(name) for name in ("HOME", "CARDLAB_ARTIFACT_ROOT", "PREFECT_HOME")]
     uri = os.environ.get("MLFLOW_TRACKING_URI", "")
-    stores = [os.path.join(base, "data", "handlog.duckdb") for base in bases] + [os.environ.get("CARDLAB_DB")]
+    stores = [os.path.join(base, "data", name) for base in bases for name in ("handlog", "handlog.duckdb")]
+    stores.append(os.environ.get("CARDLAB_DB"))
     stores.append(uri.removeprefix("sqlite:///") if uri.startswith("sqlite:///") else None)
     found = []
     for folder in filter(None, folders):

@@ -20,7 +20,7 @@ from engine.core.errors import BadValue, MissingFile, NotFound, Unavailable, Unk
 from flows.games import UnknownGame
 from flows.league_spec import LeagueError
 from flows.match import ChunkFailed
-from flows.sharing import HandLogBusy
+from flows.store import NoRoom
 from flows.sweep import ResumeRefused, SweepFailed
 from flows.sweep_record import SweepIncomplete, SweepNotFound
 from tests.cli.test_validation import run
@@ -75,7 +75,7 @@ def test_only_the_projects_user_errors_are_guarded():
 
 @pytest.mark.parametrize("kind, old", [
     (ConfigError, ValueError), (UnknownGame, KeyError), (ResumeRefused, ValueError), (SweepFailed, RuntimeError),
-    (SweepNotFound, LookupError), (SweepIncomplete, ValueError), (HandLogBusy, RuntimeError),
+    (SweepNotFound, LookupError), (SweepIncomplete, ValueError), (NoRoom, RuntimeError),
     (ChunkFailed, RuntimeError), (LeagueError, ValueError), (MissingFile, FileNotFoundError),
 ])
 def test_project_errors_are_user_errors_and_still_their_old_type(kind, old):
