@@ -41,17 +41,22 @@ import pyarrow.parquet as pq
 from engine.core.errors import BadValue, Unavailable
 
 SUFFIX = ".parquet"
-SCHEMA_FILE = "_schema" + SUFFIX  # no rows: the table's columns, so an empty table has them too
 COMPACT = "_c-"
 WRITTEN = "_written"  # hidden: ns when a row of a keyed table was written (the latest wins)
 KEY_COLUMN = "_key"  # hidden, in compacted files: the key of the shard a row came from
+BIG_FILE = 64 << 20  # a compacted file this big is not merged again
 GRACE_S = 600.0  # covered and superseded files stay this long for connections opened before
 KEY = re.compile(r"^[A-Za-z0-9._=+-]+$")
 MAGIC = b"PAR1"
 
 
 class ShardWriteFailed(Unavailable):
-    """A shard could not be written (full disk, read-only folder); nothing of it is visible."""
+    """A shard could not be written (full disk, read-only folder); nothing of it is visible.
+    `reason`: what the disk said, in a user's words (no space left on device, ...)."""
+
+    def __init__(self, message: str, reason: str = ""):
+        super().__init__(message)
+        self.reason = reason or message
 
 
 class ShardDamaged(Unavailable):
@@ -74,6 +79,7 @@ class Table:
     name: str
     schema: pa.Schema
     key: tuple[str, ...]  # primary key columns; empty for append-only tables
+    types: tuple[str, ...]  # DuckDB's name of each column's type
 
     @property
     def columns(self) -> list[str]:
@@ -103,7 +109,9 @@ def schema_of_texts(texts: tuple[str, ...]) -> Schema:
     tables = {}
     for (name,) in con.execute("SELECT table_name FROM duckdb_tables() ORDER BY table_name").fetchall():
         arrow = con.sql(f'SELECT * FROM "{name}" LIMIT 0').to_arrow_table().schema
-        tables[name] = Table(name, arrow.remove_metadata(), keys.get(name, ()))
+        types = tuple(r[0] for r in con.execute("SELECT data_type FROM duckdb_columns() WHERE table_name = ? "
+                                                "ORDER BY column_index", [name]).fetchall())
+        tables[name] = Table(name, arrow.remove_metadata(), keys.get(name, ()), types)
     con.close()
     return Schema(tables, tuple(views))
 
@@ -128,25 +136,14 @@ class ShardLog:
         except KeyError:
             raise KeyError(f"the hand log has no table {name!r}; is it created in data/sql/?") from None
 
-    def ensure_tables(self) -> None:
-        """Each table's folder and schema file (rewritten when the SQL changed its columns)."""
-        for table in self.schema.tables.values():
-            self._ensure(table)
-
     def _ensure(self, table: Table) -> Path:
         folder = self.root / table.name
-        if table.name in self._ready:
-            return folder
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / SCHEMA_FILE
-        want = _with_written(table)
-        try:
-            same = pq.read_schema(target).remove_metadata().equals(want)
-        except (OSError, pa.ArrowInvalid):
-            same = False
-        if not same:
-            _write_file(folder, SCHEMA_FILE, want.empty_table())
-        self._ready.add(table.name)
+        if table.name not in self._ready:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise ShardWriteFailed(f"could not create {folder} ({disk_words(exc)})", disk_words(exc)) from None
+            self._ready.add(table.name)
         return folder
 
     def write(self, table: str, frame: pa.Table, *, key: str | None = None) -> Path:
@@ -181,10 +178,6 @@ def conform(table: Table, frame: pa.Table) -> pa.Table:
     return pa.table(columns, schema=pa.schema(fields))
 
 
-def _with_written(table: Table) -> pa.Schema:
-    return table.schema.append(pa.field(WRITTEN, pa.int64())) if table.key else table.schema
-
-
 def _write_file(folder: Path, name: str, frame: pa.Table, metadata: dict | None = None) -> Path:
     """Write `folder/name` whole or not at all (hidden temporary name, fsync, rename)."""
     temporary = folder / f".tmp-{uuid.uuid4().hex}{SUFFIX}"
@@ -202,13 +195,14 @@ def _write_file(folder: Path, name: str, frame: pa.Table, metadata: dict | None 
         except OSError:
             pass
         if isinstance(exc, OSError):
-            raise ShardWriteFailed(f"could not write {folder / name} ({_disk_words(exc)}); "
-                                   f"nothing of it was stored") from None
+            reason = disk_words(exc)
+            raise ShardWriteFailed(f"could not write {folder / name} ({reason}); nothing of it was stored",
+                                   reason) from None
         raise
     return folder / name
 
 
-def _disk_words(exc: OSError) -> str:
+def disk_words(exc: OSError) -> str:
     words = {errno.ENOSPC: "no space left on device", errno.EDQUOT: "disk quota exceeded",
              errno.EROFS: "read-only file system", errno.EIO: "input/output error", errno.EACCES: "permission denied"}
     text = str(exc).lower()
@@ -283,7 +277,7 @@ def resolve(folders: Path | list[Path]) -> Resolved:
         except FileNotFoundError:
             continue
         for name in found:
-            if name.endswith(SUFFIX) and not name.startswith(".") and name != SCHEMA_FILE:
+            if name.endswith(SUFFIX) and not name.startswith("."):
                 where[name] = folder
     compacted, loose = [], []
     for name in sorted(where):
@@ -326,14 +320,29 @@ def _sql_list(items: Iterable[str]) -> str:
     return "[" + ", ".join("'" + str(i).replace("'", "''") + "'" for i in items) + "]"
 
 
-def table_sql(schema_file: Path, table: Table, resolved: Resolved) -> str:
-    """The SELECT a raw table's view runs over its files."""
-    cols = ", ".join(f'"{c}"' for c in table.columns)
-    files = [schema_file, *resolved.files]
-    source = f"read_parquet({_sql_list(files)}, union_by_name = true, filename = true)"
+def _empty(table: Table, extra: tuple[tuple[str, str], ...] = ()) -> str:
+    """No rows, every column with its type: what a table's files are read together with, so a table
+    with no file, or files from before a column was added, still has every column."""
+    columns = [*zip(table.columns, table.types, strict=True), *extra]
+    return "SELECT " + ", ".join(f'CAST(NULL AS {t}) AS "{c}"' for c, t in columns) + " LIMIT 0"
+
+
+def _rows(table: Table, resolved: Resolved, extra: tuple[tuple[str, str], ...] = ()) -> str:
+    """Every row of the resolved files (with the hidden columns) and every column of the table."""
+    hidden = ((WRITTEN, "BIGINT"),) if table.key else ()
+    empty = _empty(table, hidden + extra)
+    if not resolved.files:
+        return empty
+    source = f"read_parquet({_sql_list(resolved.files)}, union_by_name = true, filename = true)"
     where = " OR ".join(f"(filename = '{name}' AND {KEY_COLUMN} IN {_sql_list(keys)})"
                         for name, keys in resolved.dropped.items())
-    rows = f"SELECT * FROM {source}" + (f" WHERE NOT ({where})" if where else "")
+    return f"(SELECT * FROM {source}{f' WHERE NOT ({where})' if where else ''}) UNION ALL BY NAME ({empty})"
+
+
+def table_sql(table: Table, resolved: Resolved) -> str:
+    """The SELECT a raw table's view runs over its files."""
+    cols = ", ".join(f'"{c}"' for c in table.columns)
+    rows = _rows(table, resolved)
     if not table.key:
         return f"SELECT {cols} FROM ({rows})"
     keys = ", ".join(f'"{c}"' for c in table.key)
@@ -351,12 +360,9 @@ def refresh(con: duckdb.DuckDBPyConnection, roots: Path | str | list, schema: Sc
     roots = _as_roots(roots)
     damaged = []
     for table in schema.tables.values():
-        schema_file = roots[0] / table.name / SCHEMA_FILE
-        if not schema_file.exists():
-            ShardLog(roots[0], schema)._ensure(table)
         resolved = resolve([root / table.name for root in roots])
         damaged += resolved.damaged
-        con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {table_sql(schema_file, table, resolved)}')
+        con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {table_sql(table, resolved)}')
     return damaged
 
 
@@ -404,35 +410,32 @@ def compact(root: Path | str, schema: Schema, *, min_files: int = 2, grace: floa
 
 def _compact_table(root: Path, table: Table, min_files: int, grace: float) -> Compacted | None:
     folder = root / table.name
+    if not folder.is_dir():
+        return None
     for _attempt in range(5):  # a writer replacing a key meanwhile may delete a file we listed
         resolved = resolve(folder)
-        if len(resolved.files) < min_files:
-            return Compacted(table.name, 0, 0, _sweep(folder, grace)) if folder.exists() else None
+        # Big compacted files stay as they are: merging them again would rewrite the log each time.
+        merge = [p for p in resolved.files if not p.name.startswith(COMPACT) or p.stat().st_size < BIG_FILE]
+        if len(merge) < min_files:
+            return Compacted(table.name, 0, 0, _sweep(folder, grace))
         covers = []
-        for path in resolved.files:
+        for path in merge:
             covers.append(path.name)
             if path.name.startswith(COMPACT):
                 covers += covers_of(path)
+        part = Resolved(files=merge, dropped={k: v for k, v in resolved.dropped.items() if Path(k) in merge})
+        cols = ", ".join(f'"{c}"' for c in table.columns + ([WRITTEN] if table.key else []))
+        key = f"coalesce({KEY_COLUMN}, split_part(parse_filename(filename), '~', 1)) AS {KEY_COLUMN}"
         con = duckdb.connect()
         try:
-            cols = table.columns + ([WRITTEN] if table.key else [])
-            key_expr = "split_part(parse_filename(filename), '~', 1)"
-            if any(p.name.startswith(COMPACT) for p in resolved.files):  # only they have the column
-                key_expr = (f"CASE WHEN starts_with(parse_filename(filename), '{COMPACT}') THEN {KEY_COLUMN} "
-                            f"ELSE {key_expr} END")
-            files = [folder / SCHEMA_FILE, *resolved.files]
-            where = " OR ".join(f"(filename = '{n}' AND {KEY_COLUMN} IN {_sql_list(k)})"
-                                for n, k in resolved.dropped.items())
-            frame = con.sql(
-                f"SELECT {', '.join(chr(34) + c + chr(34) for c in cols)}, {key_expr} AS {KEY_COLUMN} "
-                f"FROM read_parquet({_sql_list(files)}, union_by_name = true, filename = true)"
-                + (f" WHERE NOT ({where})" if where else "")).to_arrow_table()
+            frame = con.sql(f"SELECT {cols}, {key} FROM ({_rows(table, part, ((KEY_COLUMN, 'VARCHAR'),))})"
+                            ).to_arrow_table()
         except duckdb.IOException:
             continue
         finally:
             con.close()
         _write_file(folder, f"{COMPACT}{stamp()}{SUFFIX}", frame, {"cardlab.covers": json.dumps(sorted(set(covers)))})
-        return Compacted(table.name, len(resolved.files), frame.num_rows, _sweep(folder, grace))
+        return Compacted(table.name, len(merge), frame.num_rows, _sweep(folder, grace))
     raise Unavailable(f"{folder} kept changing while it was compacted; try again")
 
 
@@ -440,7 +443,7 @@ def _sweep(folder: Path, grace: float) -> int:
     """Delete files no reader resolves any more (covered or superseded) `grace` seconds after they
     stopped being read, and temporary files of writers that died mid-write."""
     now = time.time()
-    live = {p.name for p in resolve(folder).files} | {SCHEMA_FILE}
+    live = {p.name for p in resolve(folder).files}
     names = [n for n in os.listdir(folder) if n.endswith(SUFFIX)]
     died: dict[str, float] = {}  # dead file -> when a compacted file or a newer copy replaced it
     copies: dict[str, list[str]] = {}

@@ -255,8 +255,11 @@ class HandLog:
                 if not copy.exists() or copy.read_text() != text:
                     folder.mkdir(exist_ok=True)
                     temporary = folder / f".tmp-{uuid.uuid4().hex}"
-                    temporary.write_text(text)
-                    os.replace(temporary, copy)
+                    try:
+                        temporary.write_text(text)
+                        os.replace(temporary, copy)
+                    finally:
+                        temporary.unlink(missing_ok=True)
             except OSError:
                 pass  # a full disk: this writer still knows the schema; its next run leaves the copy
 
@@ -275,7 +278,7 @@ class HandLog:
         with self._lock:
             log = self._writer(self.path)
             items = [(table, shards.conform(log.table(table), frame), key) for table, frame, key in items]
-            failures = []
+            failures: list[tuple[Path, str]] = []
             for root in [self.path, *fallback_folders(self.path)]:
                 written: list[Path] = []
                 try:
@@ -286,17 +289,19 @@ class HandLog:
                 except (shards.ShardWriteFailed, OSError) as exc:
                     for path in written:  # all of a write or nothing of it in one folder
                         path.unlink(missing_ok=True)
-                    failures.append(str(exc).splitlines()[0])
+                    reason = exc.reason if isinstance(exc, shards.ShardWriteFailed) else shards.disk_words(exc)
+                    failures.append((root, reason))
                     continue
                 self.written_files += len(written)
-                if root != self.path:
-                    self._drop_reader()  # a new folder to read
-                    if not self._fallback_noted:
-                        self._fallback_noted = True
-                        self._notify(f"note: {failures[0]}; writes go to {root} instead and reads include them: "
-                                     f"free space, then `cardlab ingest` moves them into the hand log")
+                if root != self.path and not self._fallback_noted:  # reads list fallback folders at each query
+                    self._fallback_noted = True
+                    self._notify(f"note: the hand log {self.path} could not be written ({failures[0][1]}); its "
+                                 f"writes go to {root} instead, and reads include them: free space on its disk, "
+                                 f"then `cardlab ingest` moves them into the hand log")
                 return
-            raise NoRoom("no folder could keep the write: " + "; ".join(failures))
+            tried = "; ".join(f"{root}: {reason}" for root, reason in failures[1:])
+            raise NoRoom(f"the hand log {self.path} could not be written ({failures[0][1]}), and no fallback folder "
+                         f"could keep the write ({tried}): free space on one of these disks; this write is not kept")
 
     def put(self, table: str, rows: list[dict] | pa.Table, *, key: str | None = None) -> None:
         """Append rows to a table. With `key`, they replace the rows written before under that key;
@@ -436,33 +441,38 @@ def read_only(path: Path | str | None = None, *, wait: float | None = None, conf
 def ingest(path: Path | str | None = None, *, wait: float | None = None,
            source: Path | str | None = None) -> tuple[int, int]:
     """Move the files of the log's fallback folders (or copy those of `source`, another shard log,
-    or a DuckDB hand log file from before the shard log) into the log: (files stored, files left)."""
+    or a DuckDB hand log file from before the shard log) into the log: (files stored, files left).
+    A file is copied under a temporary name and renamed, then removed from where it was: stopped
+    at any point, a file is in one place or both, and a reader reads one copy."""
     path = Path(path) if path is not None else Paths.from_env().db
     if source is not None and Path(source).is_file():
         return _import_duckdb(Path(source), path), 0
-    stored = left = 0
-    for root in [Path(source)] if source is not None else fallback_folders(path):
+    stored = 0
+    sources = [Path(source)] if source is not None else fallback_folders(path)
+    for root in sources:
         for folder in sorted(p for p in root.iterdir() if p.is_dir()) if root.is_dir() else []:
             target = path / folder.name
-            target.mkdir(parents=True, exist_ok=True)
             for file in sorted(folder.iterdir()):
                 if file.name.startswith("."):
                     continue
                 try:
-                    if folder.name == SQL_FOLDER and (target / file.name).exists():
-                        stored += 1  # the log's own schema file stays
-                    else:
+                    target.mkdir(parents=True, exist_ok=True)
+                    if folder.name != SQL_FOLDER or not (target / file.name).exists():  # the log's own stays
                         temporary = target / f".tmp-{uuid.uuid4().hex}{file.suffix}"
-                        shutil.copyfile(file, temporary)
-                        os.replace(temporary, target / file.name)  # the same name: a copy twice is one copy
-                        stored += 1
-                    if source is None:
-                        file.unlink()
+                        try:
+                            shutil.copyfile(file, temporary)
+                            os.replace(temporary, target / file.name)  # the same name: twice is one copy
+                        finally:
+                            temporary.unlink(missing_ok=True)
                 except OSError as exc:
-                    left += 1
-                    if left == 1:
-                        to_stderr(f"note: {file} stays where it is ({exc.strerror or exc})")
-    return stored, left
+                    left = sum(1 for r in sources if r.is_dir() for f in r.rglob("*") if f.is_file())
+                    raise NoRoom(f"the hand log {path} could not be written ({shards.disk_words(exc)}): free space "
+                                 f"on its disk, then run `cardlab ingest` again ({left} file(s) wait in "
+                                 f"{', '.join(str(r) for r in sources if r.is_dir())}; reads include them)") from None
+                stored += 1
+                if source is None:
+                    file.unlink()
+    return stored, 0
 
 
 def _import_duckdb(source: Path, path: Path) -> int:
