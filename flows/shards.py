@@ -24,6 +24,7 @@ of those files works unchanged.
 import contextlib
 import errno
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -69,8 +70,11 @@ def stamp() -> str:
 
 
 def safe_key(*parts) -> str:
-    """A shard key from parts such as (match_id, chunk); characters outside KEY become '_'."""
-    return "=".join(re.sub(r"[^A-Za-z0-9._+-]", "_", str(part)) for part in parts)
+    """A shard key from parts such as (match_id, chunk). Characters outside KEY become '_', and then
+    a hash of the parts keeps two keys that differ only there apart."""
+    text = "=".join(str(part) for part in parts)
+    clean = re.sub(r"[^A-Za-z0-9._=+-]", "_", text)
+    return clean if clean == text else f"{clean}+{hashlib.sha256(text.encode()).hexdigest()[:10]}"
 
 
 # -- the schema, from the SQL files ------------------------------------------------------------
