@@ -42,12 +42,24 @@ class StoreBench:
     inside: tuple[float, ...]  # per logged repeat, seconds inside the hand log's calls
     schema: tuple[float, ...]  # per logged repeat, a fresh file's tables and views (not timed)
     shared: ReaderRun | None
+    writers: "WritersRun | None" = None
 
     @property
     def share(self) -> float:
         """Logging's share of the best logged match's wall time."""
         best_with = min(self.with_log)
         return max(0.0, best_with - min(self.without)) / best_with
+
+
+@dataclass(frozen=True)
+class WritersRun:
+    processes: int
+    hands: int  # per process
+    wall: float  # from the first start to the last end
+    stored: int  # units in the log afterwards, over all processes
+    failed: int  # processes that exited with an error
+    notes: int  # lines on the processes' stderr (a spooled write's note, ...)
+    waits: tuple[float, ...]  # a reader's opens meanwhile, sorted
 
 
 @dataclass(frozen=True)
@@ -58,7 +70,7 @@ class SweepRun:
 
 
 def store_bench(*, game: str, bot: str | None, hands: int, chunk: int, seed: int, repeats: int,
-                reader: bool) -> StoreBench:
+                reader: bool, writers: int = 0, writer_hands: int = 10_000, writer_chunk: int = 1_000) -> StoreBench:
     adapter = games.get(game)
     plan = MatchPlan(game=adapter.name, bot=bot or adapter.default_bot, seed=seed, units=hands, chunk_size=chunk)
     logs = [play_chunk(plan, first, count)[0] for _, first, count in plan.chunks()]  # also warms caches
@@ -69,7 +81,8 @@ def store_bench(*, game: str, bot: str | None, hands: int, chunk: int, seed: int
             log_store.write_chunk("warm-up", 0, logs[0])  # first-use imports (pyarrow) outside the timing
             started = time.perf_counter()
             log_store.write_chunks([PendingChunk("ingest", i, log) for i, log in enumerate(logs)])
-            log_store.con.execute("CHECKPOINT")  # the deferred compression is logging's cost too
+            if hasattr(HandLog, "LINGER_S"):  # the DuckDB file log (before the shard log): its deferred
+                log_store.con.execute("CHECKPOINT")  # compression is logging's cost too
             ingest = time.perf_counter() - started
         with_log, without, schema, inside, shared = [], [], [], [], None
         for repeat in range(repeats):  # which goes first alternates, so a drift in load hits both
@@ -85,9 +98,61 @@ def store_bench(*, game: str, bot: str | None, hands: int, chunk: int, seed: int
                 without.append(time.perf_counter() - started)
         if reader:
             shared = match_with_a_reader(plan, adapter, Path(tmp) / "shared.duckdb")
+        many = None
+        if writers:
+            many = many_writers(adapter.name, plan.bot, writers, writer_hands, writer_chunk, seed,
+                                Path(tmp) / "writers.duckdb")
     return StoreBench(game=adapter.name, bot=plan.bot, unit=adapter.unit, hands=hands, chunk=chunk, repeats=repeats,
                       rows=rows, ingest=ingest, with_log=tuple(with_log), without=tuple(without),
-                      inside=tuple(inside), schema=tuple(schema), shared=shared)
+                      inside=tuple(inside), schema=tuple(schema), shared=shared, writers=many)
+
+
+WRITER = """
+import sys
+from flows.match import MatchPlan, run_match
+from flows.store import HandLog
+db, game, bot, seed, hands, chunk = sys.argv[1:7]
+plan = MatchPlan(game=game, bot=bot, seed=int(seed), units=int(hands), chunk_size=int(chunk))
+print("ready", flush=True)
+sys.stdin.readline()  # all start together
+with HandLog(db) as store:
+    run_match(plan, store)
+"""
+
+
+def many_writers(game: str, bot: str, processes: int, hands: int, chunk: int, seed: int, path: Path) -> WritersRun:
+    """`processes` processes each log a match of `hands` units at once, as `cardlab match` does, while
+    another process reads the log every 0.1 s."""
+    with HandLog(path) as store:  # the log and the game's tables exist before they start
+        store.ensure_game(games.get(game))
+    stop = path.with_name("stop-reading-writers")
+    reading = subprocess.Popen([sys.executable, "-c", READER, str(path), str(stop)], stdout=subprocess.PIPE,
+                               text=True, cwd=PROJECT_ROOT)
+    reading.stdout.readline()
+    started_all = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), game, bot, str(seed + k), str(hands),
+                                     str(chunk)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True, cwd=PROJECT_ROOT) for k in range(processes)]
+    for process in started_all:  # imported and warm: the timing is the matches and their logging
+        process.stdout.readline()
+    started = time.perf_counter()
+    for process in started_all:
+        process.stdin.write("go\n")
+        process.stdin.flush()
+    errors = [process.communicate(timeout=1800)[1] for process in started_all]
+    wall = time.perf_counter() - started
+    stop.touch()
+    out, _ = reading.communicate(timeout=120)
+    from flows.store import read_only
+
+    con = read_only(path, wait=60)
+    try:
+        stored = con.execute("SELECT count(*) FROM units").fetchone()[0]
+    finally:
+        con.close()
+    return WritersRun(processes=processes, hands=hands, wall=wall, stored=int(stored),
+                      failed=sum(p.returncode != 0 for p in started_all),
+                      notes=sum(len([line for line in e.splitlines() if line.strip()]) for e in errors),
+                      waits=tuple(sorted(json.loads(out or "[]"))))
 
 
 READER = """
@@ -143,8 +208,8 @@ def logged_match(plan, adapter, path: Path) -> tuple[float, float, float]:
         def write_chunks(self, pending):
             return self.timed(super().write_chunks, pending)
 
-        def finish_match(self, match_id, seconds):
-            return self.timed(super().finish_match, match_id, seconds)
+        def finish_match(self, match_id, seconds, **kwargs):
+            return self.timed(super().finish_match, match_id, seconds, **kwargs)
 
     with TimedHandLog(path) as log_store:
         # A hand log gets its game's tables and views once, not per match (an existing log

@@ -103,9 +103,10 @@ def schema_of_texts(texts: tuple[str, ...]) -> Schema:
     views = []
     for text in texts:
         for statement in con.extract_statements(text):
-            con.execute(statement.query)
-            if not re.match(r"\s*(CREATE\s+(OR\s+REPLACE\s+)?(TEMP\w*\s+)?TABLE|ALTER|INSERT|UPDATE|DELETE)\b",
-                            statement.query, re.IGNORECASE):
+            if re.match(r"\s*(CREATE\s+(OR\s+REPLACE\s+)?(TEMP\w*\s+)?TABLE|ALTER|INSERT|UPDATE|DELETE)\b",
+                        statement.query, re.IGNORECASE):
+                con.execute(statement.query)
+            else:  # views and macros: only readers need them (binding them all costs a writer ~0.1 s)
                 views.append(statement.query)
     keys = {name: tuple(cols) for name, cols in con.execute(
         "SELECT table_name, constraint_column_names FROM duckdb_constraints() "
@@ -359,14 +360,21 @@ def _as_roots(roots: Path | str | list) -> list[Path]:
     return [Path(r).absolute() for r in ([roots] if isinstance(roots, (str, Path)) else roots)]
 
 
+_view_sql: dict[tuple[int, str], str] = {}  # (connection, table) -> the SELECT its view runs now
+
+
 def refresh(con: duckdb.DuckDBPyConnection, roots: Path | str | list, schema: Schema) -> list[str]:
-    """Point the raw tables' views at the files there are now; one line per damaged file skipped."""
+    """Point the raw tables' views at the files there are now (a view whose files did not change is
+    left as it is); one line per damaged file skipped."""
     roots = _as_roots(roots)
     damaged = []
     for table in schema.tables.values():
         resolved = resolve([root / table.name for root in roots])
         damaged += resolved.damaged
-        con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {table_sql(table, resolved)}')
+        sql = table_sql(table, resolved)
+        if _view_sql.get((id(con), table.name)) != sql:
+            con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {sql}')
+            _view_sql[(id(con), table.name)] = sql
     return damaged
 
 
@@ -378,6 +386,8 @@ def reader(roots: Path | str | list, schema: Schema, *, config: dict | None = No
     enable_external_access=false); the connection may then read the roots' files and no other."""
     roots = _as_roots(roots)
     con = duckdb.connect(config=config or {})
+    for key in [k for k in _view_sql if k[0] == id(con)]:  # another connection had this id before
+        del _view_sql[key]
     if sandbox:
         con.execute(f"SET allowed_directories = {_sql_list([str(r) + os.sep for r in roots])}")
     damaged = refresh(con, roots, schema)

@@ -196,6 +196,7 @@ class HandLog:
         self._writers: dict[Path, shards.ShardLog] = {}
         self._schema: shards.Schema | None = None
         self._con: duckdb.DuckDBPyConnection | None = None
+        self._bare: duckdb.DuckDBPyConnection | None = None  # for lookups in one table (no views)
         self._fallback_noted = False
         self.written_files = 0
         self.apply_sql(SQL_DIR / CORE_SQL)
@@ -208,9 +209,10 @@ class HandLog:
                 except (Unavailable, OSError) as exc:  # another compaction runs, or the disk is full: later
                     self._notify(f"note: the hand log was not compacted ({str(exc).splitlines()[0]})")
                 self.written_files = 0
-            if self._con is not None:
-                self._con.close()
-                self._con = None
+            self._drop_reader()
+            if self._bare is not None:
+                self._bare.close()
+                self._bare = None
 
     def __enter__(self):
         return self
@@ -245,10 +247,7 @@ class HandLog:
             self._sql[path.name] = text
             self._schema = None
             self._writers.clear()
-            if self._con is not None:
-                self._con.close()
-                self._con = None
-            shards.schema_of_texts(tuple(self._sql.values()))  # a bad file fails here, before its copy
+            self._drop_reader()
             folder = self.path / SQL_FOLDER
             copy = folder / path.name
             try:
@@ -312,7 +311,7 @@ class HandLog:
     def begin_match(self, *, match_id: str, game: str, bot: str, config: dict, seed: int, units: int, source: str,
                     options: dict | None = None, sweep_id: str | None = None) -> None:
         """Record a match once; a re-run with the same id keeps the first record."""
-        if self.query("SELECT 1 FROM matches WHERE match_id = ?", [match_id]).height:
+        if self._lookup("matches", "1", "match_id = ?", [match_id]):
             return
         self.put("matches", [{"match_id": match_id, "game": game, "bot": bot,
                               "config": json.dumps(config, sort_keys=True),
@@ -326,8 +325,8 @@ class HandLog:
         the units it stored, and its options say why."""
         row = {"match_id": match_id, "finished_at": _now(), "seconds": float(seconds), "units": units}
         if status is not None:
-            found = self.query("SELECT options FROM matches WHERE match_id = ?", [match_id])
-            options = json.loads((found["options"][0] if found.height else None) or "{}")
+            found = self._lookup("matches", "options", "match_id = ?", [match_id])
+            options = json.loads((found[0][0] if found else None) or "{}")
             row["options"] = json.dumps(options | {"status": status}, sort_keys=True)
         self.put("matches", [row])
 
@@ -336,12 +335,11 @@ class HandLog:
 
     def units_stored(self, match_id: str) -> int:
         """Units of the match's stored chunks."""
-        row = self.query("SELECT coalesce(sum(n_units), 0) AS n FROM chunks WHERE match_id = ?", [match_id])
-        return int(row["n"][0])
+        return int(self._lookup("chunks", "coalesce(sum(n_units), 0)", "match_id = ?", [match_id])[0][0])
 
     def written_chunks(self, match_id: str) -> set[int]:
         """Chunks stored for the match."""
-        return set(self.query("SELECT chunk FROM chunks WHERE match_id = ?", [match_id])["chunk"].to_list())
+        return {row[0] for row in self._lookup("chunks", "chunk", "match_id = ?", [match_id])}
 
     def write_chunk(self, match_id: str, chunk: int, log: ChunkLog, *, seconds: float | None = None) -> int:
         """Write one chunk, replacing any earlier copy. Returns units written."""
@@ -371,10 +369,10 @@ class HandLog:
                     spec: str) -> None:
         """Record a sweep with its spec once. Resuming brings the same id and must bring the very
         same spec: chunks played under another chunk size or seed would mix into this sweep."""
-        found = self.query("SELECT spec FROM sweeps WHERE sweep_id = ?", [sweep_id])
-        if found.height:
-            if found["spec"][0] != spec:
-                raise BadValue(f"sweep {sweep_id} was started with another spec ({found['spec'][0]}); "
+        found = self._lookup("sweeps", "spec", "sweep_id = ?", [sweep_id])
+        if found:
+            if found[0][0] != spec:
+                raise BadValue(f"sweep {sweep_id} was started with another spec ({found[0][0]}); "
                                f"it can only be resumed with its own")
             return
         self.put("sweeps", [{"sweep_id": sweep_id, "game": game, "bot": bot, "grid": json.dumps(grid),
@@ -397,6 +395,19 @@ class HandLog:
             for line in damaged:
                 self._notify(f"note: a damaged hand log file was skipped: {line}")
             return self._con
+
+    def _lookup(self, table: str, select: str, where: str, params: list) -> list[tuple]:
+        """Rows of one table, read from its files now: a few ms, where a query's connection with
+        every view costs ~0.1 s to set up (what a match's first write would pay)."""
+        with self._lock:
+            spec = self._writer(self.path).table(table)
+            resolved = shards.resolve([root / table for root in _roots(self.path)])
+            for line in resolved.damaged:
+                self._notify(f"note: a damaged hand log file was skipped: {line}")
+            if self._bare is None:
+                self._bare = duckdb.connect()
+            return self._bare.execute(f"SELECT {select} FROM ({shards.table_sql(spec, resolved)}) WHERE {where}",
+                                      params).fetchall()
 
     def _drop_reader(self) -> None:
         if self._con is not None:

@@ -19,6 +19,10 @@ def store(
     seed: int = typer.Option(1),
     repeats: int = typer.Option(5, help="Alternating runs with and without logging; the best of each counts."),
     reader: bool = typer.Option(True, help="Also time the logged match while another process reads the log."),
+    writers: int = typer.Option(8, help="Then this many processes each log a match at once, while another "
+                                        "process reads the log every 0.1 s (0: skip)."),
+    writer_hands: int = typer.Option(10_000, help="Units of each writer process's match."),
+    writer_chunk: int = typer.Option(1_000, help="Units per chunk of each writer process's match."),
 ):
     """Hand-log ingest rate, and logging's share of a match's time (target: at most 10%).
 
@@ -30,10 +34,12 @@ def store(
 
     With --reader (the default), the logged match is played once more while another process
     opens the log read-only, counts its units and closes it, every 0.1 s: how long each read
-    waits for its turn, and what giving the file up for it costs the match."""
+    takes to open, and what the reader costs the match. With --writers (8), that many processes
+    then log a match each at the same time, with the reader beside them."""
     from bench.workspace import store_bench
 
-    r = store_bench(game=game, bot=bot, hands=hands, chunk=chunk, seed=seed, repeats=repeats, reader=reader)
+    r = store_bench(game=game, bot=bot, hands=hands, chunk=chunk, seed=seed, repeats=repeats, reader=reader,
+                    writers=writers, writer_hands=writer_hands, writer_chunk=writer_chunk)
     with_log, without, inside, schema, shared = r.with_log, r.without, r.inside, r.schema, r.shared
     rows, ingest, unit = r.rows, r.ingest, r.unit
     best_with, best_without = min(with_log), min(without)
@@ -59,6 +65,16 @@ def store(
                       f"log {wall:.3f} s (inside the hand log {in_log / wall:.1%}); {len(waits)} reads, each waited "
                       f"median {waits[len(waits) // 2] * 1000:.0f} ms, at most {waits[-1] * 1000:.0f} ms"
                       if waits else f"  with a reader: match with log {wall:.3f} s; no read got in")
+    if r.writers is not None:
+        w = r.writers
+        console.print(f"  {w.processes} writer processes at once, {w.hands:,} {unit}s each in chunks of "
+                      f"{writer_chunk:,}: {w.wall:.3f} s in all ({w.processes * w.hands / w.wall:,.0f} {unit}s/s); "
+                      f"{w.stored:,} of {w.processes * w.hands:,} {unit}s in the log at the end; {w.failed} failed; "
+                      f"{w.notes} line(s) on their stderr")
+        if w.waits:
+            median, most = w.waits[len(w.waits) // 2] * 1000, w.waits[-1] * 1000
+            console.print(f"    a reader meanwhile (open, count, close, every 0.1 s): {len(w.waits)} reads, each "
+                          f"waited median {median:.0f} ms, at most {most:.0f} ms")
 
 
 def sweep_scale(
