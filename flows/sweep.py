@@ -5,6 +5,7 @@ a child per config, and the best config named by its lower confidence bound."""
 import itertools
 import json
 import math
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -171,6 +172,32 @@ play_chunk_task = task(play_chunk_or_failed, name="play-chunk", persist_result=F
                        retries=0)
 
 
+def play_and_write(plan: MatchPlan, first: int, count: int, db: str, match_id: str, chunk: int):
+    """Play a chunk and write it to the hand log where it was played (a Dask worker): only its size
+    and time go back to the flow. The worker must see the hand log's folder (this host, or a
+    folder shared by every host)."""
+    outcome = play_chunk_or_failed(plan, first, count)
+    if not isinstance(outcome, tuple):
+        return outcome
+    log, seconds = outcome
+    try:
+        with HandLog(db) as store:
+            store.ensure_game(plan.adapter())
+            store.write_chunk(match_id, chunk, log, seconds=seconds)
+    except NoRoom as exc:
+        return Failed(message=str(exc))
+    return log.count, seconds
+
+
+play_and_write_task = task(play_and_write, name="play-and-write-chunk", persist_result=False,
+                           cache_policy=NO_CACHE, retries=0)
+
+
+def workers_write() -> bool:
+    """CARDLAB_WORKERS_WRITE=1: whoever plays a chunk writes it (docs/hand-log.md); else the flow does."""
+    return os.environ.get("CARDLAB_WORKERS_WRITE", "") not in ("", "0")
+
+
 def _match_id(sweep_id: str, index: int) -> str:
     return f"{sweep_id}-c{index:02d}"
 
@@ -274,6 +301,9 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     """Keep `window` chunks in flight (bounded memory), writing each as it arrives. After the
     first failure nothing more is submitted; chunks already running finish and are kept."""
     writer = BackgroundWriter(store)
+    direct = workers_write()
+    where = str(store.path.absolute())
+    played = 0  # units the tasks wrote themselves
     pending = iter(jobs)
     running: dict = {}
     failure: tuple[str, int, str | BaseException] | None = None
@@ -286,7 +316,8 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 if job is None:
                     break
                 match_id, plan, chunk, first, count = job
-                running[play_chunk_task.submit(plan, first, count)] = (match_id, chunk)
+                running[play_and_write_task.submit(plan, first, count, where, match_id, chunk) if direct
+                        else play_chunk_task.submit(plan, first, count)] = (match_id, chunk)
             if not running:
                 break
             future = next(as_completed(list(running)))
@@ -299,19 +330,24 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 # Recorded nowhere, so --resume replays exactly this chunk.
                 failure = failure or (match_id, chunk, future.state.message if future.state.is_failed() else outcome)
                 continue
-            log, seconds = outcome
-            writer.add(match_id, chunk, log, seconds)
+            if direct:
+                units = outcome[0]
+                played += units
+            else:
+                log, seconds = outcome
+                writer.add(match_id, chunk, log, seconds)
+                units = log.count
             if progress is not None:
-                progress(log.count)
+                progress(units)
     except (KeyboardInterrupt, TerminationSignal) as exc:  # Ctrl-C, SIGHUP (engine.core.ending); SIGTERM
         stopped = exc  # (Prefect's own during a flow run: it re-sends it to ours once the flow has ended)
     except NoRoom as exc:
         lost = exc
     finally:
         try:
-            written = writer.close()  # every chunk that finished lands, whatever happened
+            written = writer.close() + played  # every chunk that finished lands, whatever happened
         except NoRoom as exc:
-            written, lost = writer.written, lost or exc
+            written, lost = writer.written + played, lost or exc
     if stopped is not None:  # the chunks in play are dropped: a chunk is all or nothing
         to_stderr(f"interrupted by {ending.describe(stopped)}: sweep {sweep_id} stopped; {written:,} units kept; "
                   f"`cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks")

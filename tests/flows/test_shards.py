@@ -151,3 +151,21 @@ def test_names_of_shards_keep_matches_apart():
     with pytest.raises(ValueError):
         shards.ShardLog(Path("/nonexistent"), shards.schema_of_texts(("CREATE TABLE t (a INT);",))).write(
             "t", pa.table({"a": [1]}), key="bad/key")
+
+
+@pytest.mark.slow  # two sweeps
+def test_a_sweep_whose_tasks_write_their_own_chunks_stores_the_same_rows(toy, tmp_path, monkeypatch):
+    from flows.sweep import SweepSpec, parse_grid, sweep_flow
+
+    spec = SweepSpec(game="toy", bot="coin", grid=parse_grid(["edge=0.3,0.7"]), units=600, seed=5, chunk_size=200)
+    rows = {}
+    for direct in ("0", "1"):
+        monkeypatch.setenv("CARDLAB_WORKERS_WRITE", direct)
+        db = tmp_path / f"log{direct}"
+        result = sweep_flow(spec, db=str(db), track=False, max_in_flight=2)
+        assert result.units_written == 1200
+        con = read_only(db)
+        rows[direct] = con.execute("SELECT m.config, u.unit, u.payoff FROM units u JOIN matches m USING (match_id) "
+                                   "ORDER BY 1, 2").fetchall()
+        con.close()
+    assert len(rows["1"]) == 1200 and rows["1"] == rows["0"]
