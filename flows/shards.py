@@ -45,6 +45,7 @@ SUFFIX = ".parquet"
 COMPACT = "_c-"
 WRITTEN = "_written"  # hidden: ns when a row of a keyed table was written (the latest wins)
 KEY_COLUMN = "_key"  # hidden, in compacted files: the key of the shard a row came from
+RAW_TABLE = "raw table"  # the comment on a raw table's view (duckdb_views().comment)
 BIG_FILE = 64 << 20  # a compacted file this big is not merged again
 GRACE_S = 600.0  # covered and superseded files stay this long for connections opened before
 KEY = re.compile(r"^[A-Za-z0-9._=+-]+$")
@@ -374,6 +375,7 @@ def refresh(con: duckdb.DuckDBPyConnection, roots: Path | str | list, schema: Sc
         sql = table_sql(table, resolved)
         if _view_sql.get((id(con), table.name)) != sql:
             con.execute(f'CREATE OR REPLACE VIEW "{table.name}" AS {sql}')
+            con.execute(f"COMMENT ON VIEW \"{table.name}\" IS '{RAW_TABLE}'")  # tells it from the derived views
             _view_sql[(id(con), table.name)] = sql
     return damaged
 

@@ -79,8 +79,8 @@ def _hands(db: str, sweep_id: str) -> dict[str, list[tuple]]:
     try:
         tables = [name for (name,) in con.execute(
             "SELECT table_name FROM information_schema.columns WHERE column_name IN ('match_id', 'chunk') "
-            "AND table_name != 'chunks' AND table_name IN (SELECT table_name FROM information_schema.tables "
-            "WHERE table_type = 'BASE TABLE') GROUP BY table_name HAVING count(*) = 2 ORDER BY table_name").fetchall()]
+            "AND table_name != 'chunks' AND table_name IN (SELECT view_name FROM duckdb_views() "
+            "WHERE comment = 'raw table') GROUP BY table_name HAVING count(*) = 2 ORDER BY table_name").fetchall()]
         return {table: con.execute(
             f"SELECT regexp_extract(match_id, '-c(\\d+)$', 1) AS config, * EXCLUDE (match_id) FROM {table} "
             f"WHERE match_id LIKE ? ORDER BY ALL", [f"{sweep_id}-c%"]).fetchall() for table in tables}
