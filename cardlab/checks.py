@@ -158,9 +158,10 @@ def output_dir(param: typer.CallbackParam, value: Path | None) -> Path | None:
 def hand_log_file(path: Path, option: str, *, accepted: str = "a hand log folder (created if missing)") -> None:
     """A hand log: a folder of Parquet shards, existing or one that can be made."""
     if path.exists() and not path.is_dir():
-        what = "a DuckDB hand log from before the shard log" if _is_duckdb(path) else "a file"
-        fail(f"{option} {path} is {what}; accepted: {accepted} (`cardlab ingest --from {path}` copies an old "
-             f"DuckDB hand log into one)")
+        if _is_duckdb(path):
+            fail(f"{option} {path} is a DuckDB hand log from before the shard log; accepted: {accepted} "
+                 f"(`cardlab ingest --from {path}` copies it into one)")
+        fail(f"{option} {path} is a file; accepted: {accepted}")
     if not path.exists():
         _make_parent(option, path)
 

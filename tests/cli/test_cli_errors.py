@@ -54,11 +54,10 @@ def test_a_unit_past_any_match_is_one_line(sweep):
             "[0, 999,999,999]")
 
 
-def test_ingest_into_a_folder_or_a_text_file_is_one_line(tmp_path):
+def test_ingest_into_a_text_file_is_one_line(tmp_path):
     text = tmp_path / "notes.txt"
     text.write_text("not a database\n")
-    refused(run("ingest", "--db", str(tmp_path)), "--db", "is a folder", "accepted: a DuckDB hand log file")
-    refused(run("ingest", "--db", str(text)), "--db", str(text), "is not a DuckDB database")
+    refused(run("ingest", "--db", str(text)), "--db", str(text), "is a file", "accepted: a hand log folder")
     assert text.read_text() == "not a database\n"
 
 

@@ -139,25 +139,23 @@ def test_the_largest_seed_plays_and_is_logged_as_given(handlog, monkeypatch):
 
 
 # ------------------------------------------------------------------------ hand log paths
-def test_a_hand_log_that_is_a_folder_or_not_duckdb_is_refused_before_play(tmp_path, monkeypatch):
+def test_a_hand_log_that_is_a_file_is_refused_before_play(tmp_path, monkeypatch):
     binary = tmp_path / "notes.bin"
     binary.write_bytes(bytes(range(256)))
-    for path, words in ((tmp_path, ("is a folder",)), (binary, ("is not a DuckDB database",))):
-        monkeypatch.setenv("CARDLAB_DB", str(path))
-        refused(run("match", "holdem-training", "--hands", "2"), str(path), *words, "DuckDB hand log file")
-        refused(run("sweep", "holdem-training", "--hands", "2"), str(path), *words)
-        refused(run("judge", "splendor", "--log", "true"), str(path), *words)
+    monkeypatch.setenv("CARDLAB_DB", str(binary))
+    refused(run("match", "holdem-training", "--hands", "2"), str(binary), "is a file", "accepted: a hand log folder")
+    refused(run("sweep", "holdem-training", "--hands", "2"), str(binary), "is a file")
+    refused(run("judge", "splendor", "--log", "true"), str(binary), "is a file")
     assert binary.read_bytes() == bytes(range(256))
 
 
 @pytest.mark.parametrize("command", [("twocarddraw", "fit"), ("splendor", "report"), ("sql", "SELECT 1")])
-def test_db_options_that_are_folders_or_not_duckdb_are_refused(tmp_path, monkeypatch, command):
+def test_db_options_that_are_files_are_refused(tmp_path, monkeypatch, command):
     binary = tmp_path / "notes.bin"
     binary.write_bytes(b"\x00\x01 not a database")
-    refused(run(*command, "--db", str(tmp_path)), "--db", "is a folder", "accepted: a DuckDB hand log file")
-    refused(run(*command, "--db", str(binary)), "--db", "is not a DuckDB database")
+    refused(run(*command, "--db", str(binary)), "--db", "is a file", "accepted: a hand log folder")
     monkeypatch.setenv("CARDLAB_DB", str(binary))  # the default hand log is checked the same way
-    refused(run(*command), "CARDLAB_DB", "is not a DuckDB database")
+    refused(run(*command), "CARDLAB_DB", "is a file")
 
 
 # ------------------------------------------------------------------------ programs
