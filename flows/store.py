@@ -440,13 +440,27 @@ def read_only(path: Path | str | None = None, *, wait: float | None = None, conf
     files = sql_files(path)
     if not path.is_dir() or not files:
         raise MissingFile(f"no hand log at {path}; run a match or a sweep first")
-    config = dict(config or {})
-    sandbox = {k: config.pop(k) for k in SANDBOX_KEYS if k in config}
-    schema = shards.schema_of_texts(tuple(p.read_text() for p in files))
-    con, damaged = shards.reader(_roots(path), schema, config=config, sandbox=sandbox)
+    texts = tuple(p.read_text() for p in files)
+    schema = shards.schema_of_texts(texts)
+    if config:  # settings of its own (the sandbox, a memory limit): a database of its own
+        config = dict(config)
+        sandbox = {k: config.pop(k) for k in SANDBOX_KEYS if k in config}
+        con, damaged = shards.reader(_roots(path), schema, config=config, sandbox=sandbox)
+    else:  # a process that reads again and again (a report, a notebook) makes the views once
+        with _shared_lock:
+            key = (str(path.absolute()), texts)
+            if key in _shared:
+                damaged = shards.refresh(_shared[key], _roots(path), schema)
+            else:
+                _shared[key], damaged = shards.reader(_roots(path), schema)
+            con = _shared[key].cursor()  # closing it leaves the shared database open
     for line in damaged:
         (notify or to_stderr)(f"note: a damaged hand log file was skipped: {line}")
     return con
+
+
+_shared: dict[tuple[str, tuple[str, ...]], duckdb.DuckDBPyConnection] = {}  # in-memory databases with the views
+_shared_lock = threading.Lock()
 
 
 def ingest(path: Path | str | None = None, *, wait: float | None = None,
