@@ -95,8 +95,8 @@ class PendingChunk:
 class BackgroundWriter:
     """Writes chunks on a thread of its own while the caller plays the next ones.
 
-    DuckDB releases the GIL while it executes, so on two cores logging mostly overlaps with
-    play. Whatever waits when the thread is free goes in one transaction. The queue is
+    Arrow's Parquet writer releases the GIL, so on two cores logging mostly overlaps with
+    play. Whatever waits when the thread is free is written in one go. The queue is
     short, which bounds memory; the first write error is raised again by ``add`` or
     ``close``, and chunks after it are not written (nor marked written).
     """

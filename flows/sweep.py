@@ -1,5 +1,5 @@
 """The sweep flow: configs x seed chunks fanned out over the task runner, every hand
-streamed to the hand log by this process (the single writer), one MLflow parent run with
+streamed to the hand log by this process (or by the tasks themselves: CARDLAB_WORKERS_WRITE), one MLflow parent run with
 a child per config, and the best config named by its lower confidence bound."""
 
 import itertools
@@ -271,7 +271,7 @@ def _resume_hint(game: str, sweep_id: str) -> str:
 
 
 def _no_room(sweep_id: str, exc: NoRoom, then: str):
-    """The run Failed with one line (no traceback in the log): the disk is full and no spool has room."""
+    """The run Failed with one line (no traceback in the log): the disk is full and no fallback folder has room."""
     failed = SweepFailed(f"sweep {sweep_id} stopped: {exc}; {then}")
     return Failed(message=str(failed), data=failed)
 
