@@ -23,6 +23,7 @@ from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.protocol import write_strategy
 from engine.twocarddraw.strategy import Strategy
 from flows.stats import Z95, summarize
+from flows.store import read_only
 
 DEFAULT_CHECKPOINTS = (0, 100, 300, 1000, 3000, 10_000)
 LETTER_CODES = {"f": R.FOLD, "c": R.CALL, "r": R.RAISE}
@@ -33,7 +34,7 @@ HAND_COLUMNS = ("hand", "bet1", "bet2", "s_card1", "s_card2", "p_drew", "s_drew"
 # ----------------------------------------------------------------------------------- reading
 def read_hands(db: duckdb.DuckDBPyConnection | str | Path, match_id: str | None = None) -> tuple[str, dict]:
     """(match id, columns) of a match's tcd_hands rows in hand order; the latest match if no id."""
-    con = db if isinstance(db, duckdb.DuckDBPyConnection) else duckdb.connect(str(db), read_only=True)
+    con = db if isinstance(db, duckdb.DuckDBPyConnection) else read_only(db)
     try:
         if match_id is None:
             row = con.execute(
@@ -61,7 +62,7 @@ def truth_of_match(db: str | Path, match_id: str) -> Strategy:
     from bots.base import build_config
     from engine.twocarddraw.judge import MatchOptions, load_server
 
-    with duckdb.connect(str(db), read_only=True) as con:
+    with read_only(db) as con:
         row = con.execute("SELECT options FROM matches WHERE match_id = ?", [match_id]).fetchone()
     if row is None:
         raise NotFound(f"no match {match_id!r} in {db}")

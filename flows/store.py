@@ -200,6 +200,8 @@ class HandLog:
         self._fallback_noted = False
         self.written_files = 0
         self.apply_sql(SQL_DIR / CORE_SQL)
+        for path in sql_files(self.path):  # what other writers applied: their tables read too
+            self._sql.setdefault(path.name, path.read_text())
 
     def close(self) -> None:
         with self._lock:

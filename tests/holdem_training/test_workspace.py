@@ -4,7 +4,6 @@ temporary DuckDB file, and `cardlab judge holdem-training` end to end."""
 import sys
 from pathlib import Path
 
-import duckdb
 import numpy as np
 from typer.testing import CliRunner
 
@@ -12,7 +11,7 @@ from engine.core.cards import card_name
 from engine.holdem_training import judge
 from engine.holdem_training.rules import Action
 from flows import games
-from flows.store import log_judged_match, read_only
+from flows.store import HandLog, log_judged_match, read_only
 
 CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
 
@@ -94,16 +93,19 @@ def test_views_decode_the_packed_hands_like_the_judge(tmp_path):
     assert set(actions["action"]) == {"CHECK", "FOLD", "RAISE"}
     assert set(actions["response"]) == {"", "CHECK", "CALL", "FOLD"}
     assert set(hands["end_code"].tolist()) == {0, 1, 2} and hands["profit"].min() < 0 < hands["profit"].max()
-    with duckdb.connect(str(db)) as con:
+    with read_only(db) as con:
         for view, rows in (("ht_hand_rows", hands), ("ht_action_rows", actions)):
             got = con.execute(f"SELECT {', '.join(rows)} FROM {view} WHERE match_id = ? ORDER BY ALL",
                               [match_id]).fetchall()
             assert got == _as_rows(rows, list(rows)), view
-        # an old log, and stale old rows of a chunk since written again in packed form
+    # an old log, and stale old rows of a chunk since written again in packed form
+    with HandLog(db) as store:
         for old in ("old", match_id):
-            con.execute("INSERT INTO ht_hands VALUES (?, 0, 1, 5, 6, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 0, 4, 10, 0, 7)",
-                        [old])
-            con.execute("INSERT INTO ht_actions VALUES (?, 0, 1, 1, 'CHECK', 0, 'CHECK', 10, 100, 7)", [old])
+            row = [old, 0, 1, 5, 6, 0, 1, 2, 3, 4, 5, 6, 7, 8, -1, 0, 4, 10, 0, 7]
+            store.put("ht_hands", [dict(zip(store.table_columns("ht_hands"), row, strict=True))])
+            store.put("ht_actions", [dict(zip(store.table_columns("ht_actions"),
+                                              [old, 0, 1, 1, "CHECK", 0, "CHECK", 10, 100, 7], strict=True))])
+    with read_only(db) as con:
         for view, n in (("stg_ht_hands", len(hands["hand"])), ("stg_ht_actions", len(actions["hand"]))):
             counts = dict(con.execute(f"SELECT match_id, count(*) FROM {view} GROUP BY ALL").fetchall())
             assert counts == {"old": 1, match_id: n}, view

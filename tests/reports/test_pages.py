@@ -3,6 +3,7 @@ commands that write them (phh export, replay, report)."""
 
 import json
 import re
+from datetime import datetime
 
 import pytest
 from typer.testing import CliRunner
@@ -59,8 +60,9 @@ def test_index_lists_sweeps_leagues_and_submissions(ht_sweep, tmp_path):
     league.parent.mkdir(parents=True)
     league.write_text("<html></html>")
     with HandLog() as store:
-        store.con.execute("INSERT INTO submissions VALUES ('sub-1', 'holdem-training', 'exploit', '{}', 'export', "
-                          "NULL, NULL, '/tmp/b', 'abc', now())")
+        store.put("submissions", [{"submission_id": "sub-1", "game": "holdem-training", "bot": "exploit",
+                                   "config": "{}", "source": "export", "bundle": "/tmp/b", "code_version": "abc",
+                                   "submitted_at": datetime.now()}])
     text = build_index(out=tmp_path).read_text()
     assert ht_sweep in text and 'href="../leagues/spring/index.html"' in text
     assert "sub-1" in text and "Submitted candidates over time" in text
