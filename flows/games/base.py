@@ -98,6 +98,8 @@ class GameSpec:
     replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)
     commands: str | None = None  # module with the game's own CLI: judge, export, app, bench_app (cardlab layer)
     rules_doc: str | None = None  # the rules as implemented: a path relative to the project, or absolute
+    # module with fit(con, player, ...) and seat(params): the game's opponent models (flows/opponents/base.py)
+    opponent_model: str | None = None
 
     def __post_init__(self):
         if self.payoff_kind not in PAYOFF_KINDS:
