@@ -99,6 +99,7 @@ SPEC = GameSpec(
     replay="reports.replay.cg_holdem",
     commands="cardlab.commands.cg_holdem",
     rules_doc="docs/rules/cg_holdem.md",
+    opponent_model="flows.opponents.cg_holdem",
 )
 
 

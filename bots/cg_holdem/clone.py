@@ -1,0 +1,157 @@
+"""A CodinGame Hold'em player that plays a fitted per-situation action model (flows/opponents/cg_holdem.py).
+
+A decision's situation is what the logs let us condition on, since every hand's cards are shown at
+its end: the street, whether a bet is faced, a hand-strength bucket, one or several opponents, and
+the stack-to-pot ratio. The model gives the chance of each action class there; a raise's size is
+drawn from the player's own recorded sizes (a fraction of the pot after calling). The fitter reads
+logged decisions through `situation` and `action_class` here, so the fit and the play agree.
+"""
+
+import functools
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.base import BotSpec, Ranged, seed_field, validated
+from bots.cg_holdem.pushfold_chart import EQUITY_VS_RANDOM
+from bots.cg_holdem.strategies import Player, View
+from engine.cg_holdem._kernels import equity_vs_random
+from engine.core.seeds import stream
+
+FOLD, PASSIVE, RAISE, ALLIN = "FOLD", "PASSIVE", "RAISE", "ALLIN"
+CLASSES = (FOLD, PASSIVE, RAISE, ALLIN)
+STRENGTH_EDGES = (0.35, 0.5, 0.65, 0.8)  # equity vs one random hand
+SPR_EDGES = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
+STRENGTH_SAMPLES = 128  # deals per postflop strength: a bucket, not a decision, needs few
+_STREET = {0: 0, 3: 1, 4: 2, 5: 3}
+
+
+def _bucket(x: float, edges: tuple[float, ...]) -> int:
+    return sum(x >= e for e in edges)
+
+
+@functools.lru_cache(maxsize=65536)
+def _postflop_strength(cards: tuple[int, ...]) -> float:
+    # The stream is keyed by the cards: the same cards get the same bucket in the fit and at the table.
+    key = 1469598103934665603
+    for c in cards:
+        key = (key * 1099511628211 + c + 1) % (1 << 63)
+    return float(equity_vs_random(np.array(cards, np.int64), 1, STRENGTH_SAMPLES, stream(key)))
+
+
+def strength(view: View) -> int:
+    """Hand-strength bucket 0..4: preflop the class's equity vs a random hand, postflop a Monte Carlo estimate."""
+    if view.preflop:
+        return _bucket(EQUITY_VS_RANDOM[view.hand_class], STRENGTH_EDGES)
+    return _bucket(_postflop_strength((*view.turn.cards, *view.turn.board)), STRENGTH_EDGES)
+
+
+def coarse_keys(key: str) -> tuple[str, str]:
+    """The situation's two backoff levels: (street|facing|strength, street|facing)."""
+    parts = key.split("|")
+    return "|".join(parts[:3]), "|".join(parts[:2])
+
+
+def situation(view: View) -> str:
+    street = _STREET[len(view.turn.board)]
+    spr = view.stack / max(view.pot, 1)
+    return f"{street}|{int(view.call > 0)}|{strength(view)}|{min(len(view.opponents), 2)}|{_bucket(spr, SPR_EDGES)}"
+
+
+def all_situations() -> list[str]:
+    return [f"{s}|{f}|{h}|{o}|{r}" for s in range(4) for f in (0, 1) for h in range(len(STRENGTH_EDGES) + 1)
+            for o in (1, 2) for r in range(len(SPR_EDGES) + 1)]
+
+
+def legal_classes(view: View) -> tuple[bool, ...]:
+    """Which action classes the referee's list of possible actions offers now."""
+    possible = view.turn.possible
+    short = view.call >= view.stack
+    return ("FOLD" in possible,
+            "CHECK" in possible or "CALL" in possible or (short and "ALL-IN" in possible),
+            any(p.startswith("BET_") for p in possible),
+            not short and "ALL-IN" in possible)
+
+
+def action_class(action: str, chips: int, call: int) -> str | None:
+    """The class of a played (replaced) action; None for a timeout, which no model predicts."""
+    if action == "FOLD":
+        return FOLD
+    if action in ("CHECK", "CALL"):
+        return PASSIVE
+    if action.startswith("BET"):
+        return RAISE
+    if action == "ALL-IN":
+        return PASSIVE if chips <= call else ALLIN
+    return None
+
+
+def raise_fraction(view: View, chips: int) -> float:
+    """A raise's size: chips past the call as a fraction of the pot after calling."""
+    return (chips - view.call) / max(view.pot + view.call, 1)
+
+
+def restricted(probs, legal) -> list[float]:
+    """The model's chances over the legal classes only (uniform over them if it gives them none)."""
+    masked = [p if ok else 0.0 for p, ok in zip(probs, legal, strict=True)]
+    total = sum(masked)
+    if total <= 0:
+        n = sum(legal)
+        return [1.0 / n if ok else 0.0 for ok in legal]
+    return [p / total for p in masked]
+
+
+def _check_model(text: str) -> str | None:
+    if not text:
+        return "empty: a clone needs a fitted model (`cardlab fit cg-holdem`)"
+    try:
+        model = parsed(text)
+    except ValueError:
+        return "not JSON"
+    return None if isinstance(model, dict) and "probs" in model else "not a fitted model's params"
+
+
+@functools.lru_cache(maxsize=64)
+def parsed(text: str) -> dict:
+    """The model's params, parsed once per process (a clone is made for every game)."""
+    return json.loads(text)
+
+
+@dataclass(frozen=True)
+class CloneConfig(Ranged):
+    model: str = validated("", _check_model, "the params of a fitted model, as JSON")
+    seed: int = seed_field(0)
+
+
+class CloneBot(Player):
+    """Samples each action class from the fitted chances of its situation; raise sizes from the player's own."""
+
+    def __init__(self, config: CloneConfig):
+        super().__init__(config)
+        model = parsed(config.model)
+        self.probs = model["probs"]
+        self.sizes = model["sizes"]
+
+    def decide(self, view: View) -> str:
+        legal = legal_classes(view)
+        probs = restricted(self.probs[situation(view)], legal)
+        x, kind = self.rng.random(), CLASSES[-1]
+        for name, p in zip(CLASSES, probs, strict=True):
+            if p > 0 and x < p:
+                kind = name
+                break
+            x -= p
+        if kind == FOLD:
+            return "FOLD"
+        if kind == PASSIVE:
+            return "CHECK" if view.call == 0 else "CALL" if view.call < view.stack else "ALL-IN"
+        if kind == ALLIN:
+            return "ALL-IN"
+        sizes = self.sizes["0" if view.preflop else "1"]
+        frac = sizes[int(self.rng.random() * len(sizes))] if sizes else 1.0
+        chips = max(int(round(view.call + frac * (view.pot + view.call))), view.min_bet)
+        return "ALL-IN" if chips >= view.stack else f"BET {chips}"
+
+
+CLONE = BotSpec("clone", CloneConfig, CloneBot, "plays a fitted opponent model (cardlab fit cg-holdem)")
