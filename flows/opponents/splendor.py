@@ -47,6 +47,7 @@ class Decisions:
     players: list[str] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
     units: list[tuple[str, int]] = field(default_factory=list)  # (source, game)
+    seen: set[str] = field(default_factory=set)  # every player the sources name
 
     def add(self, game: st.GameState, code: int, player: str, unit: tuple[str, int]) -> None:
         codes = st.legal_codes(game)
@@ -170,6 +171,7 @@ def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[s
         if names is None:
             continue
         plans.append((match_id, seed, g, players, names))
+        into.seen.update(names)
     if matches is None:  # every match where the player sat
         wanted = {m for m, _, _, _, names in plans if any(_same_player(n, player) for n in names)}
         plans = [p for p in plans if p[0] in wanted]
@@ -197,9 +199,10 @@ def read_records(files, player: str, *, into: Decisions) -> list[str]:
             record = rec.load(path)
             states = rec.replay(record)
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise BadValue(f"{path}: not a Splendor game record the arbiter writes ({exc}); "
-                           "accepted: game-NNN.json files from arbiter.php --save or cardlab judge splendor --save")
+            raise BadValue(f"{path}: not a Splendor game record the arbiter writes ({exc}); accepted: "
+                           "game-NNN.json files from arbiter.php --save or cardlab judge splendor --save") from None
         names = record["players"]
+        into.seen.update(names)
         turns = [t for rnd in record["rounds"] for t in rnd]
         for k, turn in enumerate(turns):
             move = rec.move_of_turn(turn)
@@ -311,7 +314,7 @@ def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float
         raise BadValue(f"holdout {holdout}: accepted: a share in [0, 1)")
     mine = np.array([_same_player(p, player) for p in data.players], dtype=bool)
     if not mine.any():
-        seen = sorted({p for p in data.players})
+        seen = sorted(data.seen | set(data.players))
         raise NotFound(f"no Splendor decisions of {player!r} in the chosen sources; players seen: "
                        + (", ".join(seen[:12]) or "none"))
     held = np.array([in_heldout(s, g, seed, holdout) for s, g in data.units], dtype=bool)
