@@ -666,6 +666,7 @@ importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, rep
 app.command("league")(importlib.import_module("cardlab.commands.league").league)
 bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
+app.command("fit")(importlib.import_module("cardlab.commands.fit").fit)  # opponent models (flows/opponents)
 
 
 def main() -> None:

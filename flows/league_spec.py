@@ -28,7 +28,9 @@ from pathlib import Path
 
 from engine.core.errors import BadValue
 from engine.core.settings import pairs
+from flows import opponents
 from flows.games.base import CLASS_FILE, PROGRAM, PROJECT_BOT, LeagueRules
+from flows.opponents import MODEL_PREFIX
 
 IN_PROCESS_PREFIX = "bot:"  # a project bot by name (where the game's league rules seat project bots)
 _CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # a user's class (e.g. TopCoder's)
@@ -53,7 +55,7 @@ class Entrant:
 
     @property
     def in_process(self) -> bool:
-        return self.command.startswith(IN_PROCESS_PREFIX)
+        return self.command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX))
 
     @property
     def bot_class(self) -> tuple[str, str] | None:
@@ -107,7 +109,7 @@ def program_files(command: str) -> list[Path]:
 
 
 def version_of(command: str) -> str:
-    if command.startswith(IN_PROCESS_PREFIX):  # a project bot and its config: the text is the identity
+    if command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX)):  # a project bot or a model: the text is the identity
         return hashlib.sha256(command.encode()).hexdigest()[:12]
     digest = hashlib.sha256()
     if class_entrant(command):  # a user's class: its file and its name
@@ -151,9 +153,11 @@ def rules_of(game: str) -> LeagueRules:
 
 
 def project_bot(game: str, e: Entrant):
-    """The configured project bot of a `bot:NAME[:k=v...]` entrant (BotChoice)."""
+    """The configured project bot of a `bot:NAME[:k=v...]` entrant, or a fitted `model:ID` (BotChoice)."""
     from bots.choice import entry
 
+    if e.command.startswith(MODEL_PREFIX):
+        return opponents.seat(game, e.command)
     return entry(game_spec(game).bots, e.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {e.name}",
                  game=game)
 
