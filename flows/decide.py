@@ -31,7 +31,16 @@ from flows import games, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
-from flows.stats import PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
+from flows.stats import (
+    LuckCheck,
+    PairedLook,
+    Sprt,
+    confidence_sequence,
+    luck_check,
+    mean_interval,
+    paired_look,
+    race_losers,
+)
 from flows.store import HandLog, new_match_id
 from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs
 
@@ -167,23 +176,44 @@ def stored_rule(con, sweep_id: str) -> Rule | None:
     return Rule.from_json(found[0][0]) if found else None
 
 
-def _pair_looks(store: HandLog, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
-    """a minus b on their common units below `units`, for every ordered pair of the matches."""
-    marks = ", ".join("?" * len(match_ids))
-    rows = store.query(
-        f"SELECT a.match_id AS a, b.match_id AS b, count(*) AS n, avg(a.payoff - b.payoff) AS m, "
-        f"coalesce(stddev_samp(a.payoff - b.payoff), 0) AS sd FROM units a JOIN units b ON a.unit = b.unit "
-        f"WHERE a.match_id IN ({marks}) AND b.match_id IN ({marks}) AND a.match_id <> b.match_id "
-        f"AND a.unit < ? GROUP BY ALL", [*match_ids, *match_ids, units])
-    return {(r["a"], r["b"]): PairedLook(int(r["n"]), float(r["m"]), float(r["sd"]))
-            for r in rows.iter_rows(named=True)}
+class _Outcomes:
+    """Each match's payoff per unit, with the game's luck taken out where its spec has a zero-mean
+    correction (GameSpec.luck: computed from what the judge knows and the players did not). A
+    correction of expectation zero leaves every mean as it is and narrows the differences; the race,
+    the SPRT and the confirmed interval all read these outcomes."""
 
+    def __init__(self, store: HandLog, luck: Callable | None):
+        self.store, self.luck = store, luck
+        self._cache: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
-def _means(store: HandLog, match_ids: list[str], units: int) -> dict[str, float]:
-    marks = ", ".join("?" * len(match_ids))
-    rows = store.query(f"SELECT match_id, avg(payoff) AS m FROM units WHERE match_id IN ({marks}) AND unit < ? "
-                       f"GROUP BY match_id", [*match_ids, units])
-    return {r["match_id"]: float(r["m"]) for r in rows.iter_rows(named=True)}
+    def of(self, match_id: str, units: int) -> tuple[np.ndarray, np.ndarray]:
+        """(raw, adjusted) payoffs of units 0..units-1 (the chunks a look comes after are complete)."""
+        key = (match_id, units)
+        if key not in self._cache:
+            raw = self.store.query("SELECT payoff FROM units WHERE match_id = ? AND unit < ? ORDER BY unit",
+                                   [match_id, units])["payoff"].to_numpy().astype(float)
+            adjusted = raw if self.luck is None else raw - self.luck(self.store.query, match_id, len(raw))
+            self._cache = {k: v for k, v in self._cache.items() if k[0] != match_id} | {key: (raw, adjusted)}
+        return self._cache[key]
+
+    def looks(self, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
+        """a minus b on their common units below `units`, for every ordered pair of the matches."""
+        got = {m: self.of(m, units)[1] for m in match_ids}
+        out = {}
+        for a in match_ids:
+            for b in match_ids:
+                n = min(len(got[a]), len(got[b]))
+                if a != b and n:
+                    out[(a, b)] = paired_look(got[a][:n] - got[b][:n])
+        return out
+
+    def check(self, a: str, b: str, units: int) -> LuckCheck:
+        (ra, aa), (rb, ab) = self.of(a, units), self.of(b, units)
+        n = min(len(ra), len(rb))
+        return luck_check(ra[:n] - rb[:n], aa[:n] - ab[:n])
+
+    def means(self, match_ids: list[str], units: int) -> dict[str, float]:
+        return {m: float(self.of(m, units)[1].mean()) for m in match_ids if len(self.of(m, units)[1])}
 
 
 def _play_round(store, jobs, *, sweep_id, game, progress, window) -> None:
@@ -209,6 +239,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
     window = max_in_flight or 2 * worker_count()
     tuned = max(rule.first_look, spec.units // 4)  # where the anytime bounds are narrowest: fixed in advance
     with HandLog(db) as store:
+        outcomes = _Outcomes(store, adapter.luck)
         store.apply_sql(DECISIONS_SQL)
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                           units=spec.units, seed=spec.seed, spec=spec.to_json())
@@ -235,7 +266,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     played[i] = n_sel
                 losers: set[int] = set()
                 if n_sel >= rule.first_look:
-                    looks = _pair_looks(store, [ids[i] for i in sorted(alive)], n_sel)
+                    looks = outcomes.looks([ids[i] for i in sorted(alive)], n_sel)
                     by_index = {(ids.index(a), ids.index(b)): look for (a, b), look in looks.items()}
                     losers = race_losers(by_index, alive, alpha=rule.race_alpha, configs=len(plans), tuned_for=tuned)
                     losers |= _not_worth_it(by_index, alive, base, rule, configs=len(plans), tuned_for=tuned)
@@ -249,7 +280,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             challengers = sorted(alive - {base})
             challenger = None
             if challengers:  # the best mean on the deals every survivor played
-                means = _means(store, [ids[i] for i in challengers], max(n_sel, 1))
+                means = outcomes.means([ids[i] for i in challengers], max(n_sel, 1))
                 challenger = max(challengers, key=lambda i: (means.get(ids[i], -math.inf), -i))
             # 2. Confirmation: the sequential test on fresh deals.
             conf_seed = confirmation_seed(spec.seed)
@@ -263,14 +294,14 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 sprt = rule.sprt()
                 # The selection's spread of this pair, when it has one, floors the confirmation's: a heavy-tailed
                 # payoff's first thousand units often miss the big pots that set its variance (its mean is not used).
-                floor = _pair_looks(store, [ids[challenger], ids[base]], n_sel).get((ids[challenger], ids[base]))
+                floor = outcomes.looks([ids[challenger], ids[base]], n_sel).get((ids[challenger], ids[base]))
                 floor_var = floor.sd ** 2 if floor is not None and floor.n >= rule.first_look else 0.0
                 for chunk, first, count in cplans[0].chunks():
                     jobs = [job for p, cid in zip(cplans, cids, strict=True)
                             for job in _missing(store, cid, p, chunk, first, count)]
                     _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
                     n_conf = first + count
-                    last = _pair_looks(store, cids, n_conf)[(cids[0], cids[1])]
+                    last = outcomes.looks(cids, n_conf)[(cids[0], cids[1])]
                     llr = sprt.llr(last.n, last.mean, max(last.sd ** 2, floor_var))
                     path.append((n_conf, llr))
                     store.con.execute(
@@ -285,6 +316,9 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         decision = {"H1": "switch", "H0": "keep"}.get(verdict, "undecided") if challenger is not None else "keep"
         best = challenger if decision == "switch" else base
         confirmed = None if last is None else _confirmed(last, rule, tuned)
+        if confirmed is not None and adapter.luck is not None:
+            confirmed |= _luck_fields(outcomes.check(_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1), n_conf))
+            confirmed["method"] += ", luck of the cards taken out"
         # Each match now says how many units it played (a race stops configs early), so `pick` sees it whole.
         for match_id in ids + ([_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)] if challenger is not None else []):
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
@@ -344,6 +378,13 @@ def _confirmed(look: PairedLook, rule: Rule, tuned: int) -> dict:
     return {"mean": look.mean, "low": low, "high": high, "units": look.n, "method": method}
 
 
+def _luck_fields(check: LuckCheck) -> dict:
+    """What taking the luck out did on the confirmation's deals: its variance-reduction factor (the units
+    the same precision needs without it, per unit used) and the raw difference, which estimates the same."""
+    return {"luck_factor": check.factor, "raw_mean": check.raw.mean, "raw_sd": check.raw.sd,
+            "adjusted_sd": check.adjusted.sd}
+
+
 def _confirmed_row(confirmed: dict | None) -> list:
     if confirmed is None:
         return [None, None, None, None]
@@ -391,6 +432,10 @@ def describe(got: Decision, unit: str) -> list[str]:
         lines.append(f"confirmed on fresh deals: {_label(got.challenger)} minus the baseline {c['mean']:+.4f} per "
                      f"{unit} (95% {c['low']:+.4f} .. {c['high']:+.4f}, {c['method']}; {c['units']:,} paired "
                      f"{unit}s, seed {got.deals['confirmation']['seed']})")
+        if "luck_factor" in c:
+            lines.append(f"luck of the cards taken out (a zero-mean correction the judge computes): sd "
+                         f"{c['raw_sd']:.2f} -> {c['adjusted_sd']:.2f} per {unit}, {c['luck_factor']:.2f}x fewer "
+                         f"{unit}s for the same precision (raw difference {c['raw_mean']:+.4f})")
         sprt = got.rule.sprt()
         lines.append(f"SPRT H0 {got.rule.d0:+g} vs H1 {got.rule.d1:+g} per {unit}, alpha {got.rule.alpha:g}, beta "
                      f"{got.rule.beta:g}: LLR {got.llr:+.2f} (accept H0 at {sprt.lower:+.2f}, H1 at {sprt.upper:+.2f})")

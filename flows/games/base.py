@@ -88,6 +88,9 @@ class GameSpec:
     # a point (flows.stats.payoff_interval)
     payoff_bounds: tuple[float, float] | None = None
     decision: DecisionDefaults | None = None  # `sweep --until-decided` defaults; None: the user gives --d1
+    # (query, match_id, units) -> per unit 0..units-1 a correction of expectation zero computed from what the
+    # judge knows and the players do not (the luck of the cards), taken out of payoffs by decisions; None: none
+    luck: Callable[..., object] | None = None
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
     # seat, on the same units as the bots (None: the game cannot sweep programs yet).
     play_program: Callable[..., ChunkLog] | None = None

@@ -12,6 +12,7 @@ from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
 from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules
 from flows.games.holdem_training_log import export_phh
+from flows.games.holdem_training_luck import unit_luck
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
 
@@ -83,6 +84,7 @@ SPEC = GameSpec(
     # from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
     # each; docs/statistics.md).
     decision=DecisionDefaults(d1=0.25, batch=1000, first_look=3000),
+    luck=unit_luck,  # the cards' luck, AIVAT-style (engine/holdem_training/luck.py)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),
     phh=export_phh,
