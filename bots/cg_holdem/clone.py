@@ -21,8 +21,11 @@ from engine.core.seeds import stream
 
 FOLD, PASSIVE, RAISE, ALLIN = "FOLD", "PASSIVE", "RAISE", "ALLIN"
 CLASSES = (FOLD, PASSIVE, RAISE, ALLIN)
-STRENGTH_EDGES = (0.35, 0.5, 0.65, 0.8)  # equity vs one random hand
-SPR_EDGES = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
+PREFLOP_STRENGTH = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)  # the hand class's equity vs one random hand
+POSTFLOP_STRENGTH = (0.35, 0.5, 0.65, 0.8, 0.9)  # Monte Carlo equity vs one random hand
+PREFLOP_DEPTH = (5.0, 8.0, 12.0, 20.0, 40.0)  # effective stack in big blinds: what push/fold play turns on
+POSTFLOP_DEPTH = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
+ODDS_EDGES = (0.2, 0.35)  # facing a bet: the call's share of the pot after calling
 STRENGTH_SAMPLES = 128  # deals per postflop strength: a bucket, not a decision, needs few
 _STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 
@@ -41,10 +44,10 @@ def _postflop_strength(cards: tuple[int, ...]) -> float:
 
 
 def strength(view: View) -> int:
-    """Hand-strength bucket 0..4: preflop the class's equity vs a random hand, postflop a Monte Carlo estimate."""
+    """Hand-strength bucket: preflop the class's equity vs a random hand, postflop a Monte Carlo estimate."""
     if view.preflop:
-        return _bucket(EQUITY_VS_RANDOM[view.hand_class], STRENGTH_EDGES)
-    return _bucket(_postflop_strength((*view.turn.cards, *view.turn.board)), STRENGTH_EDGES)
+        return _bucket(EQUITY_VS_RANDOM[view.hand_class], PREFLOP_STRENGTH)
+    return _bucket(_postflop_strength((*view.turn.cards, *view.turn.board)), POSTFLOP_STRENGTH)
 
 
 def coarse_keys(key: str) -> tuple[str, str]:
@@ -54,14 +57,21 @@ def coarse_keys(key: str) -> tuple[str, str]:
 
 
 def situation(view: View) -> str:
+    """street|facing|strength|opponents|depth; facing 0 (nothing to call) or 1-3 by the pot odds offered."""
     street = _STREET[len(view.turn.board)]
-    spr = view.stack / max(view.pot, 1)
-    return f"{street}|{int(view.call > 0)}|{strength(view)}|{min(len(view.opponents), 2)}|{_bucket(spr, SPR_EDGES)}"
+    facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
+    depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
+             else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
+    return f"{street}|{facing}|{strength(view)}|{min(len(view.opponents), 2)}|{depth}"
 
 
 def all_situations() -> list[str]:
-    return [f"{s}|{f}|{h}|{o}|{r}" for s in range(4) for f in (0, 1) for h in range(len(STRENGTH_EDGES) + 1)
-            for o in (1, 2) for r in range(len(SPR_EDGES) + 1)]
+    found = []
+    for street in range(4):
+        strengths, depths = (PREFLOP_STRENGTH, PREFLOP_DEPTH) if street == 0 else (POSTFLOP_STRENGTH, POSTFLOP_DEPTH)
+        found += [f"{street}|{f}|{h}|{o}|{d}" for f in range(len(ODDS_EDGES) + 2) for h in range(len(strengths) + 1)
+                  for o in (1, 2) for d in range(len(depths) + 1)]
+    return found
 
 
 def legal_classes(view: View) -> tuple[bool, ...]:

@@ -3,7 +3,7 @@
 Every logged game is replayed through the referee (its seed and the logged actions), so each
 decision is seen exactly as the player saw it, and described by bots.cg_holdem.clone.situation.
 The model is a population estimate shared by every seat in the data, plus the player's deviation
-from it: at each of three levels (street|facing, + strength, + opponents and stack/pot) the
+from it: at each of three levels (street|facing, + strength, + opponents and stack depth) the
 player's counts are smoothed toward the population's chances at that level scaled by the
 player's deviation one level up, so a player seen rarely in a situation plays like the field
 there, tilted the way it differs from the field around it. Raise sizes are the player's own.
@@ -176,7 +176,8 @@ def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
         predicted = np.mean([restricted(probs[d.key], d.legal) for d in group], axis=0)
         observed = np.bincount([d.cls for d in group], minlength=len(CLASSES)) / len(group)
         street, facing = key.split("|")
-        out.append(Calibration(f"street {street}, {'facing a bet' if facing == '1' else 'no bet to call'}",
+        faced = "no bet to call" if facing == "0" else f"facing a bet (pot-odds band {facing} of 3)"
+        out.append(Calibration(f"street {street}, {faced}",
                                len(group), {c: round(float(x), 4) for c, x in zip(CLASSES, predicted, strict=True)},
                                {c: round(float(x), 4) for c, x in zip(CLASSES, observed, strict=True)}))
     return tuple(out)
