@@ -664,6 +664,7 @@ def _wire_workspace_bench() -> None:
 _wire_workspace_bench()
 importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, replay
 app.command("league")(importlib.import_module("cardlab.commands.league").league)
+app.command("new")(importlib.import_module("cardlab.commands.new").new)
 bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
 app.command("fit")(importlib.import_module("cardlab.commands.fit").fit)  # opponent models (flows/opponents)

@@ -56,6 +56,29 @@ class LeagueRules:
 
 
 @dataclass(frozen=True)
+class Starter:
+    """A minimal working program in one language, for `cardlab new`: the files copied into the
+    user's folder (paths relative to the project, or absolute; the first is the source to edit),
+    the build step if any (run in that folder), the program command the judges take, and the
+    commands that try it there (`{program}` stands for the program command)."""
+
+    files: tuple[str, ...]
+    program: str
+    try_it: tuple[str, ...]
+    build: tuple[str, ...] = ()
+
+
+def python_and_cpp(folder: str, try_it: tuple[str, ...], *, extra: tuple[str, ...] = ()) -> dict[str, Starter]:
+    """The usual pair of starters: FOLDER/bot.py run by python3 and FOLDER/bot.cpp built with g++,
+    each with the extra files (data the program reads beside it)."""
+    return {
+        "python": Starter(files=(f"{folder}/bot.py", *extra), program="python3 bot.py", try_it=try_it),
+        "cpp": Starter(files=(f"{folder}/bot.cpp", *extra), program="./bot", try_it=try_it,
+                       build=("g++ -O2 -std=c++17 -o bot bot.cpp",)),
+    }
+
+
+@dataclass(frozen=True)
 class DecisionDefaults:
     """What a user need not know to start a sequential decision (flows/decide.py): the smallest
     difference worth switching for (d1, in the game's unit), the units per look, the first look."""
@@ -101,6 +124,7 @@ class GameSpec:
     replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)
     commands: str | None = None  # module with the game's own CLI: judge, export, app, bench_app (cardlab layer)
     rules_doc: str | None = None  # the rules as implemented: a path relative to the project, or absolute
+    starters: Mapping[str, Starter] = field(default_factory=dict)  # language -> a first bot (`cardlab new`)
     # module with fit(con, player, ...) and seat(params): the game's opponent models (flows/opponents/base.py)
     opponent_model: str | None = None
 

@@ -17,7 +17,7 @@ from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN
 from engine.core.errors import BadValue, UserError
 from engine.core.seeds import Purpose, match_key, unit_key
 from flows import opponents
-from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.games.cg_holdem_log import export_phh
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec, project_bot
@@ -142,6 +142,7 @@ SPEC = GameSpec(
     commands="cardlab.commands.cg_holdem",
     rules_doc="docs/rules/cg_holdem.md",
     opponent_model="flows.opponents.cg_holdem",
+    starters=python_and_cpp("bots/cg_holdem/starters", ('cardlab judge cg-holdem --seed 1 "{program}" "{program}"',)),
 )
 
 

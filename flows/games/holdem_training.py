@@ -10,7 +10,7 @@ from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
-from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.games.holdem_training_log import export_phh
 from flows.games.holdem_training_luck import unit_luck
 from flows.league_play import GamePlan, argv
@@ -92,4 +92,5 @@ SPEC = GameSpec(
     replay="reports.replay.holdem_training",
     commands="cardlab.commands.holdem_training",
     rules_doc="docs/rules/holdem_training.md",
+    starters=python_and_cpp("bots/holdem_training/starters", ('cardlab judge holdem-training --hands 200 {program}',)),
 )

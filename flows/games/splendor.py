@@ -11,7 +11,7 @@ from engine.core.log import ChunkLog
 from engine.splendor.agents import ExternalAgent, InProcessAgent
 from engine.splendor.judge import GameResult, chunk_log, game_deal, play_chunk, play_game
 from engine.splendor.rules import MAX_PLAYERS
-from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec
 from flows.ratings import rate
@@ -107,4 +107,6 @@ SPEC = GameSpec(
     replay="reports.replay.splendor",
     commands="cardlab.commands.splendor",
     rules_doc="docs/rules/splendor.md",
+    starters=python_and_cpp("bots/splendor/starters", ('cardlab judge splendor --games 1 "{program}" "{program}"',),
+                            extra=("data/splendor/cards.csv",)),  # the agent reads the cards beside it
 )

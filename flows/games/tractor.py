@@ -14,7 +14,7 @@ from bots.tractor import BOTS
 from engine.core.log import ChunkLog
 from engine.tractor import judge
 from engine.tractor.simulate import run
-from flows.games.base import REFERENCE, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import REFERENCE, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
 
@@ -75,4 +75,5 @@ SPEC = GameSpec(
     replay="reports.replay.tractor",
     commands="cardlab.commands.tractor",
     rules_doc="docs/rules/tractor.md",
+    starters=python_and_cpp("bots/tractor/starters", ('cardlab judge tractor --rounds 3 --program "{program}"',)),
 )

@@ -8,7 +8,7 @@ from bots.base import SEED_MAX, Accepts, declare, empty_or_file
 from bots.twocarddraw import BOTS
 from engine.twocarddraw import judge
 from engine.twocarddraw.best_response import MAX_STEPS
-from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, DecisionDefaults, GameSpec, LeagueRules, Starter
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec, project_bot
 
@@ -58,4 +58,8 @@ SPEC = GameSpec(
     panels="reports.panels.twocarddraw",
     commands="cardlab.commands.twocarddraw",
     rules_doc="docs/rules/twocarddraw.md",
+    # TopCoder's tester calls a class's methods: a bot is a Python class, not a program
+    starters={"python": Starter(files=("bots/twocarddraw/starters/bot.py",), program="bot.py:Bot", try_it=(
+        "cardlab twocarddraw generate --bet1 1 --bet2 2 --seed 7 --out server.txt",
+        "cardlab judge twocarddraw --strategy server.txt --hands 2000 --bot-file {program}"))},
 )
