@@ -27,6 +27,7 @@ from prefect import flow, get_run_logger
 from prefect.states import Failed
 
 from engine.core.errors import BadValue
+from engine.core.seeds import CONFIRM_SEEDS
 from flows import games, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
@@ -124,6 +125,8 @@ def confirmation_seed(seed: int) -> int:
     """The confirmation's seed: derived from the sweep's for this purpose alone, spread over 62 bits so it
     is never a seed anyone types (sweep, judge, league and nightly seeds are small numbers)."""
     derived = int(np.random.SeedSequence([seed, CONFIRM_TAG]).generate_state(1, np.uint64)[0]) >> 2
+    if derived not in CONFIRM_SEEDS:  # below 2**32: one seed in a billion, moved into the range
+        derived += CONFIRM_SEEDS.low
     return derived if derived != seed else derived ^ 1
 
 

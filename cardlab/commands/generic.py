@@ -9,6 +9,7 @@ import sys
 import typer
 
 from cardlab import checks, options, progress
+from engine.core.seeds import JUDGE_SEEDS
 
 PIECE_UNITS = 100  # a play_program without a whole-match form plays (and reports) this many units at a time
 
@@ -20,7 +21,8 @@ def judge_command(spec):
     def judge(
         command: list[str] = typer.Argument(..., help="the program and its arguments (after --)"),
         units: int = typer.Option(1000, "--units", "--hands", callback=checks.count, help=f"{spec.unit}s to play"),
-        seed: int = typer.Option(1, "--seed", callback=checks.seed, help="match seed: unit i deals from (seed, i)"),
+        seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", callback=checks.seed,
+                                  help="match seed: unit i deals from (seed, i); the default is the judge's own range"),
         opt: list[str] = typer.Option([], "--opt", help="game option k=v (repeatable)"),
         log: bool = typer.Option(False, "--log", callback=checks.when_logging, help="append to the hand log"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),

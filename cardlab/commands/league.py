@@ -12,6 +12,7 @@ from rich.table import Table
 
 from cardlab import checks, options, prefect_local
 from cardlab.errors import fail
+from engine.core.seeds import LEAGUE_SEEDS
 
 PROGRAM_HELP = ("NAME=COMMAND (repeatable); where the game seats them (`cardlab league GAME` says which), "
                 "NAME=PATH.py:ClassName (your class) or NAME=bot:BOT[:k=v...] (a project bot)")
@@ -73,7 +74,8 @@ def league(
     games: int = typer.Option(None, "--games", callback=checks.count,
                               help="games each entrant plays at least (Tractor: tests of fresh cases); default 10 "
                                    "or the file's"),
-    seed: int = typer.Option(1, "--seed", callback=checks.seed, help="league seed: round r deals from (seed, r)"),
+    seed: int = typer.Option(LEAGUE_SEEDS.default, "--seed", callback=checks.seed,
+                              help="league seed: round r deals from (seed, r); the default is the league's own range"),
     players: int = typer.Option(2, "--players", help="seats per table, for games played between entrants"),
     opt: list[str] = typer.Option([], "--opt", help="game option k=v (a wrong key is refused with the game's "
                                                     "accepted ones), e.g. hands=2000"),

@@ -19,6 +19,7 @@ from cardlab import checks, options
 from cardlab.errors import fail as _fail
 from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.seeds import JUDGE_SEEDS
 from engine.core.stats import summarize
 
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
@@ -67,7 +68,8 @@ def judge(
     bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br or learner"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     hands: int = typer.Option(10_000, "--hands", help="hands in the test (the contest: 10,000)", callback=checks.count),
-    seed: int = typer.Option(1, "--seed", help="match seed; hand i's cards depend on (seed, i) only",
+    seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", help="match seed; hand i's cards depend on (seed, i) only "
+                                                                   "(the default is the judge's own range)",
                              callback=checks.seed),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
     log: bool = typer.Option(False, "--log", help="append the hands to the DuckDB hand log",
