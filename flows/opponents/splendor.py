@@ -13,12 +13,13 @@ model, the population model and uniform over the legal moves, and the calibratio
 import hashlib
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-from bots.base import BotSpec
+from bots.base import BotSpec, ConfigError
+from bots.splendor import BOTS
 from bots.splendor.clone import CLONE, FEATURES, KINDS, NUM_FEATURES, CloneConfig, kind_of_code, move_features
 from engine.core.errors import BadValue, IllegalMove, NotFound
 from engine.splendor import record as rec
@@ -86,15 +87,40 @@ def in_heldout(source: str, game: int, seed: int, holdout: float) -> bool:
     return int.from_bytes(digest, "little") / 2**64 < holdout
 
 
+def bot_name(bot: str, config: dict | None = None) -> str:
+    """A cardlab bot as `cardlab splendor tournament` spells it: NAME, or NAME:k=v,... with the keys that
+    differ from the bot's defaults (so two configs of one bot are two players)."""
+    spec = BOTS.get(bot)
+    if spec is None or not config:
+        return bot
+    defaults = asdict(spec.default_config())
+    changed = [f"{k}={config[k]}" for k in sorted(config) if k in defaults and config[k] != defaults[k]]
+    return f"{bot}:{','.join(changed)}" if changed else bot
+
+
+def canonical(name: str) -> str:
+    """A player's name with a bot's settings spelled as bot_name spells them (`greedy:target=6` and
+    `greedy:target=6.0` are one player); other names as they are."""
+    bot, _, settings = name.partition(":")
+    if bot not in BOTS or not settings:
+        return name
+    try:
+        config = BOTS[bot].config_from([p for p in settings.split(",") if p])
+    except (ConfigError, ValueError):
+        return name
+    return bot_name(bot, asdict(config))
+
+
 def _same_player(name: str, player: str) -> bool:
     """A league entrant is NAME@VERSION: the player may be named with or without its version."""
-    return name == player or name.split("@", 1)[0] == player
+    return canonical(name) == canonical(player) or name.split("@", 1)[0] == player
 
 
 # ---------------------------------------------------------------------------- the hand log
-def seat_names(bot: str, options: dict, players: int, game: int, cand_seat: int) -> list[str] | None:
+def seat_names(bot: str, config: dict, options: dict, players: int, game: int, cand_seat: int) -> list[str] | None:
     """Who sat where in a logged game: league seats, a judged match's agents (rotating each game), or a
-    match's candidate bot among copies of its opponent bot. None when the log cannot say."""
+    match's candidate bot among copies of its opponent bot (each named by bot_name). None when the log
+    cannot say."""
     if "seats" in options:
         names = list(options["seats"])
     elif options.get("agents"):
@@ -102,8 +128,10 @@ def seat_names(bot: str, options: dict, players: int, game: int, cand_seat: int)
         k = game % len(agents)
         names = agents[k:] + agents[:k]
     else:
-        names = [str(options.get("opponent", "greedy"))] * players
-        names[cand_seat] = bot
+        opponent = str(options.get("opponent", "greedy"))
+        settings = [p for p in str(options.get("opponent_set", "")).split(";") if p.strip()]
+        names = [canonical(f"{opponent}:{','.join(settings)}" if settings else opponent)] * players
+        names[cand_seat] = bot_name(bot, config)
     return names if len(names) == players else None
 
 
@@ -155,7 +183,7 @@ def _deals(seed: int, game: int, players: int):
 def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[str], int]:
     """Adds every decision of the chosen matches (None: each match where the player sat) to `into`.
     Returns the matches the player's decisions came from and how many games could not be replayed."""
-    query = ("SELECT g.match_id, g.bot, g.options, m.seed, g.game, g.players, g.cand_seat "
+    query = ("SELECT g.match_id, g.bot, g.config, g.options, m.seed, g.game, g.players, g.cand_seat "
              "FROM stg_spl_games g JOIN matches m USING (match_id)")
     params = []
     if matches is not None:
@@ -166,8 +194,8 @@ def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[s
         params = matches
     games = con.execute(query + " ORDER BY g.match_id, g.game", params).fetchall()
     plans = []
-    for match_id, bot, options, seed, g, players, cand_seat in games:
-        names = seat_names(bot, json.loads(options or "{}"), players, g, cand_seat)
+    for match_id, bot, config, options, seed, g, players, cand_seat in games:
+        names = seat_names(bot, json.loads(config or "{}"), json.loads(options or "{}"), players, g, cand_seat)
         if names is None:
             continue
         plans.append((match_id, seed, g, players, names))
