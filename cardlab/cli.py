@@ -14,6 +14,7 @@ from pathlib import Path  # noqa: E402
 
 import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
+from rich.markup import escape  # noqa: E402
 from rich.table import Table  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
@@ -144,7 +145,7 @@ def match(
 
 
 # ---------------------------------------------------------------------------------- sweep
-def _run_sweep(spec, runner: str, workers: int | None):
+def _run_sweep(spec, runner: str, workers: int | None, retry_failed: bool = False):
     from flows.sweep import validate, with_runner
 
     validate(spec)
@@ -152,7 +153,8 @@ def _run_sweep(spec, runner: str, workers: int | None):
     total = spec.units * len(spec.plans())
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot}", total=total)
-        return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n))
+        return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n),
+                                                    retry_failed=retry_failed)
 
 
 def _config_label(run, baseline) -> str:
@@ -162,20 +164,24 @@ def _config_label(run, baseline) -> str:
 
 
 def _print_sweep(outcome, unit: str, game: str | None = None, seed: int | None = None) -> None:
+    from flows import sweep_record
     from flows.stats import payoff_interval
 
     table = Table("config", "mean", "95% CI", "method", f"{unit}s/s", "match")
-    for run in sorted(outcome.runs, key=lambda r: r.ci_low, reverse=True):
+    for run in sweep_record.ranked(list(outcome.runs)):
         method = payoff_interval(game or "", run.units, run.mean, run.se * run.units ** 0.5).method
         table.add_row(_config_label(run, outcome.baseline), f"{run.mean:+.4f}",
                       f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}", method, f"{run.units_per_s:,.0f}", run.match_id)
     console.print(table)
+    for run in outcome.runs:  # not ranked: in the contest they would have scored badly
+        if run.failure:
+            console.print(f"[red]failed[/] {escape(_config_label(run, outcome.baseline))}: {escape(run.failure)}")
     best = _config_label(outcome.best, outcome.baseline)
     console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
     if outcome.paired_diff is not None:
         console.print(f"paired difference to the runner-up on the same deals: {outcome.paired_diff:+.4f} "
                       f"+/- {Z95 * outcome.paired_se:.4f} (95%)")
-    if outcome.baseline is not None and outcome.baseline is not outcome.best:
+    if outcome.baseline is not None and outcome.baseline is not outcome.best and outcome.baseline_diff is not None:
         console.print(f"paired difference to the baseline on the same deals: {outcome.baseline_diff:+.4f} "
                       f"+/- {Z95 * outcome.baseline_se:.4f} (95%)")
     if seed is not None:  # which deals: the estimates above come from the deals that chose the best
@@ -218,6 +224,8 @@ def sweep(
     beta: float = typer.Option(0.05, help="--until-decided: chance of keeping when the difference is d1."),
     json_: bool = typer.Option(False, "--json", help="--until-decided: print the decision as one JSON object "
                                                      "on stdout (the rest goes to stderr)."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="With --resume: play the configs that failed "
+                                      "(a program that crashed) again; --resume alone leaves them failed."),
 ):
     """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config.
 
@@ -240,13 +248,18 @@ def sweep(
                      units=hands, seed=seed, chunk_size=chunk, options=options.pairs(opt, "--opt"),
                      fixed=options.pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
                      baseline=None if program or resume else baseline_for(adapter.name, bot))
+    if retry_failed and not resume:
+        fail("--retry-failed: only with --resume SWEEP; accepted: --resume SWEEP --retry-failed")
     if resume:
-        spec = _resumed(spec, ctx)
+        spec = _resumed(spec, ctx, retry_failed=retry_failed)
     rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
+    if rule is not None and retry_failed:
+        fail("--retry-failed: not for a sweep run until decided (it stops at a failed chunk); accepted: --resume "
+             "alone")
     if rule is None:
         if json_:
             fail("--json: only with --until-decided; accepted: --until-decided --json")
-        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit, adapter.name, spec.seed)
+        _print_sweep(_run_sweep(spec, runner, workers, retry_failed), adapter.unit, adapter.name, spec.seed)
         return
     _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
 
@@ -289,7 +302,7 @@ def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, 
         print(got.to_json(), flush=True)
 
 
-def _resumed(given, ctx: typer.Context):
+def _resumed(given, ctx: typer.Context, *, retry_failed: bool = False):
     """The stored spec of the sweep to resume; flags given on the command line must agree with it."""
     from typer._click.core import ParameterSource
 
@@ -303,7 +316,8 @@ def _resumed(given, ctx: typer.Context):
                 if ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE}
     with read_only() as con:
         return resume_spec(con, given.sweep_id, {"game": given.game} | {field: getattr(given, field)
-                                                                        for field in explicit.values()})
+                                                                        for field in explicit.values()},
+                           retry_failed=retry_failed)
 
 
 # ---------------------------------------------------------------------------------- pick
@@ -325,6 +339,8 @@ def pick(
     console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
                   f"{json.dumps(picked.overrides)} mean {picked.mean:+.4f}, lower bound {picked.lower_bound:+.4f} "
                   f"(match {picked.match_id}; MLflow parent run {picked.run_id})")
+    for config, reason in picked.failed:
+        console.print(f"not considered: {escape(config)} failed: {escape(reason)}")
     if picked.decision is not None and picked.decision.confirmed_mean is not None:  # --until-decided: the fresh deals'
         d = picked.decision
         console.print(f"decided: {d.decision}; confirmed on fresh deals (seed {d.deals['confirmation']['seed']}): "

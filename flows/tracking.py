@@ -28,6 +28,7 @@ class ConfigRun:
     ci_low: float
     ci_high: float
     units_per_s: float
+    failure: str | None = None  # why the config failed (its program crashed): a FAILED run with this tag
 
 
 def mlflow_client() -> MlflowClient:
@@ -93,7 +94,7 @@ def log_sweep(
         mlflow.log_params({"bot": bot, "seed": seed, "configs": len(runs), "units_per_config": best.units,
                            "grid": json.dumps(grid)[:500]})
         for run in runs:
-            with mlflow.start_run(experiment_id=exp, run_name=_label(run.overrides), nested=True):
+            with mlflow.start_run(experiment_id=exp, run_name=_label(run.overrides), nested=True) as child:
                 mlflow.set_tags({"cardlab.kind": "config", "cardlab.sweep_id": sweep_id, "cardlab.game": game,
                                  "cardlab.bot": bot, "cardlab.match_id": run.match_id,
                                  "cardlab.overrides": json.dumps(run.overrides, sort_keys=True)})
@@ -104,6 +105,10 @@ def log_sweep(
                                     "units": run.units, "units_per_s": run.units_per_s})
                 mlflow.log_dict({"game": game, "bot": bot, "config": run.config, "overrides": run.overrides},
                                 "config.json")
+                if run.failure:
+                    mlflow.set_tag("cardlab.failure", run.failure[:5000])
+            if run.failure:  # after the block, which would end it FINISHED
+                mlflow_client().set_terminated(child.info.run_id, status="FAILED")
         metrics = {"best_mean": best.mean, "best_ci_low": best.ci_low}
         if paired_diff is not None:
             metrics |= {"paired_diff_vs_runner_up": paired_diff, "paired_se_vs_runner_up": paired_se or 0.0}

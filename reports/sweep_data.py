@@ -95,7 +95,10 @@ class SweepData:
         return self.pairs.get((a, b))
 
     def short(self) -> list:
-        return [c for c in self.configs if c.units < c.planned]
+        return [c for c in self.configs if c.units < c.planned and not c.failure]  # a failed one is listed apart
+
+    def failed(self) -> list:
+        return [c for c in self.configs if c.failure]
 
 
 def label(config: dict, keys) -> str:

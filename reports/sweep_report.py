@@ -99,6 +99,17 @@ def _config_rows(data: SweepData) -> list[list[str]]:
     return out
 
 
+def _failed_html(data: SweepData) -> str:
+    """The configs that failed (a program that crashed or broke the protocol): not ranked, with why."""
+    failed = data.failed()
+    if not failed:
+        return ""
+    rows = [[esc(data.labels[c.match_id]), f"{c.units:,} of {c.planned:,}", esc(c.failure),
+             f"<code>{esc(c.match_id)}</code>"] for c in failed]
+    return (f'<h2 id="failed">Failed configs ({len(failed)}): not ranked</h2>'
+            + table(["config", f"{data.unit}s played", "reason", "match"], rows))
+
+
 def _html(data: SweepData, main, panels, replays) -> str:
     rec = recommend(data)
     row = data.row
@@ -112,6 +123,7 @@ def _html(data: SweepData, main, panels, replays) -> str:
             f"config, seed {row['seed']}: every config met the same deals, so differences are paired unit by unit. "
             f"Ranked by the lower 95% bound. MLflow parent run: <code>{esc(row.get('mlflow_run') or '-')}</code>.</p>",
             table(header, _config_rows(data)),
+            _failed_html(data),
             images(main)]
     for panel in panels:
         body.append(f"<h2>{esc(panel.title)}</h2>{panel.html}{images(panel.plots)}")

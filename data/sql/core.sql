@@ -16,6 +16,9 @@ CREATE TABLE IF NOT EXISTS matches (
     finished_at  TIMESTAMP,
     seconds      DOUBLE
 );
+-- Why a config of a sweep failed (its program crashed or broke the protocol fatally): the other
+-- configs go on and `pick` chooses among those that completed. NULL for a config that played.
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS failure VARCHAR;
 
 -- One row per played unit (hand, game or round): the primary bot's payoff.
 CREATE TABLE IF NOT EXISTS units (
