@@ -179,7 +179,7 @@ def stored_rule(con, sweep_id: str) -> Rule | None:
     return Rule.from_json(found[0][0]) if found else None
 
 
-class _Outcomes:
+class Outcomes:
     """Each match's payoff per unit, with the game's luck taken out where its spec has a zero-mean
     correction (GameSpec.luck: computed from what the judge knows and the players did not). A
     correction of expectation zero leaves every mean as it is and narrows the differences; the race,
@@ -242,7 +242,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
     window = max_in_flight or 2 * worker_count()
     tuned = max(rule.first_look, spec.units // 4)  # where the anytime bounds are narrowest: fixed in advance
     with HandLog(db) as store:
-        outcomes = _Outcomes(store, adapter.luck)
+        outcomes = Outcomes(store, adapter.luck)
         store.apply_sql(DECISIONS_SQL)
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                           units=spec.units, seed=spec.seed, spec=spec.to_json())

@@ -24,6 +24,10 @@ def decisions(
                                                               "game's).", callback=checks.count),
     resample: str = typer.Option(None, help="Instead of playing: the SPRT's error rates on the real paired "
                                             "differences of this sweep's configs, resampled (--repeats runs each)."),
+    luck: int = typer.Option(None, "--luck", callback=checks.count,
+                             help="Instead: the pairs' configs on this many deals of --seed, fixed, and what the "
+                                  "game's luck correction does to their paired differences (variance-reduction "
+                                  "factor, raw and adjusted means)."),
 ):
     """Error rate and units used by sweeps run until decided, on pairs whose right decision is known, against
     today's fixed design of 20,000 units per config; or, with --resample, the SPRT on a sweep's own paired
@@ -32,6 +36,9 @@ def decisions(
     from cardlab import prefect_local
     from flows.decide import make_rule
 
+    if luck:
+        _luck(game, hands=luck, seed=seed, pairs=tuple(pair) or None)
+        return
     if resample:
         _resampled(game, resample, make_rule(game, d1=d1, alpha=alpha, beta=beta, first_look=first_look),
                    runs=repeats, cap=cap, seed=seed)
@@ -78,3 +85,26 @@ def _resampled(game: str, sweep_id: str, rule, *, runs: int, cap: int, seed: int
         console.print(f"  {r.pair}: sd {r.sd:.2f}, skewness {r.skewness:+.1f}, excess kurtosis {r.kurtosis:.0f}: "
                       f"wrong switch at d0 {r.alpha:.1%} ({r.units_d0:,.0f} units), wrong keep at d1 {r.beta:.1%} "
                       f"({r.units_d1:,.0f} units), undecided {r.undecided:.1%}")
+
+
+def _luck(game: str, *, hands: int, seed: int, pairs: tuple[str, ...] | None) -> None:
+    from bench.luck import run
+    from flows import games
+
+    if games.get(game).luck is None:
+        fail(f"--game {game}: no luck correction (GameSpec.luck); accepted: "
+             f"{', '.join(g for g in games.names() if games.get(g).luck is not None)}")
+    results, seconds = run(game, hands=hands, seed=seed, pairs=pairs,
+                           progress=lambda config: typer.echo(f"  played {dict(config) or 'defaults'}", err=True))
+    typer.echo(f"{game}: every config on {hands:,} deals of seed {seed}, paired differences with and without "
+                  f"the luck of the cards ({seconds:.0f} s)")
+    for r in results:
+        c = r.check
+        low, high = c.shift_interval
+        covers = "covers" if low <= 0 <= high else "MISSES"
+        half_raw, half_adj = (1.96 * x.sd / c.n ** 0.5 for x in (c.raw, c.adjusted))
+        typer.echo(f"  {r.pair.name:6}: raw {c.raw.mean:+.3f} +/- {half_raw:.3f} (sd {c.raw.sd:.2f}), adjusted "
+                      f"{c.adjusted.mean:+.3f} +/- {half_adj:.3f} (sd {c.adjusted.sd:.2f}); correction's mean "
+                      f"{c.shift.mean:+.3f} (95% {low:+.3f} .. {high:+.3f}: {covers}"
+                      f" 0); variance-reduction factor {c.factor:.2f} (each config alone: {r.single[0]:.2f}, "
+                      f"{r.single[1]:.2f})")
