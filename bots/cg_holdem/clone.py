@@ -22,11 +22,11 @@ from engine.core.seeds import stream
 FOLD, PASSIVE, RAISE, ALLIN = "FOLD", "PASSIVE", "RAISE", "ALLIN"
 CLASSES = (FOLD, PASSIVE, RAISE, ALLIN)
 PREFLOP_STRENGTH = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)  # the hand class's equity vs one random hand
-POSTFLOP_STRENGTH = (0.35, 0.5, 0.65, 0.8, 0.9)  # Monte Carlo equity vs one random hand
+POSTFLOP_STRENGTH = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # Monte Carlo equity vs one random hand
 PREFLOP_DEPTH = (5.0, 8.0, 12.0, 20.0, 40.0)  # effective stack in big blinds: what push/fold play turns on
 POSTFLOP_DEPTH = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
 ODDS_EDGES = (0.2, 0.35)  # facing a bet: the call's share of the pot after calling
-STRENGTH_SAMPLES = 128  # deals per postflop strength: a bucket, not a decision, needs few
+STRENGTH_SAMPLES = 256  # deals per postflop strength: a bucket, not a decision, needs few
 _STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 
 
@@ -56,21 +56,28 @@ def coarse_keys(key: str) -> tuple[str, str]:
     return "|".join(parts[:3]), "|".join(parts[:2])
 
 
-def situation(view: View) -> str:
-    """street|facing|strength|opponents|depth; facing 0 (nothing to call) or 1-3 by the pot odds offered."""
+def raised(action: str) -> bool:
+    """A history line's action that bets or raises (an all-in counts, whatever it covered)."""
+    return action.startswith("BET") or action == "ALL-IN"
+
+
+def situation(view: View, lead: bool) -> str:
+    """street|facing|strength|opponents|depth|lead; facing 0 (nothing to call) or 1-3 by the pot odds
+    offered; lead 1 after the flop when the hand's last raise was mine (the spot for a continuation bet)."""
     street = _STREET[len(view.turn.board)]
     facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
     depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
              else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
-    return f"{street}|{facing}|{strength(view)}|{min(len(view.opponents), 2)}|{depth}"
+    return f"{street}|{facing}|{strength(view)}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
 
 
 def all_situations() -> list[str]:
     found = []
     for street in range(4):
         strengths, depths = (PREFLOP_STRENGTH, PREFLOP_DEPTH) if street == 0 else (POSTFLOP_STRENGTH, POSTFLOP_DEPTH)
-        found += [f"{street}|{f}|{h}|{o}|{d}" for f in range(len(ODDS_EDGES) + 2) for h in range(len(strengths) + 1)
-                  for o in (1, 2) for d in range(len(depths) + 1)]
+        found += [f"{street}|{f}|{h}|{o}|{d}|{lead}" for f in range(len(ODDS_EDGES) + 2)
+                  for h in range(len(strengths) + 1) for o in (1, 2) for d in range(len(depths) + 1)
+                  for lead in ((0, 1) if street else (0,))]
     return found
 
 
@@ -142,10 +149,22 @@ class CloneBot(Player):
         model = parsed(config.model)
         self.probs = model["probs"]
         self.sizes = model["sizes"]
+        self.lead_hand, self.last_raiser = 0, -1
+
+    def act(self, turn) -> str:
+        for _, hand, player, action, _ in turn.actions:  # the rounds since my previous decision, mine included
+            if hand != self.lead_hand:
+                self.lead_hand, self.last_raiser = hand, -1
+            if raised(action):
+                self.last_raiser = player
+        if turn.hand != self.lead_hand:
+            self.lead_hand, self.last_raiser = turn.hand, -1
+        return super().act(turn)
 
     def decide(self, view: View) -> str:
         legal = legal_classes(view)
-        probs = restricted(self.probs[situation(view)], legal)
+        key = situation(view, self.last_raiser == view.me)
+        probs = restricted(self.probs[key], legal)
         x, kind = self.rng.random(), CLASSES[-1]
         for name, p in zip(CLASSES, probs, strict=True):
             if p > 0 and x < p:
@@ -158,7 +177,8 @@ class CloneBot(Player):
             return "CHECK" if view.call == 0 else "CALL" if view.call < view.stack else "ALL-IN"
         if kind == ALLIN:
             return "ALL-IN"
-        sizes = self.sizes["0" if view.preflop else "1"]
+        group = "0" if view.preflop else "1"
+        sizes = self.sizes.get(f"{group}|{key.split('|')[2]}") or self.sizes[group]  # by strength where seen
         frac = sizes[int(self.rng.random() * len(sizes))] if sizes else 1.0
         chips = max(int(round(view.call + frac * (view.pot + view.call))), view.min_bet)
         return "ALL-IN" if chips >= view.stack else f"BET {chips}"

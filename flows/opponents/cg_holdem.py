@@ -3,7 +3,7 @@
 Every logged game is replayed through the referee (its seed and the logged actions), so each
 decision is seen exactly as the player saw it, and described by bots.cg_holdem.clone.situation.
 The model is a population estimate shared by every seat in the data, plus the player's deviation
-from it: at each of three levels (street|facing, + strength, + opponents and stack depth) the
+from it: at each of three levels (street|facing, + strength, + opponents, stack depth and who raised last) the
 player's counts are smoothed toward the population's chances at that level scaled by the
 player's deviation one level up, so a player seen rarely in a situation plays like the field
 there, tilted the way it differs from the field around it. Raise sizes are the player's own.
@@ -27,6 +27,7 @@ from bots.cg_holdem.clone import (
     coarse_keys,
     legal_classes,
     raise_fraction,
+    raised,
     restricted,
     situation,
 )
@@ -105,7 +106,9 @@ def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
             index = CLASSES.index(cls)
             legal[index] = True  # what was played was possible, whatever the list said
             size = raise_fraction(view, chips) if cls == RAISE else None
-            found.append(Decision(seat in mine, held, situation(view), index, tuple(legal), view.preflop, size))
+            last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
+            found.append(Decision(seat in mine, held, situation(view, last == seat), index, tuple(legal), view.preflop,
+                                  size))
         kind, _, amount = action.partition("_")
         game.play(kind, int(amount) if amount else 0)
     return found
@@ -154,8 +157,9 @@ def tables(population: list[Decision], own: list[Decision]) -> tuple[dict, dict]
     return player, pop
 
 
-def _sizes(rows: list[Decision], preflop: bool) -> list[float]:
-    found = sorted(d.size for d in rows if d.size is not None and d.preflop == preflop)
+def _sizes(rows: list[Decision], preflop: bool, strength: str | None = None) -> list[float]:
+    found = sorted(d.size for d in rows if d.size is not None and d.preflop == preflop
+                   and (strength is None or d.key.split("|")[2] == strength))
     if len(found) <= SIZES_KEPT:
         return [round(x, 4) for x in found]
     return [round(found[round(i * (len(found) - 1) / (SIZES_KEPT - 1))], 4) for i in range(SIZES_KEPT)]
@@ -199,6 +203,9 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
     probs, pop = tables(fit_pop, fit_own)
     pop_sizes = {str(k): _sizes(fit_pop, k == 0) for k in (0, 1)}
     sizes = {str(k): s if len(s := _sizes(fit_own, k == 0)) >= MIN_OWN_SIZES else pop_sizes[str(k)] for k in (0, 1)}
+    for k, h in {(int(not d.preflop), d.key.split("|")[2]) for d in fit_own if d.size is not None}:
+        if len(s := _sizes(fit_own, k == 0, h)) >= MIN_OWN_SIZES:  # sizes by strength where the player shows enough
+            sizes[f"{k}|{h}"] = s
     uniform = {key: [1.0] * len(CLASSES) for key in probs}
     params = {"classes": list(CLASSES), "probs": {k: [round(float(x), 6) for x in v] for k, v in probs.items()},
               "sizes": sizes}
