@@ -136,6 +136,16 @@ def board_percentiles(board) -> list[float]:
     return pct
 
 
+def as_listed(answer: str, possible) -> str:
+    """The answer in the form the referee plays as given: a call that takes the whole stack is
+    listed as ALL-IN, a raise that is not allowed is a call."""
+    if answer in possible or answer.startswith("BET"):
+        return answer
+    if answer in ("CALL", "ALL-IN"):
+        return next((a for a in ("CALL", "ALL-IN") if a in possible), "FOLD")
+    return "FOLD"
+
+
 class Seen:
     """What one opponent has shown over the game: counts behind the frequencies that place the
     likelihood cuts. Priors stand in for unseen play (about a fair regular's frequencies)."""
@@ -203,7 +213,7 @@ class RangedBot(Player):
             self._observe(hand, seat, action, board, hand == turn.hand)
         if turn.hand != self.cur:
             self._new_hand(turn.hand)
-        return super().act(turn)
+        return as_listed(super().act(turn), turn.possible)
 
     def _observe(self, hand, seat, action, board, current) -> None:
         if hand != self.cur:
