@@ -394,6 +394,8 @@ def strength(
     hands: int = typer.Option(10_000, min=100),
     seeds: str = typer.Option("1", "--seeds", help="deal seeds per server, comma-separated"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
+    server_set: str = typer.Option("tuning", "--set", help="tuning (what settings were chosen on), tuning-far "
+                                   "(200k-400k steps) or heldout (never tuned on; issue 31)"),
     bot: list[str] = typer.Option(["mixture", "learner", "prior_br"], "--bot",
                                   help="'name [k=v ...]' (repeatable); the first is compared with the others"),
     json_: bool = typer.Option(False, "--json"),
@@ -401,14 +403,16 @@ def strength(
     """Exact expected profit per hand of each bot over generated servers as a ratio to the best
     response (mean of per-server ratios and ratio of sums), with paired 95% CIs over servers of the
     first bot minus each other (same servers, same deals)."""
-    from bench.twocarddraw.strength import strength_rows, summarise
+    from bench.twocarddraw.strength import SERVER_SETS, strength_rows, summarise
 
+    if server_set not in SERVER_SETS:
+        _fail(f"--set {server_set!r}: not a server set; accepted: {', '.join(SERVER_SETS)}")
     entries = [options.entry(_bots(), text, sep=None, settings_sep=None) for text in bot]
     labels = [e.label for e in entries]
     if len(set(labels)) != len(labels):
         _fail(f"--bot {', '.join(map(repr, labels))}: an entry is given twice; accepted: different entries")
     rows = strength_rows(entries, servers=range(first_test, first_test + tests), hands=hands,
-                         deal_seeds=_seed_list(seeds),
+                         deal_seeds=_seed_list(seeds), server_of=SERVER_SETS[server_set],
                          progress=lambda text: console.print(text, highlight=False) if not json_ else None)
     summary = summarise(rows, labels)
     if json_:
@@ -425,6 +429,11 @@ def strength(
                       f"{d['mean']:+.4f} [{d['ci_low']:+.4f}, {d['ci_high']:+.4f}]" if d else "", f"{s['max_cpu']:.2f}")
     wide = Console(width=max(console.width, 160))
     wide.print(table)
+    for label in labels:
+        s = summary[label]
+        typer.echo(f"{label}: mean ratio 95% [{s['mean_ratio_ci'][0]:.3f}, {s['mean_ratio_ci'][1]:.3f}], ratio of sums "
+                   f"[{s['ratio_of_sums_ci'][0]:.3f}, {s['ratio_of_sums_ci'][1]:.3f}]; servers lost (negative "
+                   f"expected profit, positive best response): {s['lost_servers'] or 'none'}")
     readings = Table("bot", *(f"{k} ({v['servers']})" for k, v in summary[labels[0]]["by_reading"].items()),
                      title="mean ratio / ratio of sums by generator reading")
     for label in labels:
