@@ -6,7 +6,8 @@ games in all, go to a scratch hand log; `flows.opponents` fits the target from t
 candidate plays --test-games heads-up games against the original and against the clone on the same
 deals (flows/opponents/clone_test.py). Prints one line per target and a JSON summary (last line).
 
-    .venv/bin/python -m bench.cg_holdem.clone_test --games 300 --test-games 200 [--targets a/b] [--home DIR]
+    .venv/bin/python -m bench.cg_holdem.clone_test --games 300 --test-games 200 [--targets a/b] [--home DIR] \
+        [--program NAME='python3 PATH' ...]
 """
 
 import argparse
@@ -20,22 +21,30 @@ from pathlib import Path
 DEFAULT_TARGETS = ("aggressive", "montecarlo", "pushfold", "station")
 
 
-def _log_training(target: str, others: list[str], games: int, seed: int) -> list[str]:
+def _per_opponent(games: int, others: list[str]) -> int:
+    return max(2, games // len(others)) // 2 * 2  # whole duplicate pairs (each deal in both seats)
+
+
+def _log_training(target: str, others: list[str], games: int, seed: int, command: str = "") -> list[str]:
+    """Heads-up matches of the target (a bot, or a program's `command`) against each other bot."""
     from flows.match import MatchPlan, run_match
     from flows.store import HandLog
 
-    per = max(2, games // len(others)) // 2 * 2  # whole duplicate pairs (each deal in both seats)
+    per = _per_opponent(games, others)
     ids = []
     with HandLog() as store:
         for k, other in enumerate(others):
-            plan = MatchPlan(game="cg-holdem", bot=target, options=(("opponents", other), ("players", "2")),
-                             seed=seed * 100 + k, units=per, chunk_size=per)
+            plan = MatchPlan(game="cg-holdem", bot="program" if command else target, program=command,
+                             options=(("opponents", other), ("players", "2")), seed=seed * 100 + k, units=per,
+                             chunk_size=per)
             # named, not random, ids: the held-out split hashes the match id, so a rerun fits the same model
             ids.append(run_match(plan, store, match_id=f"clone-{target}-{other}-s{seed}").match_id)
     return ids
 
 
-def run(targets: list[str], candidates: list[str], *, games: int, test_games: int, seed: int) -> list[dict]:
+def run(targets: list[str], candidates: list[str], *, games: int, test_games: int, seed: int,
+        programs: dict[str, str] | None = None) -> list[dict]:
+    """`targets` are bots, or names of `programs` (name -> command line; logged as the seat `program`)."""
     from flows import opponents
     from flows.opponents.clone_test import clone_test
     from flows.store import HandLog
@@ -44,13 +53,15 @@ def run(targets: list[str], candidates: list[str], *, games: int, test_games: in
     for target in targets:
         started = time.perf_counter()
         others = [c for c in candidates if c != target]
-        matches = _log_training(target, others, games, seed)
-        model = opponents.fit("cg-holdem", target, matches=matches, seed=seed)
+        command = (programs or {}).get(target, "")
+        matches = _log_training(target, others, games, seed, command)
+        model = opponents.fit("cg-holdem", "program" if command else target, matches=matches, seed=seed)
         with HandLog() as store:
             stored = opponents.save(model, store=store, mlflow=False)
-        test = clone_test("cg-holdem", stored.model_id, target, candidates, games=test_games, seed=seed + 7)
-        row = {"target": target, "model": stored.model_id, "logged_games": len(matches) * (max(2, games // len(
-            others)) // 2 * 2), "decisions": model.decisions, "heldout_logloss": round(model.heldout_logloss, 4),
+        test = clone_test("cg-holdem", stored.model_id, command or target, candidates, games=test_games,
+                          seed=seed + 7)
+        row = {"target": target, "model": stored.model_id, "logged_games": len(matches) * _per_opponent(games, others),
+               "decisions": model.decisions, "heldout_logloss": round(model.heldout_logloss, 4),
                "population_logloss": round(model.baseline_logloss, 4),
                "uniform_logloss": round(model.uniform_logloss, 4), "seconds": round(time.perf_counter() - started),
                **test.as_dict()}
@@ -74,6 +85,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--test-games", type=int, default=200, help="games per candidate and opponent")
     parser.add_argument("--targets", default="/".join(DEFAULT_TARGETS))
     parser.add_argument("--candidates", default="/".join(DEFAULT_TARGETS))
+    parser.add_argument("--program", action="append", default=[],
+                        help="NAME=COMMAND: a program to fit and clone-test too (after the targets)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--home", default=None, help="scratch CARDLAB_HOME (default: a new temporary folder)")
     args = parser.parse_args(argv)
@@ -83,8 +96,10 @@ def main(argv: list[str] | None = None) -> None:
     from flows.settings import apply_defaults
 
     apply_defaults()
-    rows = run(args.targets.split("/"), args.candidates.split("/"), games=args.games, test_games=args.test_games,
-               seed=args.seed)
+    programs = dict(p.split("=", 1) for p in args.program)
+    targets = [t for t in args.targets.split("/") if t] + list(programs)
+    rows = run(targets, args.candidates.split("/"), games=args.games, test_games=args.test_games, seed=args.seed,
+               programs=programs)
     print(json.dumps({"home": str(home), "games": args.games, "test_games": args.test_games, "seed": args.seed,
                       "targets": rows}))
 

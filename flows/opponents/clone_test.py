@@ -3,7 +3,8 @@
 Each candidate plays the original and the clone on the same deals (the same seed, so the same
 cards and seatings); its result against the clone should agree with its result against the
 original within the 95% interval of their difference, and the candidates should rank the same way
-against both. Games are heads-up where the game seats several (the candidate against one opponent).
+against both. Games are heads-up where the game seats several (the candidate against one opponent);
+results are compared per deal, each deal played in every seating.
 """
 
 import dataclasses
@@ -71,32 +72,50 @@ def _options(spec, opponent: str):
     return spec.options({key: opponent, **({"players": "2"} if "players" in fields else {})})
 
 
-def _original(spec, text: str) -> str:
+def _original(spec, text: str) -> tuple[str, bool]:
+    """(the original, whether it is a program): a project bot by name (or bot:NAME), else a command line."""
     name = text.strip().removeprefix("bot:")
-    if name.split(":")[0] not in spec.bots:
-        raise BadValue(f"--check-against {text!r}: the clone test plays project bots as originals so far; "
-                       f"accepted: one of {', '.join(sorted(spec.bots))}")
-    return name
+    if name.split(":")[0] in spec.bots:
+        return name, False
+    if spec.play_program is None or not spec.payoff_bounds:
+        raise BadValue(f"--check-against {text!r}: not a bot of {spec.name}; accepted: one of "
+                       f"{', '.join(sorted(spec.bots))}")
+    return text.strip(), True
 
 
-def play(spec, candidate: str, opponent: str, *, games: int, seed: int) -> list[float]:
+def _per_deal(payoffs, players: int) -> list[float]:
+    """Mean payoff per deal: the units of a deal seat the line-up in every rotation, so a candidate in
+    the first seat (against bots) and in the second (against a program) is compared on the same cards."""
+    return [sum(payoffs[i:i + players]) / players for i in range(0, len(payoffs) - players + 1, players)]
+
+
+def play(spec, candidate: str, opponent: str, *, games: int, seed: int, program: bool = False) -> list[float]:
+    """The candidate's payoff per deal against `opponent` (a bot, `model:ID`, or a program's command)."""
+    from bots.program import ProgramConfig
+
+    options = _options(spec, candidate if program else opponent)
+    players = getattr(options, "players", 2)
+    if program:  # the program takes the primary seat; heads-up, the candidate gets the rest of the payoff
+        lo, hi = spec.payoff_bounds
+        log = spec.play_program(ProgramConfig(opponent), seed=seed, first=0, count=games, options=options)
+        return _per_deal([lo + hi - float(x) for x in log.payoffs], players)
     chosen = entry(spec.bots, candidate, option="candidate", game=spec.name)
-    log = spec.play_chunk(chosen.spec, chosen.config, seed=seed, first=0, count=games,
-                          options=_options(spec, opponent))
-    return [float(x) for x in log.payoffs]
+    log = spec.play_chunk(chosen.spec, chosen.config, seed=seed, first=0, count=games, options=options)
+    return _per_deal([float(x) for x in log.payoffs], players)
 
 
 def clone_test(game: str, model_id: str, original: str, candidates: list[str], *, games: int = 100,
                seed: int = 1) -> CloneTestResult:
+    """Each candidate against the original (a bot or a program) and the clone, on the same deals."""
     from flows import games as registry
 
     spec = registry.get(game)
-    original = _original(spec, original)
+    original, program = _original(spec, original)
     seat(game, model_id)  # a missing model or one of another game stops here, in one line
     clone = f"{MODEL_PREFIX}{model_id.removeprefix(MODEL_PREFIX)}"
     results = []
     for candidate in candidates:
-        a = play(spec, candidate, original, games=games, seed=seed)
+        a = play(spec, candidate, original, games=games, seed=seed, program=program)
         b = play(spec, candidate, clone, games=games, seed=seed)
         sa, sb = summarize(a), summarize(b)
         paired = summarize([y - x for x, y in zip(a, b, strict=True)])  # the same deals: a paired difference
