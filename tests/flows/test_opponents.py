@@ -106,3 +106,14 @@ def test_unknown_model_is_refused_in_one_line(workspace):
 def test_game_without_a_fitter_says_which_have_one():
     with pytest.raises(opponents.NoOpponentModel, match="tractor has no opponent model; accepted: .*cg-holdem"):
         opponents.fitter("tractor")
+
+
+def test_clone_test_of_an_exact_clone_agrees_and_ranks_the_same(stored):
+    from flows.opponents.clone_test import clone_test
+
+    result = clone_test("cg-holdem", stored.model_id, "station", ["pushfold", "station"], games=8, seed=2)
+    assert [r.candidate for r in result.results] == ["pushfold", "station"]
+    mirror = next(r for r in result.results if r.candidate == "station")
+    assert mirror.vs_original == 0.5  # the station against itself, every deal in both seats
+    assert result.same_ranking and result.all_agree
+    assert result.as_dict()["ranking_clone"] == result.ranking_original
