@@ -52,12 +52,22 @@ class CloneTestResult:
         return self.ranking_original == self.ranking_clone
 
     @property
+    def separated_order_kept(self) -> bool:
+        """Every pair of candidates the original tells apart (disjoint 95% intervals) is in the same order
+        against the clone: the part of the ranking the games can show."""
+        rs = self.results
+        return all((a.vs_clone - b.vs_clone) * (a.vs_original - b.vs_original) > 0
+                   for i, a in enumerate(rs) for b in rs[i + 1:]
+                   if abs(a.vs_original - b.vs_original) > a.vs_original_half + b.vs_original_half)
+
+    @property
     def all_agree(self) -> bool:
         return all(r.agrees for r in self.results)
 
     def as_dict(self) -> dict:
         return {"original": self.original, "model": self.model, "games": self.games, "seed": self.seed,
-                "same_ranking": self.same_ranking, "all_agree": self.all_agree,
+                "same_ranking": self.same_ranking, "separated_order_kept": self.separated_order_kept,
+                "all_agree": self.all_agree,
                 "ranking_original": self.ranking_original, "ranking_clone": self.ranking_clone,
                 "candidates": [dataclasses.asdict(r) | {"agrees": r.agrees} for r in self.results]}
 
