@@ -69,7 +69,8 @@ def run(targets: list[str], candidates: list[str], *, games: int, test_games: in
         print(f"{target}: {row['logged_games']} games, {model.decisions} decisions; held-out log-loss "
               f"{model.heldout_logloss:.3f} (population {model.baseline_logloss:.3f}, uniform "
               f"{model.uniform_logloss:.3f}); ranking vs original {' > '.join(test.ranking_original)}, vs clone "
-              f"{' > '.join(test.ranking_clone)}: {'same' if test.same_ranking else 'DIFFERENT'} (pairs the original separates: "
+              f"{' > '.join(test.ranking_clone)}: {'same' if test.same_ranking else 'DIFFERENT'} "
+              f"(pairs the original separates: "
               f"{'order kept' if test.separated_order_kept else 'ORDER CHANGED'}); "
               f"{sum(r.agrees for r in test.results)}/{len(test.results)} candidates agree within the interval",
               file=sys.stderr, flush=True)
