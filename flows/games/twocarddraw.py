@@ -62,4 +62,5 @@ SPEC = GameSpec(
     starters={"python": Starter(files=("bots/twocarddraw/starters/bot.py",), program="bot.py:Bot", try_it=(
         "cardlab twocarddraw generate --bet1 1 --bet2 2 --seed 7 --out server.txt",
         "cardlab judge twocarddraw --strategy server.txt --hands 2000 --bot-file {program}"))},
+    opponent_model="flows.opponents.twocarddraw",  # the server, fitted from the logged hands
 )
