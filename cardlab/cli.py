@@ -341,6 +341,8 @@ def pick(
                   f"(match {picked.match_id}; MLflow parent run {picked.run_id})")
     for config, reason in picked.failed:
         console.print(f"not considered: {escape(config)} failed: {escape(reason)}")
+    if picked.bot == PROGRAM_BOT:
+        _program_notes(picked.config)
     if picked.decision is not None and picked.decision.confirmed_mean is not None:  # --until-decided: the fresh deals'
         d = picked.decision
         console.print(f"decided: {d.decision}; confirmed on fresh deals (seed {d.deals['confirmation']['seed']}): "
@@ -348,6 +350,26 @@ def pick(
                       f"{_or_nan(d.confirmed_high)}, {d.confirmed_method})")
     if out is not None:
         export_picked(adapter.name, picked, out, submit=submit)
+
+
+def _picked_program(config: dict) -> ProgramConfig:
+    """The picked program as it is now (its hashes taken from the files on disk today)."""
+    return ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"])
+
+
+def _program_notes(config: dict) -> None:
+    """Which program the sweep played (its hash), whether it is still that one, and how to make the chosen
+    values the program's own defaults."""
+    from bots.program import source_hints
+
+    now = _picked_program(config)
+    then = config.get("program_hash") or "not recorded"
+    console.print(f"program: files {then}, folder {config.get('folder_hash') or '-'} (as swept)")
+    if config.get("program_hash") and now.program_hash != config["program_hash"]:
+        console.print(f"[yellow]warning[/]: the program changed since the sweep (files {then} then, "
+                      f"{now.program_hash or 'not found'} now): its results are not this program's; sweep it again")
+    for hint in source_hints(now):
+        console.print(escape(hint))
 
 
 def _or_nan(value: float | None) -> str:
@@ -370,9 +392,9 @@ def export_picked(game: str, picked, out: Path, *, submit: bool) -> None:
 
     overrides = options.settings_of(picked.config or {})
     if picked.bot == PROGRAM_BOT:  # a user's program: the command with the chosen parameters
-        config = picked.config
-        write_bundle(ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"]),
-                     Path(out), note=f"picked by cardlab from sweep {picked.sweep_id}")
+        swept = picked.config.get("program_hash")
+        write_bundle(_picked_program(picked.config), Path(out),
+                     note=f"picked by cardlab from sweep {picked.sweep_id} (program {swept})")
     else:
         commands = games.get(game).commands
         if commands is None or not hasattr(importlib.import_module(commands), "export"):
@@ -380,7 +402,8 @@ def export_picked(game: str, picked, out: Path, *, submit: bool) -> None:
         importlib.import_module(commands).export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
-                    "config": picked.config}, indent=2))
+                    "config": picked.config, "program_hash": (picked.config or {}).get("program_hash"),
+                    "folder_hash": (picked.config or {}).get("folder_hash")}, indent=2))
     if submit:
         submissions.record_bundle(game, bot=picked.bot, config=picked.config or {}, source="pick", bundle=out,
                                   sweep_id=picked.sweep_id, mlflow_run=picked.run_id)

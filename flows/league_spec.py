@@ -21,20 +21,20 @@ import hashlib
 import os
 import re
 import shlex
-import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bots import program
+from bots.program import BUNDLE_FILES  # noqa: F401 (the name leagues used; bots.program keeps it now)
 from engine.core.errors import BadValue
-from engine.core.settings import pairs
+from engine.core.settings import ConfigError, pairs
 from flows import opponents
 from flows.games.base import CLASS_FILE, PROGRAM, PROJECT_BOT, LeagueRules
 from flows.opponents import MODEL_PREFIX
 
 IN_PROCESS_PREFIX = "bot:"  # a project bot by name (where the game's league rules seat project bots)
 _CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # a user's class (e.g. TopCoder's)
-BUNDLE_FILES = ("config.json", "bot.json")  # an exported bundle's launcher reads these beside it
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
@@ -89,39 +89,21 @@ class LeagueSpec:
 
 
 def program_files(command: str) -> list[Path]:
-    """The files whose bytes make an entrant's version.
-
-    Every argument after the first that names an existing file counts (the first word is then
-    an interpreter, e.g. `python3 bot.py`, and an interpreter upgrade is not a new version);
-    with no such argument, the first word, resolved on PATH, is the program. A launcher beside
-    a bundle's config (config.json, bot.json: what `cardlab export` writes) counts those too."""
-    argv = shlex.split(command)
-    if not argv:
-        raise LeagueError("an entrant's command is empty; accepted: NAME=COMMAND with a program")
-    files = [Path(a) for a in argv[1:] if os.path.isfile(a)]
-    if not files:
-        found = argv[0] if "/" in argv[0] and os.path.isfile(argv[0]) else shutil.which(argv[0])
-        if found is None:
-            raise LeagueError(f"program {argv[0]!r} not found (neither a file nor on PATH)")
-        files = [Path(found)]
-    bundle = [f.parent / name for f in files[:1] for name in BUNDLE_FILES if (f.parent / name).is_file()]
-    return files + bundle
+    """The files whose bytes make an entrant's version (bots.program.program_files, the one rule)."""
+    try:
+        return program.program_files(command)
+    except ConfigError as exc:
+        raise LeagueError(f"{exc}; accepted: NAME=COMMAND with a program") from None
 
 
 def version_of(command: str) -> str:
     if command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX)):  # a project bot or a model: the text is the identity
         return hashlib.sha256(command.encode()).hexdigest()[:12]
-    digest = hashlib.sha256()
     if class_entrant(command):  # a user's class: its file and its name
         path, name = class_entrant(command)
         return hashlib.sha256(name.encode() + b"\0" + Path(path).read_bytes()).hexdigest()[:12]
-    files = program_files(command)
-    for word in shlex.split(command)[1:]:  # options are part of the program; file paths are not
-        if not os.path.isfile(word):
-            digest.update(b"arg\0" + word.encode() + b"\0")
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
+    program_files(command)  # a missing program: refused as a league's error
+    return program.program_version(command)  # the hash sweeps, picks and the nightly record too
 
 
 def entrant(name: str, command: str) -> Entrant:
