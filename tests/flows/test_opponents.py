@@ -117,3 +117,19 @@ def test_clone_test_of_an_exact_clone_agrees_and_ranks_the_same(stored):
     assert mirror.vs_original == 0.5  # the station against itself, every deal in both seats
     assert result.same_ranking and result.all_agree
     assert result.as_dict()["ranking_clone"] == result.ranking_original
+
+
+def test_hud_mart_reads_each_style(workspace):
+    con = duckdb.connect(str(workspace / "handlog.duckdb"), read_only=True)
+    try:
+        rows = con.execute("SELECT bot, sum(hands), max(pfr), max(three_bet), max(fold_to_cbet), max(wtsd), "
+                           "sum(cbet_chances) FROM mart_cgh_hud GROUP BY bot").fetchall()
+    finally:
+        con.close()
+    hud = {bot: rest for bot, *rest in rows}
+    assert set(hud) == {"station", "pushfold", "aggressive"} and all(r[0] > 0 for r in hud.values())
+    _, pfr, three_bet, fold_cbet, wtsd, _ = hud["station"]
+    assert pfr == 0 and three_bet in (0, None) and fold_cbet in (0, None)  # it only ever calls
+    assert wtsd in (1, None)  # a flop seen is a showdown reached
+    assert hud["aggressive"][1] > 0.2 and hud["aggressive"][5] > 0  # raises first in, c-bets
+    assert hud["pushfold"][5] == 0  # never raises preflop except all-in, never bets the flop
