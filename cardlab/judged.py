@@ -31,8 +31,10 @@ def log_judged(game, *, bot: str, config: dict, seed: int, log, options: dict | 
                say: Callable[[str], object] | None = typer.echo) -> Logged:
     """Log `log` (the judge's ChunkLog) as one match of `game`; `say` gets `logged <what> as <id>`
     (None: the command shows the id itself, e.g. inside its JSON)."""
+    from flows import events, games
     from flows.store import log_judged_match
 
+    log = events.encode(log, games.get(game) if isinstance(game, str) else game)  # the store takes tables
     try:
         match_id = log_judged_match(game, bot=bot, config=config, seed=seed, log=log, options=options,
                                     seconds=seconds)

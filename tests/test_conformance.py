@@ -185,7 +185,9 @@ def _same(a, b) -> bool:
 
 
 def _columns(log, skip: frozenset[str]) -> dict[tuple[str, str], object]:
-    return {(t, c): v for t, cols in log.tables.items() for c, v in cols.items() if c not in skip}
+    """Every logged column: the log's tables and its events (by kind)."""
+    kinds = log.events.columns if log.events is not None else {}
+    return {(t, c): v for t, cols in [*log.tables.items(), *kinds.items()] for c, v in cols.items() if c not in skip}
 
 
 @pytest.mark.parametrize(("game", "bot"), PAIRS)

@@ -120,6 +120,7 @@ class GameSpec:
     league: LeagueRules | None = None  # None: no leagues for this game
     # (con, match_id, out_dir) -> (files written, hands): the match as PHH hand histories (poker games)
     phh: Callable[..., tuple[tuple[Path, ...], int]] | None = None
+    log_layout: Callable[..., dict] | None = None  # (EventBatch) -> raw tables; None: flows.events' table per kind
     panels: str | None = None  # module with panels(con, data, out) for the sweep report (reports layer)
     replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)
     commands: str | None = None  # module with the game's own CLI: judge, export, app, bench_app (cardlab layer)

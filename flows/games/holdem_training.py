@@ -11,7 +11,7 @@ from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
 from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
-from flows.games.holdem_training_log import export_phh
+from flows.games.holdem_training_log import export_phh, packed_hands
 from flows.games.holdem_training_luck import unit_luck
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
@@ -88,6 +88,7 @@ SPEC = GameSpec(
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),
     phh=export_phh,
+    log_layout=packed_hands,
     panels="reports.panels.holdem_training",
     replay="reports.replay.holdem_training",
     commands="cardlab.commands.holdem_training",
