@@ -109,4 +109,5 @@ SPEC = GameSpec(
     rules_doc="docs/rules/splendor.md",
     starters=python_and_cpp("bots/splendor/starters", ('cardlab judge splendor --games 1 "{program}" "{program}"',),
                             extra=("data/splendor/cards.csv",)),  # the agent reads the cards beside it
+    opponent_model="flows.opponents.splendor",  # a conditional logit over the legal moves, seated as its clone bot
 )
