@@ -6,8 +6,10 @@
 #   four seats: ranged, aggressive, montecarlo, pushfold at one table, GAMES4 games (default 200).
 # Usage: bench/cg_holdem/ranged_leagues.sh OUT [hu|four|all] [BOT]   (BOT: the bot under test,
 # default ranged; e.g. aggressive for the baseline's figures). Results: OUT/<league>.json.
-# TURN_MS (default 200) relaxes the 50 ms turn so a loaded shared machine measures strength,
-# not load (the per-turn time is tested on its own: tests/cg_holdem/test_ranged.py).
+# TURN_MS (default 200) and FIRST_TURN_MS (default 3000: Python's start-up) relax the contest's
+# 50 / 1000 ms so a loaded shared machine measures strength, not load (the per-turn time is
+# tested on its own: tests/cg_holdem/test_ranged.py). PYTHON: the interpreter every program
+# runs under (default: python3 resolved past any shim, which costs start-up time).
 set -euo pipefail
 OUT=${1:?usage: ranged_leagues.sh OUT [hu|four|all] [BOT]}
 WHAT=${2:-all}
@@ -15,7 +17,10 @@ BOT=${3:-ranged}
 GAMES=${GAMES:-200}
 GAMES4=${GAMES4:-200}
 TURN_MS=${TURN_MS:-200}
-# WORKERS (default 1): games in parallel within a league
+FIRST_TURN_MS=${FIRST_TURN_MS:-3000}
+PYTHON=${PYTHON:-$(python3 -c 'import sys; print(sys.executable)')}
+# WORKERS (default 1): games in parallel within a league; OPPONENTS: the heads-up opponents
+# (default: cardlab's four other bots, then the four style_* programs)
 SEED=${SEED:-32}
 HERE=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
@@ -27,8 +32,8 @@ for b in "$BOT" aggressive montecarlo pushfold station; do
 done
 program() {  # NAME -> its command
   case $1 in
-    style_*) echo "python3 $HERE/styles/${1#style_}.py" ;;
-    *) echo "python3 $OUT/programs/$1.py" ;;
+    style_*) echo "$PYTHON $HERE/styles/${1#style_}.py" ;;
+    *) echo "$PYTHON $OUT/programs/$1.py" ;;
   esac
 }
 league() {  # NAME PLAYERS GAMES ENTRANT...
@@ -37,11 +42,11 @@ league() {  # NAME PLAYERS GAMES ENTRANT...
   local args=()
   for e in "$@"; do args+=(--program "$e=$(program "$e")"); done
   "$CARDLAB" league cg-holdem "${args[@]}" --players "$players" --games "$games" --seed "$SEED" \
-    --opt turn_ms="$TURN_MS" --name "$name" --workers "${WORKERS:-1}" --json > "$OUT/$name.json"
+    --opt turn_ms="$TURN_MS" --opt first_turn_ms="$FIRST_TURN_MS" --name "$name" --workers "${WORKERS:-1}" --json > "$OUT/$name.json"
   echo "$(date -u +%FT%TZ) $name done"
 }
 if [ "$WHAT" = hu ] || [ "$WHAT" = all ]; then
-  for opp in aggressive montecarlo pushfold station style_lag style_rules style_pushfold style_mcpot; do
+  for opp in ${OPPONENTS:-aggressive montecarlo pushfold station style_lag style_rules style_pushfold style_mcpot}; do
     [ "$opp" = "$BOT" ] || league "hu-$BOT-$opp" 2 "$GAMES" "$BOT" "$opp"
   done
 fi

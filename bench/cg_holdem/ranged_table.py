@@ -1,0 +1,39 @@
+"""Markdown rows from ranged_leagues.sh's JSON files: python -m bench.cg_holdem.ranged_table OUT [BOT].
+
+Heads-up: the bot's share of games won with the league's Wilson interval. Four seats: the mean
+finishing position from the finish score (position = 4 - 3 x score, so the interval maps
+over), and each pair's share of common games finishing ahead.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+
+def rows(out: Path, bot: str) -> list[str]:
+    lines = []
+    for path in sorted(out.glob("*.json")):
+        league = json.loads(path.read_text())
+        board = {e["name"]: e for e in league["leaderboard"]}
+        if bot not in board:
+            continue
+        me = board[bot]
+        if path.stem.startswith("hu-"):
+            other = next(n for n in board if n != bot)
+            lines.append(f"| heads-up vs {other} | {me['games']} | {me['measure']:.1%} "
+                         f"[{me['ci_low']:.1%}, {me['ci_high']:.1%}] | {me['faults']} |")
+        else:
+            for name, e in board.items():
+                pos = 4 - 3 * e["measure"]
+                lines.append(f"| four seats: {name} | {e['games']} | mean position {pos:.2f} "
+                             f"[{4 - 3 * e['ci_high']:.2f}, {4 - 3 * e['ci_low']:.2f}] | {e['faults']} |")
+            for p in league["pairs"]:
+                a, b = p["a"].split("@")[0], p["b"].split("@")[0]
+                if bot in (a, b):
+                    lines.append(f"| four seats: {a} ahead of {b} | {p['games']} | {p['value']:.1%} "
+                                 f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}] | |")
+    return lines
+
+
+if __name__ == "__main__":
+    print("\n".join(rows(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "ranged")))
