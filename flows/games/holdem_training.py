@@ -94,4 +94,5 @@ SPEC = GameSpec(
     commands="cardlab.commands.holdem_training",
     rules_doc="docs/rules/holdem_training.md",
     starters=python_and_cpp("bots/holdem_training/starters", ('cardlab judge holdem-training --hands 200 {program}',)),
+    opponent_model="flows.opponents.holdem_training",  # Bob's call rule recovered from the logged raises
 )

@@ -17,8 +17,9 @@ from bots.holdem_training.bob_model import BOB_MODEL, call_probability, measured
 from engine.core.errors import BadValue, UnknownName
 from engine.holdem_training.rules import BOARD_SIZE_BY_ROUND, BOB_ROLLOUTS
 from flows.games.holdem_training import SPEC
+from flows.match import MatchPlan, run_match
 from flows.opponents import holdem_training as model
-from flows.store import log_judged_match, read_only
+from flows.store import HandLog, read_only
 
 HANDS = 3000
 CONFIG = ("threshold=0", "raise_fraction=0.2")
@@ -68,9 +69,12 @@ def test_a_rule_that_is_not_bobs_is_told_apart(log):
 
 
 def test_the_fit_reads_the_hand_log(log, tmp_path):
+    """The same match logged as `cardlab match` logs it (hand i is dealt from (seed, i) whatever the chunking)."""
     db = tmp_path / "log.duckdb"
-    match_id = log_judged_match(SPEC, bot="rate_equity", config=dict(c.split("=") for c in CONFIG), seed=3,
-                                log=log, db=db)
+    plan = MatchPlan(game=SPEC.name, bot="rate_equity", overrides=tuple(tuple(c.split("=")) for c in CONFIG), seed=3,
+                     units=HANDS, chunk_size=HANDS // 2)
+    with HandLog(db) as store:
+        match_id = run_match(plan, store).match_id
     con = read_only(db)
     fitted = model.fit(con, "Bob", holdout=0.25)
     direct = model.fit_raises(raises_of(log, match_id), holdout=0.25)
