@@ -225,7 +225,11 @@ def sweep(
     json_: bool = typer.Option(False, "--json", help="--until-decided: print the decision as one JSON object "
                                                      "on stdout (the rest goes to stderr)."),
     retry_failed: bool = typer.Option(False, "--retry-failed", help="With --resume: play the configs that failed "
-                                      "(a program that crashed) again; --resume alone leaves them failed."),
+                                      "(a program that crashed) again; --resume alone retries a failed config "
+                                      "once, and not in a sweep that closed."),
+    turn_ms: int = options.turn_flags()[0],
+    first_turn_ms: int = options.turn_flags()[1],
+    clock: str = options.turn_flags()[2],
 ):
     """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config.
 
@@ -245,7 +249,8 @@ def sweep(
     if not program:
         options.bot(adapter.bots, bot, set_, game=adapter.name)  # the bot and its shared settings, before playing
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
-                     units=hands, seed=seed, chunk_size=chunk, options=options.pairs(opt, "--opt"),
+                     units=hands, seed=seed, chunk_size=chunk,
+                     options=options.pairs([*opt, *_turn_options(adapter, turn_ms, first_turn_ms, clock)], "--opt"),
                      fixed=options.pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
                      baseline=None if program or resume else baseline_for(adapter.name, bot))
     if retry_failed and not resume:
@@ -262,6 +267,19 @@ def sweep(
         _print_sweep(_run_sweep(spec, runner, workers, retry_failed), adapter.unit, adapter.name, spec.seed)
         return
     _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
+
+
+def _turn_options(adapter, turn_ms: int | None, first_turn_ms: int | None, clock: str | None) -> list[str]:
+    """The turn-limit flags as the game's options (its MatchOptions' turn_ms, first_turn_ms, clock)."""
+    import dataclasses
+
+    from flows.games import specs
+
+    def fields_of(spec) -> set[str]:
+        return {f.name for f in dataclasses.fields(spec.options_type)} if spec.options_type else set()
+
+    return options.turn_limits(fields_of(adapter), game=adapter.name, turn_ms=turn_ms, first_turn_ms=first_turn_ms,
+                               clock=clock, games_with=lambda: [s.name for s in specs() if "turn_ms" in fields_of(s)])
 
 
 def _decision_rule(game: str, resume: str | None, until_decided: bool, **flags):

@@ -52,6 +52,15 @@ def pair_rows(board: Leaderboard) -> list[list[str]]:
 PAIR_HEADERS = ("a", "b", "games", "a vs b", "95% CI")
 
 
+def fault_rows(board: Leaderboard) -> list[list[str]]:
+    """Why each entrant's faulted games faulted (a timeout, a crash, a bad answer), most frequent first."""
+    return [[f"{s.name}@{s.version[:6]}", str(count), reason] for s in board.standings
+            for reason, count in s.fault_reasons]
+
+
+FAULT_HEADERS = ("entrant", "games", "reason")
+
+
 def _table(caption: str, headers, rows) -> str:
     head = "".join(f"<th>{html.escape(h)}</th>" for h in headers)
     body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows)
@@ -68,6 +77,8 @@ def write_page(board: Leaderboard, out_dir: Path | None = None, *, note: str = "
             f"{html.escape(note)}</p>"
             + _table("Leaderboard", STANDING_HEADERS, standing_rows(board))
             + _table(f"Pairs: {board.pair_label}", PAIR_HEADERS, pair_rows(board))
+            + (_table("Faults: why games were lost to a limit, a crash or a bad answer", FAULT_HEADERS, faults)
+               if (faults := fault_rows(board)) else "")
             + "</body></html>\n")
     page.write_text(text)
     return page

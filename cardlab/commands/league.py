@@ -54,8 +54,21 @@ def _play(spec, *, workers: int | None, quiet: bool, db: str | None = None):
         return run_league(spec, db=db, workers=workers, progress=lambda n: progress.advance(bar, n))
 
 
+def _turn_options(game: str, turn_ms: int | None, first_turn_ms: int | None, clock: str | None) -> list[str]:
+    """The turn-limit flags as league options, for a game whose league rules take them."""
+    from flows.games import get, specs
+
+    def accepted(spec) -> set[str]:
+        return set(spec.league.options) if spec.league else set()
+
+    return options.turn_limits(accepted(get(game)), game=game, turn_ms=turn_ms, first_turn_ms=first_turn_ms,
+                               clock=clock, games_with=lambda: [s.name for s in specs() if "turn_ms" in accepted(s)])
+
+
 def print_board(board, console: Console) -> None:
-    from reports.leaderboard import PAIR_HEADERS, STANDING_HEADERS, pair_rows, standing_rows
+    from rich.markup import escape
+
+    from reports.leaderboard import FAULT_HEADERS, PAIR_HEADERS, STANDING_HEADERS, fault_rows, pair_rows, standing_rows
 
     table = Table(*STANDING_HEADERS, title=f"league {board.league} ({board.game}): {board.score_label}")
     for row in standing_rows(board):
@@ -65,6 +78,12 @@ def print_board(board, console: Console) -> None:
     for row in pair_rows(board):
         pairs.add_row(*row)
     console.print(pairs)
+    faults = fault_rows(board)
+    if faults:
+        table = Table(*FAULT_HEADERS, title="faults: why games were lost to a limit, a crash or a bad answer")
+        for row in faults:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)
 
 
 def league(
@@ -84,6 +103,9 @@ def league(
     workers: int = typer.Option(None, "--workers", callback=checks.count,
                                 help="games in parallel (default CARDLAB_WORKERS or 2)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (leaderboard best first)"),
+    turn_ms: int = options.turn_flags()[0],
+    first_turn_ms: int = options.turn_flags()[1],
+    clock: str = options.turn_flags()[2],
 ):
     """Play a league: only the games not played yet (resumable, extendable), then the leaderboard.
 
@@ -91,6 +113,11 @@ def league(
     written to $CARDLAB_OUT/leagues/<league>/index.html."""
     from reports.leaderboard import write_page
 
+    if target is not None and target != "run" and file is None:
+        opt = [*opt, *_turn_options(target, turn_ms, first_turn_ms, clock)]
+    elif turn_ms or first_turn_ms or clock:
+        fail("--turn-ms, --first-turn-ms, --clock: a league file sets its own options ([options] turn_ms = 200, "
+             "clock = \"cpu\")")
     spec = _spec(target, file_arg, file, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=name)
     run = _play(spec, workers=workers, quiet=as_json)

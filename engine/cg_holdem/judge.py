@@ -8,6 +8,7 @@ or dies is treated as a TIMEOUT (docs/rules/cg_holdem.md#timeouts): its stack le
 game, it is folded and ranked out at the end of the hand.
 """
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
@@ -58,11 +59,14 @@ class ProgramSeat:
     """A persistent external program fed one turn at a time, as on CodinGame."""
 
     def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None,
-                 env: dict[str, str] | None = None, keep: Keep | None = None):
+                 env: dict[str, str] | None = None, keep: Keep | None = None, clock: str = "wall"):
         """`cwd`: where the program runs (default: a private temporary folder); `env`: variables
-        added to its scrubbed environment; `keep`: save its stderr (and folder) there at the end."""
+        added to its scrubbed environment; `keep`: save its stderr (and folder) there at the end;
+        `clock`: what the turn limits count, wall or the program's CPU time (LineProcess.read_line)."""
         self.first_turn_s = first_turn_ms / 1000
         self.turn_s = turn_ms / 1000
+        self.clock = clock
+        self.slowest = (0.0, 0.0)  # the longest answer on the wall clock, and on the program's CPU clock
         self.answered = 0
         self.failure: str | None = None
         self.process = LineProcess(argv, cwd=cwd, env=env, keep=keep)
@@ -72,15 +76,19 @@ class ProgramSeat:
         if self.failure:
             return None
         lines = (setup.lines() if setup is not None else []) + turn.lines()
+        started, cpu = time.monotonic(), self.process.cpu_used()
         try:
             for line in lines:
                 self.process.send(line)
-            answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s)
+            answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s, clock=self.clock)
         except (LimitExceeded, ProgramEnded) as exc:
-            self.failure = str(exc)
+            used = self.process.cpu_used() - cpu  # both clocks: a busy machine shows as little CPU in a long wait
+            self.failure = str(exc) + (f" (its CPU time in the turn: {used:.3f} s)" if "CPU" not in str(exc) else "")
             self.report = self.process.close(grace=0.1)  # deactivated at once, like the SDK
             return None
         self.answered += 1
+        wall, cpu = time.monotonic() - started, self.process.cpu_used() - cpu
+        self.slowest = (max(self.slowest[0], wall), max(self.slowest[1], cpu))
         return answer
 
     def close(self) -> dict:
@@ -90,7 +98,8 @@ class ProgramSeat:
         # A failed seat's stderr is kept above all: it holds the cause (a crash's traceback).
         return {"failure": self.failure, "answers": self.answered,
                 "cpu_seconds": report.cpu_seconds if not self.failure else None, "returncode": report.returncode,
-                "stderr_tail": report.stderr_tail, "isolation": report.isolation, "limits": report.limits}
+                "stderr_tail": report.stderr_tail, "isolation": report.isolation, "limits": report.limits,
+                "clock": self.clock, "slowest_turn_wall": self.slowest[0], "slowest_turn_cpu": self.slowest[1]}
 
 
 @dataclass(frozen=True)
@@ -172,7 +181,7 @@ def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfi
     try:
         for i, argv in enumerate(commands):
             seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd,
-                                     env=env, keep=keep.named(f"seat{i}") if keep else None))
+                                     env=env, keep=keep.named(f"seat{i}") if keep else None, clock=config.clock))
     except ProgramEnded:
         for seat in seats:
             seat.close()

@@ -67,6 +67,7 @@ class GameConfig:
     round_cap: int = ROUND_CAP
     first_turn_ms: int = FIRST_TURN_MS
     turn_ms: int = TURN_MS
+    clock: str = "wall"  # what the turn limits count: the arena's wall clock, or "cpu" (local play, busy machine)
 
     def __post_init__(self):
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:

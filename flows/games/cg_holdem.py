@@ -15,6 +15,7 @@ from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN_MS, GameConfig
 from engine.core.errors import BadValue, UserError
+from engine.core.process import CLOCKS
 from engine.core.seeds import Purpose, match_key, unit_key
 from flows import opponents
 from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
@@ -52,6 +53,10 @@ class MatchOptions(Ranged):
     opponents: str = validated("montecarlo/pushfold/station", _unknown_opponents,
                                "bot names separated by '/', each one of " + ", ".join(sorted(BOTS))
                                + " or model:ID (a fitted opponent model)")
+    # A program's turn limits (sweep --turn-ms/--first-turn-ms/--clock): the arena's by default
+    turn_ms: int = ranged(TURN_MS, 1, 60_000)
+    first_turn_ms: int = ranged(FIRST_TURN_MS, 1, 60_000)
+    clock: str = validated("wall", lambda v: None if v in CLOCKS else "unknown clock", " or ".join(CLOCKS))
 
     def opponent_names(self) -> list[str]:
         return [n for n in self.opponents.split("/") if n]
@@ -74,10 +79,9 @@ def play_program(config, *, seed: int, first: int, count: int, options: MatchOpt
     """A user's program in the primary seat (a new process per game, as on CodinGame, with the
     contest's per-turn time limits) against the option's bots, on the bots' own deals and seatings."""
     options = options or MatchOptions()
-    rules = GameConfig(players=options.players)
     makers, names = lineup(None, None, options)
-    makers[0] = lambda: judge.ProgramSeat(config.argv(), env=config.env(), first_turn_ms=rules.first_turn_ms,
-                                          turn_ms=rules.turn_ms)
+    makers[0] = lambda: judge.ProgramSeat(config.argv(), env=config.env(), first_turn_ms=options.first_turn_ms,
+                                          turn_ms=options.turn_ms, clock=options.clock)
     return judge.play_chunk(makers, seed=seed, first=first, count=count, names=["program", *names[1:]])
 
 
@@ -92,7 +96,8 @@ def _league_seats(league: LeagueSpec, plan: GamePlan, config: GameConfig) -> lis
                     bot.new_game(unit_key(match_key(plan.seed), i, Purpose.BOT))
                 seats.append(judge.BotSeat(bot))
             else:
-                seats.append(judge.ProgramSeat(argv(e), first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms))
+                seats.append(judge.ProgramSeat(argv(e), first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms,
+                                               clock=config.clock))
     except BaseException:
         for seat in seats:
             seat.close()
@@ -104,7 +109,8 @@ def play_league_game(league: LeagueSpec, plan: GamePlan):
     """One game between the plan's programs (a new process per game, the contest's turn limits)."""
     # the arena's limits by default; a league on a loaded machine may give more (`--opt turn_ms=200`)
     config = GameConfig(players=len(plan.seats), turn_ms=league.option("turn_ms", TURN_MS),
-                        first_turn_ms=league.option("first_turn_ms", FIRST_TURN_MS))
+                        first_turn_ms=league.option("first_turn_ms", FIRST_TURN_MS),
+                        clock=league.option("clock", "wall"))
     if any(e.in_process for e in plan.seats):  # project bots and fitted models play in this process
         result = judge.play_game(_league_seats(league, plan, config), seed=judge.java_seed(plan.seed), config=config)
     else:
@@ -133,7 +139,7 @@ SPEC = GameSpec(
     payoff_bounds=(0.0, 1.0),  # a finish score
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of finish score
     league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
-                       options={"turn_ms": int, "first_turn_ms": int}, entrants=(PROGRAM, PROJECT_BOT),
+                       options={"turn_ms": int, "first_turn_ms": int, "clock": str}, entrants=(PROGRAM, PROJECT_BOT),
                        entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
                                     "NAME=model:ID (a fitted opponent model)"),
     phh=export_phh,
