@@ -189,6 +189,7 @@ class RangedBot(Player):
         # an injected equity function marks the exported program: only it may read the clock
         super().__init__(config, None)
         self.timed = equity is not None
+        self.deadline = 0.0  # perf_counter() past which the exported program's Monte Carlo stops
         self.seen: dict[int, Seen] = {}
         self.tables: dict[tuple, list[float]] = {}
 
