@@ -116,3 +116,20 @@ def test_a_clone_game_is_a_whole_game():
     agents = [InProcessAgent("clone", CLONE.make()), InProcessAgent("greedy", BOTS["greedy"].make())]
     result = play_game(agents, game_deal(2, 0, 2))
     assert result.rounds >= 1 and all(t.event.move is not None for t in result.turns)  # no pass: every move legal
+
+
+def test_players_are_named_as_the_cli_spells_bots():
+    from dataclasses import asdict
+
+    greedy = asdict(BOTS["greedy"].default_config())
+    assert model.bot_name("greedy", greedy) == "greedy"
+    assert model.bot_name("greedy", {**greedy, "target": 6.0}) == "greedy:target=6.0"
+    assert model.canonical("greedy:target=6") == model.canonical("greedy:target=6.0") == "greedy:target=6.0"
+    assert model.canonical("rival@abc") == "rival@abc"
+    # a match: the candidate (a non-default config) among copies of its opponent, set with k=v;k=v
+    assert model.seat_names("greedy", {**greedy, "target": 6.0}, {"opponent": "greedy", "opponent_set": "noble=2"},
+                            2, 1, 1) == ["greedy:noble=2.0", "greedy:target=6.0"]
+    # a judged match: the agents rotate one seat each game, as the arbiter seats them
+    assert model.seat_names("external:a", {}, {"agents": {"a": "x", "b": "y", "c": "z"}}, 3, 1, 2) == ["b", "c", "a"]
+    assert model.seat_names("league", {}, {"seats": ["p@1", "q@2"]}, 2, 0, 0) == ["p@1", "q@2"]
+    assert model.seat_names("league", {}, {"seats": ["p@1"]}, 2, 0, 0) is None
