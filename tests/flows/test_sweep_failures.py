@@ -135,3 +135,22 @@ def test_a_program_that_crashes_for_one_value_fails_only_that_config(tmp_path):
     by_value = {r.overrides["size"]: r for r in outcome.runs}
     assert by_value["3"].units == 60 and by_value["3"].failure is None and outcome.best is by_value["3"]
     assert "size=boom" in by_value["boom"].failure and by_value["boom"].units == 0
+
+
+def test_the_pick_command_says_which_configs_failed_and_why(one_failed, monkeypatch):
+    import contextlib
+    import io
+
+    from cardlab import cli
+
+    _, db, _, outcome = one_failed
+    monkeypatch.setenv("CARDLAB_DB", db)
+    monkeypatch.setattr(sys, "argv", ["cardlab", "pick", "toy", "--sweep", "s-onefail"])
+    out = io.StringIO()
+    with pytest.raises(SystemExit) as done, contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+        cli.main()
+        sys.exit(0)
+    text = " ".join(out.getvalue().split())
+    assert (done.value.code or 0) == 0 and f"(match {outcome.best.match_id};" in text
+    assert "not considered: crash_file=" in text and "crash_unit=150 failed: " in text
+    assert "RuntimeError: toy crash in unit 150" in text
