@@ -1,4 +1,4 @@
--- TwoCardDraw hand log: one row per hand (engine/twocarddraw/judge.py COLUMNS), enough to
+-- TwoCardDraw hand log: one row per hand (the judge's hands events, engine/twocarddraw/events.py), enough to
 -- replay it: dealt cards, draws, final cards, each round's actions, how it ended, profit.
 -- Action letters alternate player/server, player first: k check, b bet (openings), then
 -- f fold, c call, r raise. -1 marks what the hand never reached.

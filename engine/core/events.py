@@ -58,8 +58,9 @@ class EventBatch:
             lengths = {len(values) for values in columns.values()}
             if len(lengths) > 1:
                 raise ValueError(f"{self.spec.prefix} {kind} events: columns of unequal length {sorted(lengths)}")
-            for name, values in columns.items():  # lists are not scanned: a judge fills them per event
-                if isinstance(values, np.ndarray) and values.dtype.kind not in _NUMPY_KINDS[declared[name]]:
+            for name, values in columns.items():  # lists are not scanned; an empty array has any dtype
+                if (isinstance(values, np.ndarray) and len(values)
+                        and values.dtype.kind not in _NUMPY_KINDS[declared[name]]):
                     raise ValueError(f"{self.spec.prefix} {kind}.{name}: numpy {values.dtype} for {declared[name]}")
 
     def __getitem__(self, kind: str) -> Mapping[str, Sequence]:

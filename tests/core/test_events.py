@@ -27,6 +27,8 @@ def test_a_batch_has_every_declared_kind_with_its_columns_in_order():
         TOY.batch(flips={"unit": [1, 2], "side": ["h"]}, ends={"unit": [1], "score": [1.0]})
     with pytest.raises(ValueError, match="float64 for int64"):
         TOY.batch(flips={"unit": np.ones(1), "side": ["h"]}, ends={"unit": [1], "score": [1.0]})
+    empty = TOY.batch(flips={"unit": np.asarray([]), "side": []}, ends={"unit": [], "score": []})  # float64, empty
+    assert empty.rows("flips") == 0
     with pytest.raises(ValueError, match="unknown column types"):
         ev.EventSpec("bad", {"k": {"c": "decimal"}})
 

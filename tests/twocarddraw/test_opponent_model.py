@@ -11,6 +11,7 @@ from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.best_response import best_response, policy_value
 from engine.twocarddraw.protocol import read_strategy
+from flows import events
 from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
 from flows.opponents import twocarddraw as M
@@ -26,8 +27,8 @@ def logged(generated_12, tmp_path_factory):
     result = J.play_match(UniformBot(seed=5), generated_12, seed=21, hands=3_000)
     db = tmp_path_factory.mktemp("opp") / "hands.duckdb"
     options = {"bet1": "1", "bet2": "2", "steps": "60000", "strategy_seed": "7"}
-    match_id = log_judged_match(SPEC, bot="uniform", config={}, seed=21, log=result.chunk_log(), db=db,
-                                options=options)
+    match_id = log_judged_match(SPEC, bot="uniform", config={}, seed=21, log=events.encode(result.chunk_log(), SPEC),
+                                db=db, options=options)
     return db, match_id, {k: np.asarray(v) for k, v in result.record.columns.items()}
 
 
