@@ -88,16 +88,26 @@ CREATE OR REPLACE VIEW stg_cgh_actions AS
 SELECT a.*, s.bot, CASE WHEN a.action LIKE 'BET_%' THEN 'BET' ELSE a.action END AS kind
 FROM cgh_actions a JOIN cgh_seats s USING (match_id, chunk, unit, seat);
 
--- Mart: finishing position per bot and match with a 95% confidence interval.
+-- Mart: finishing position per bot and match with a 95% interval, never of zero width (all games in one
+-- place are not a certain place): normal, within [1, players], where the positions vary; Hoeffding's for
+-- a value in [1, players] where they do not. ci_method names which (flows.stats.mean_interval's rule).
 CREATE OR REPLACE VIEW mart_cgh_positions AS
-SELECT s.match_id, s.bot, g.players, count(*) AS games,
-       avg(s.position) AS mean_position,
-       stddev_samp(s.position) / sqrt(count(*)) AS se,
-       avg(s.position) - 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_low,
-       avg(s.position) + 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_high,
-       avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
-FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
-GROUP BY s.match_id, s.bot, g.players;
+WITH per_bot AS (
+    SELECT s.match_id, s.bot, g.players, count(*) AS games,
+           avg(s.position) AS mean_position,
+           coalesce(stddev_samp(s.position), 0) AS sd,
+           avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
+    FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
+    GROUP BY s.match_id, s.bot, g.players
+), halves AS (
+    SELECT *, CASE WHEN sd > 0 THEN 1.959963984540054 * sd / sqrt(games)
+                   ELSE (players - 1) * sqrt(ln(2 / 0.05) / (2 * games)) END AS half
+    FROM per_bot
+)
+SELECT match_id, bot, players, games, mean_position, sd / sqrt(games) AS se,
+       greatest(1, mean_position - half) AS ci_low, least(players, mean_position + half) AS ci_high,
+       win_rate, CASE WHEN sd > 0 THEN 'normal' ELSE 'Hoeffding' END AS ci_method
+FROM halves;
 
 -- Mart: style per bot (VPIP-like share of hands voluntarily played, aggression, showdown share, bb/hand).
 CREATE OR REPLACE VIEW mart_cgh_style AS
