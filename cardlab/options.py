@@ -70,7 +70,6 @@ def turn_limits(accepted, *, game: str, turn_ms: int | None, first_turn_ms: int 
     """--turn-ms/--first-turn-ms/--clock as `k=v` game options, for a game whose options (`accepted`: the
     option names it takes) have turn limits; given to any other game, refused in one line naming the games
     that take them (`games_with`, asked only then: it loads every game)."""
-    from engine.core.process import CLOCKS
 
     given = {k: v for k, v in (("turn_ms", turn_ms), ("first_turn_ms", first_turn_ms), ("clock", clock))
              if v is not None}
@@ -78,7 +77,16 @@ def turn_limits(accepted, *, game: str, turn_ms: int | None, first_turn_ms: int 
         if key not in accepted:
             fail(f"{TURN_FLAGS[key]}: {game} has no per-turn time limit here; accepted for: "
                  f"{', '.join(games_with()) or 'none'}")
+    if clock is not None:
+        checked_clock(clock)
+    return [f"{k}={v}" for k, v in given.items()]
+
+
+def checked_clock(clock: str | None) -> str:
+    """--clock's value (wall when not given), or one line naming what is accepted."""
+    from engine.core.process import CLOCKS
+
     if clock is not None and clock not in CLOCKS:
         fail(f"--clock {clock!r}: accepted: {', '.join(CLOCKS)} (wall: the contest's rule; cpu: the program's "
              f"CPU time, for local play on a busy machine)")
-    return [f"{k}={v}" for k, v in given.items()]
+    return clock or "wall"

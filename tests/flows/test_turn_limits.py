@@ -71,3 +71,17 @@ def test_a_leagues_turn_limit_applies_and_its_fault_reasons_are_on_the_page_and_
     assert listed["slow"] == [[reason, count]] and listed["quick"] == []
     page = write_page(board, tmp_path / "out").read_text()
     assert "Faults" in page and "no answer within 0.1 s" in page
+
+
+@pytest.mark.parametrize(("clock", "fails"), [("wall", True), ("cpu", False)])
+def test_judge_with_the_cpu_clock_forgives_a_stall_and_reports_both_clocks(monkeypatch, clock, fails):
+    pause = f"{sys.executable} {Path(__file__).parent / 'data' / 'cg_pause_once.py'} 0.3"
+    code, out, err = _cardlab(monkeypatch, "judge", "cg-holdem", "--seed", "42", "--json", "--clock", clock, "--",
+                              pause, f"{sys.executable} {CALLER}")
+    assert code == 0, err
+    seat = json.loads(out)["seats"][0]
+    assert seat["clock"] == clock and bool(seat["failure"]) == fails
+    if fails:
+        assert "no answer within 0.05 s (its CPU time in the turn: 0." in seat["failure"]
+    else:
+        assert seat["slowest_turn_wall"] >= 0.3 > seat["slowest_turn_cpu"]
