@@ -75,7 +75,7 @@ def test_a_leagues_turn_limit_applies_and_its_fault_reasons_are_on_the_page_and_
 
 @pytest.mark.parametrize(("clock", "fails"), [("wall", True), ("cpu", False)])
 def test_judge_with_the_cpu_clock_forgives_a_stall_and_reports_both_clocks(monkeypatch, clock, fails):
-    pause = f"{sys.executable} {Path(__file__).parent / 'data' / 'cg_pause_once.py'} 0.3"
+    pause = f"{sys.executable} {CALLER} 0.3 3 CALL once"  # asleep (no CPU) for 0.3 s once, at round 3
     code, out, err = _cardlab(monkeypatch, "judge", "cg-holdem", "--seed", "42", "--json", "--clock", clock, "--",
                               pause, f"{sys.executable} {CALLER}")
     assert code == 0, err
