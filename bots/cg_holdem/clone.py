@@ -25,7 +25,7 @@ PREFLOP_STRENGTH = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)  # the hand class's eq
 POSTFLOP_STRENGTH = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # Monte Carlo equity vs one random hand
 PREFLOP_DEPTH = (5.0, 8.0, 12.0, 20.0, 40.0)  # effective stack in big blinds: what push/fold play turns on
 POSTFLOP_DEPTH = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
-ODDS_EDGES = (0.2, 0.35)  # facing a bet: the call's share of the pot after calling
+ODDS_EDGES = (0.15, 0.25, 0.3, 0.35, 0.42)  # facing a bet: the call's share of the pot after calling
 STRENGTH_SAMPLES = 256  # deals per postflop strength: a bucket, not a decision, needs few
 _STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 
