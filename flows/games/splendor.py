@@ -9,11 +9,11 @@ from bots.splendor import BOTS
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.splendor.agents import ExternalAgent, InProcessAgent
-from engine.splendor.judge import GameResult, chunk_log, game_deal, play_chunk, play_game
+from engine.splendor.judge import GameResult, bot_key, chunk_log, game_deal, play_chunk, play_game
 from engine.splendor.rules import MAX_PLAYERS
-from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
+from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan
-from flows.league_spec import LeagueSpec
+from flows.league_spec import LeagueSpec, project_bot
 from flows.ratings import rate
 
 
@@ -72,8 +72,16 @@ def ratings(games: Iterable[GameResult]) -> list[tuple[str, float, float, float]
 
 
 def play_league_game(league: LeagueSpec, plan: GamePlan):
-    """One game between the plan's agents (a process per move, as the arbiter runs them)."""
-    agents = [ExternalAgent(name=e.key, command=e.command) for e in plan.seats]
+    """One game between the plan's agents (a process per move, as the arbiter runs them; project bots and
+    fitted models in this process, seeded per seat as the judge seeds them)."""
+    agents = []
+    for seat, e in enumerate(plan.seats):
+        if not e.in_process:
+            agents.append(ExternalAgent(name=e.key, command=e.command))
+            continue
+        agent = InProcessAgent(e.key, project_bot(league.game, e).make())
+        agent.new_game(bot_key(plan.seed, 0, seat))
+        agents.append(agent)
     result = play_game(agents, game_deal(plan.seed, 0, len(agents)))
     payoffs = [result.share(s) for s in range(len(agents))]
     ranks = [1 if s in result.winners else 2 for s in range(len(agents))]
@@ -102,7 +110,9 @@ SPEC = GameSpec(
     payoff_kind=RANKING,
     payoff_bounds=(0.0, 1.0),  # a win share
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of win share
-    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS)),
+    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS), entrants=(PROGRAM, PROJECT_BOT),
+                       entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
+                                    "NAME=model:ID (a fitted opponent model)"),
     panels="reports.panels.splendor",
     replay="reports.replay.splendor",
     commands="cardlab.commands.splendor",

@@ -133,3 +133,24 @@ def test_players_are_named_as_the_cli_spells_bots():
     assert model.seat_names("external:a", {}, {"agents": {"a": "x", "b": "y", "c": "z"}}, 3, 1, 2) == ["b", "c", "a"]
     assert model.seat_names("league", {}, {"seats": ["p@1", "q@2"]}, 2, 0, 0) == ["p@1", "q@2"]
     assert model.seat_names("league", {}, {"seats": ["p@1"]}, 2, 0, 0) is None
+
+
+def test_a_model_entrant_plays_a_full_league_game(logged):
+    from flows import opponents
+    from flows.league_play import plan_games
+    from flows.league_spec import build
+
+    con, _, _ = logged
+    stored = opponents.save(model.fit(con, "greedy"), mlflow=False)
+    entrants = [("orig", "bot:greedy"), ("clone", f"model:{stored.model_id}")]
+    league = build(name="clones", game="splendor", programs=entrants, games=1, players=2)
+    plan = plan_games(league)[0]
+
+    def play():
+        payoffs, ranks, faults, _, log = SPEC.league.play(league, plan)
+        return payoffs, ranks, faults, log.tables["spl_turns"]["tokens"]
+
+    payoffs, ranks, faults, tokens = play()
+    assert faults == ["", ""] and sum(payoffs) in (0.0, 1.0) and set(ranks) <= {1, 2}
+    assert len(tokens) > 20  # played to the end, not stopped early
+    assert play()[3] == tokens  # the same moves on the same seed
