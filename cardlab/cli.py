@@ -189,6 +189,9 @@ def _print_sweep(outcome, unit: str, game: str | None = None, seed: int | None =
                       f"both to choose and to estimate (`--until-decided` confirms on fresh deals)")
     console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
                   f"MLflow parent run {outcome.mlflow_run_id}")
+    if "program_hash" in outcome.best.config:  # which program the results are of (its files, its folder)
+        console.print(f"program: files {outcome.best.config['program_hash'] or 'not found'}, folder "
+                      f"{outcome.best.config['folder_hash'] or '-'} (the best config's command)")
 
 
 @app.command()

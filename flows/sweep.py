@@ -112,10 +112,27 @@ def resume_spec(con, sweep_id: str, given: dict, *, retry_failed: bool = False) 
             raise ResumeRefused(f"sweep {sweep_id} was started with {RESUME_FLAGS[field]} {_shown(was)}, "
                                 f"not {_shown(value)}: drop the flag to resume it as it was")
     failed = sweep_record.failures(con, sweep_id)
+    _same_program(con, stored)
     if row.finished and not (retry_failed and failed):
         also = (f"; {len(failed)} failed config(s) are played again only with --retry-failed" if failed else "")
         raise ResumeRefused(f"sweep {sweep_id} is complete: nothing to resume (`cardlab report {sweep_id}`){also}")
     return stored
+
+
+def _same_program(con, spec: SweepSpec) -> None:
+    """A program sweep resumes only with the program it played: more chunks of a rebuilt one would mix two
+    programs in one config's result."""
+    if not spec.program:
+        return
+    for index, plan in enumerate(spec.plans()):
+        match_id = _match_id(spec.sweep_id, index)
+        found = con.execute("SELECT config FROM matches WHERE match_id = ?", [match_id]).fetchall()
+        was = json.loads(found[0][0]).get("program_hash") if found else None
+        now = plan.config().program_hash
+        if was and now != was:
+            raise ResumeRefused(f"sweep {spec.sweep_id} played the program with hash {was}; it is now "
+                                f"{now or 'not found'}: resuming would mix two programs in one result; restore the "
+                                f"program, or start a new sweep")
 
 
 def _shown(value) -> str:

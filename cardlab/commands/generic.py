@@ -61,7 +61,9 @@ def judge_command(spec):
             raise KeyboardInterrupt
         logged = None
         if log and played.count:  # every unit played is kept, whatever ended the match
-            logged = log_judged(spec, bot=PROGRAM_BOT, config={"template": config.template}, seed=seed, log=played,
+            identity = {"template": config.template, "program_hash": config.program_hash,
+                        "folder_hash": config.folder_hash}  # which program these results are of
+            logged = log_judged(spec, bot=PROGRAM_BOT, config=identity, seed=seed, log=played,
                                 options=dict(match_options) | {"status": status}, say=None).match_id
         if status == "ended":  # the contest stops a match at a crash or a limit: one line, exit 2
             kept = f"; the units played are logged as {logged}" if logged else ""

@@ -129,3 +129,20 @@ def test_the_nightly_names_a_changed_program_as_the_cause(tmp_path):
     assert again.verdict == "changed" and again.differing_units > 0
     assert f"the program changed (its files: hash {config.program_hash} -> {now}" in again.detail
     assert "config changed" not in again.detail  # the parameters are the same
+
+
+@pytest.mark.slow  # a program sweep logged to MLflow (the module's)
+def test_a_sweep_is_not_resumed_with_a_rebuilt_program(swept):
+    from flows.sweep import ResumeRefused, resume_spec
+
+    bot, db, outcome = swept
+    before = program_version(f"{sys.executable} {bot} 2")
+    bot.write_text(bot.read_text() + "# rebuilt\n")
+    try:
+        con = duckdb.connect(str(db), read_only=True)
+        with pytest.raises(ResumeRefused, match=f"played the program with hash {before}; it is now "
+                                                f"{program_version(f'{sys.executable} {bot} 2')}: resuming would mix"):
+            resume_spec(con, outcome.sweep_id, {"game": "holdem-training"}, retry_failed=True)
+        con.close()
+    finally:
+        bot.write_text(RAISER.read_text())
