@@ -333,7 +333,8 @@ def _resumed(given, ctx: typer.Context, *, retry_failed: bool = False):
     explicit = {param: field for param, field in (("bot", "bot"), ("grid", "grid"), ("hands", "units"),
                                                   ("seed", "seed"), ("chunk", "chunk_size"), ("opt", "options"),
                                                   ("set_", "fixed"), ("program", "program"),
-                                                  ("pass_as", "pass_as"))
+                                                  ("pass_as", "pass_as"), ("turn_ms", "options"),
+                                                  ("first_turn_ms", "options"), ("clock", "options"))
                 if ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE}
     with read_only() as con:
         return resume_spec(con, given.sweep_id, {"game": given.game} | {field: getattr(given, field)
