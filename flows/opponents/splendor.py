@@ -219,10 +219,25 @@ def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[s
     return sorted(sources), skipped
 
 
-def read_records(files, player: str, *, into: Decisions) -> list[str]:
-    """Adds every decision of arbiter records (game-NNN.json as `arbiter.php --save` writes them)."""
-    sources = []
+def _record_files(files) -> list[Path]:
+    out = []
     for path in map(Path, files):
+        if path.is_dir():
+            found = sorted(path.rglob("game-*.json"))
+            if not found:
+                raise BadValue(f"{path}: no game-*.json records in this folder; accepted: record files or folders "
+                               "holding them (arbiter.php --save, cardlab judge splendor --save)")
+            out += found
+        else:
+            out.append(path)
+    return out
+
+
+def read_records(files, player: str, *, into: Decisions) -> list[str]:
+    """Adds every decision of arbiter records (game-NNN.json as `arbiter.php --save` writes them; a folder
+    stands for the game-*.json files below it)."""
+    sources = []
+    for path in _record_files(files):
         try:
             record = rec.load(path)
             states = rec.replay(record)

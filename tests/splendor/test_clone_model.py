@@ -73,10 +73,18 @@ def test_arbiter_records_give_the_same_decisions_as_the_game(tmp_path):
     assert model.read_records([path], "beta", into=data) == [str(path)]
     played = [t.event for t in result.turns if t.event.move is not None]
     assert data.players == [result.names[e.seat] for e in played]
-    bad = tmp_path / "game-002.json"
+    folder = model.Decisions()
+    model.read_records([tmp_path], "beta", into=folder)  # a folder stands for its game-*.json files
+    assert folder.players == data.players
+    bad = tmp_path / "other" / "game-002.json"
+    bad.parent.mkdir()
     bad.write_text("{}")
     with pytest.raises(BadValue, match="not a Splendor game record"):
         model.read_records([bad], "beta", into=data)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    with pytest.raises(BadValue, match="no game-.*json records"):
+        model.read_records([empty], "beta", into=data)
 
 
 def test_the_seat_plays_the_model_file_and_is_deterministic_per_seed(logged):
