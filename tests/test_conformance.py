@@ -112,9 +112,9 @@ CALLS = ("CHECK", "ALL-IN")  # CALL is always a valid answer: it plays CHECK wit
 def _cg_holdem_illegal(log, recorder):
     """The referee replaces an answer it cannot play (fold, call, min-raise...) and logs only what it
     played: compare what the primary bot answered with the action logged for that round."""
-    games_ = log.tables["cgh_games"]
+    games_ = log.events["games"]
     primary = dict(zip(games_["unit"], games_["primary_seat"], strict=True))
-    acts = log.tables["cgh_actions"]
+    acts = log.events["actions"]
     played = {(u, r): a for u, r, s, a in zip(acts["unit"], acts["round"], acts["seat"], acts["action"], strict=True)
               if s == primary[u]}
     problems = []

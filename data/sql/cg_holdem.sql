@@ -1,5 +1,5 @@
--- CodinGame Hold'em: raw tables written by engine/cg_holdem/judge.py play_chunk (one unit = one game),
--- then staging views and marts. The store prepends match_id and chunk to every raw table.
+-- CodinGame Hold'em: raw tables cgh_<kind>, one per event kind the judge reports (engine/cg_holdem/events.py;
+-- one unit = one game), then staging views and marts. The store prepends match_id and chunk to every raw table.
 
 CREATE TABLE IF NOT EXISTS cgh_games (
     match_id         VARCHAR NOT NULL,

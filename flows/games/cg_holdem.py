@@ -188,7 +188,7 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
         log = judge.play_chunk([makers[e] for e in table], seed=seed, first=0, count=deals * players,
                                names=list(table))
         logs.append((table, log))
-        seats = log.tables["cgh_seats"]
+        seats = log.events["seats"]
         for unit in range(deals * players):
             rows = [i for i, u in enumerate(seats["unit"]) if u == unit]
             bots = [seats["bot"][i] for i in rows]

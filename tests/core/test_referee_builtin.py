@@ -303,5 +303,5 @@ def test_cg_holdem_inputs_and_replaced_outputs_as_in_the_judge():
                         seed=3, first=1, count=3, seating=rotation(3))
     assert played.log.payoffs.tolist() == log.payoffs.tolist()
     assert [b.shown for b in seated] == [b.shown for b in alone] and sum(len(b.shown) for b in alone) > 30
-    acts = log.tables["cgh_actions"]["action"]
+    acts = log.events["actions"]["action"]
     assert {"TIMEOUT", "FOLD", "ALL-IN"} <= set(acts) and any(a.startswith("BET_") for a in acts)

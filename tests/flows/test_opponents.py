@@ -76,7 +76,7 @@ def _actions(stored, seed):
     spec = SPEC.spec("aggressive")
     log = SPEC.play_chunk(spec, spec.config_from(["samples=40"]), seed=seed, first=0, count=4,
                           options=MatchOptions(players=2, opponents=f"model:{stored.model_id}"))
-    t = log.tables["cgh_actions"]
+    t = log.events["actions"]
     return list(zip(t["unit"], t["hand"], t["seat"], t["action"], strict=True))
 
 
@@ -93,8 +93,8 @@ def test_model_entrant_plays_a_full_league_game(stored):
     plan = plan_games(league)[0]
     payoffs, ranks, faults, _, log = SPEC.league.play(league, plan)
     assert sorted(ranks) == [1, 2] and sorted(payoffs) == [0.0, 1.0] and faults == ["", ""]
-    assert set(log.tables["cgh_seats"]["bot"]) == {e.key for e in plan.seats}
-    assert log.tables["cgh_games"]["hands"][0] > 1  # played to the end, not stopped at the first hand
+    assert set(log.events["seats"]["bot"]) == {e.key for e in plan.seats}
+    assert log.events["games"]["hands"][0] > 1  # played to the end, not stopped at the first hand
 
 
 def test_unknown_model_is_refused_in_one_line(workspace):
