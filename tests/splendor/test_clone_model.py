@@ -14,6 +14,7 @@ from engine.splendor import state as st
 from engine.splendor.agents import InProcessAgent
 from engine.splendor.judge import game_deal, play_game, play_match
 from engine.splendor.record import save_game
+from flows import events
 from flows.games.splendor import SPEC, SplendorOptions
 from flows.opponents import splendor as model
 from flows.store import log_judged_match, read_only
@@ -162,3 +163,19 @@ def test_a_model_entrant_plays_a_full_league_game(logged):
     assert faults == ["", ""] and sum(payoffs) in (0.0, 1.0) and set(ranks) <= {1, 2}
     assert len(tokens) > 20  # played to the end, not stopped early
     assert play()[3] == tokens  # the same moves on the same seed
+
+
+def test_a_judged_match_on_the_arbiters_deals_is_rebuilt(tmp_path):
+    """`cardlab judge splendor --deals php --log`: three agents rotating seats, dealt by PHP's generator."""
+    from engine.splendor.judge import match_chunk
+
+    agents = [InProcessAgent("a", BOTS["greedy"].make()), InProcessAgent("b", BOTS["random"].make()),
+              InProcessAgent("c", BOTS["random"].make())]
+    result = play_match(agents, games=2, seed=5, deals="php")
+    db = tmp_path / "log.duckdb"
+    log_judged_match(SPEC, bot="external:a", config={}, seed=5, log=events.encode(match_chunk(result, "a"), SPEC),
+                     db=db, options={"agents": {"a": "./a", "b": "./b", "c": "./c"}})
+    data = model.Decisions()
+    _, skipped = model.read_log(read_only(db), "c", into=data)
+    moved = [(g.names[t.event.seat]) for g in result.games for t in g.turns if t.event.move is not None]
+    assert skipped == 0 and data.players == moved
