@@ -96,24 +96,30 @@ def program_files(command: str) -> list[Path]:
         raise LeagueError(f"{exc}; accepted: NAME=COMMAND with a program") from None
 
 
-def version_of(command: str) -> str:
+def version_of(command: str, *, in_folder: bool = False) -> str:
+    """12 hex digits naming what an entrant is: its program's files and other words (bots.program.program_version)
+    and, for a game that runs it in its folder (`in_folder`), that folder's files (bots.program.folder_version)."""
     if command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX)):  # a project bot or a model: the text is the identity
         return hashlib.sha256(command.encode()).hexdigest()[:12]
     if class_entrant(command):  # a user's class: its file and its name
         path, name = class_entrant(command)
         return hashlib.sha256(name.encode() + b"\0" + Path(path).read_bytes()).hexdigest()[:12]
-    program_files(command)  # a missing program: refused as a league's error
-    return program.program_version(command)  # the hash sweeps, picks and the nightly record too
+    files = program_files(command)  # a missing program: refused as a league's error
+    version = program.program_version(command)  # the hash sweeps, picks and the nightly record too
+    if not in_folder:
+        return version
+    folder = program.folder_version(Path(os.path.realpath(files[0])).parent)
+    return hashlib.sha256(f"{version}\0{folder}".encode()).hexdigest()[:12]
 
 
-def entrant(name: str, command: str) -> Entrant:
+def entrant(name: str, command: str, *, in_folder: bool = False) -> Entrant:
     if not _NAME.fullmatch(name):
         raise LeagueError(f"entrant name {name!r}: accepted: 1-40 letters, digits, _ . - (not first _ . -)")
     command = command.strip()
     if class_entrant(command):  # the class file is found from any folder the league runs in
         path, cls = class_entrant(command)
         command = f"{os.path.abspath(path)}:{cls}"
-    return Entrant(name, command, version_of(command))
+    return Entrant(name, command, version_of(command, in_folder=in_folder))
 
 
 def game_spec(game: str):
@@ -183,7 +189,7 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
             number = None
         if kind is not str and (number is None or not 0 < number < float("inf")):
             raise LeagueError(f"league option {key}={value!r}: accepted: a positive {kind.__name__}")
-    entrants = tuple(entrant(n, c) for n, c in programs)
+    entrants = tuple(entrant(n, c, in_folder=rules.in_folder) for n, c in programs)
     for e in entrants:
         if e.kind not in rules.entrants:
             raise LeagueError(f"{e.name}: {game} does not seat this kind of entrant ({e.kind}); accepted: "

@@ -76,6 +76,8 @@ class GameConfig:
             raise BadValue(f"stacks must be {self.players} positive numbers, got {self.stacks}")
         if self.round_cap < 1 or self.first_turn_ms <= 0 or self.turn_ms <= 0:
             raise BadValue("round_cap and time limits must be positive")
+        if self.clock not in ("wall", "cpu"):  # engine.core.process.CLOCKS
+            raise BadValue(f"clock {self.clock!r}: accepted: wall, cpu")
 
     def starting_stacks(self) -> tuple[int, ...]:
         return self.stacks or (buy_in(self.players),) * self.players

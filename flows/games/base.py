@@ -49,6 +49,9 @@ class LeagueRules:
     options: Mapping[str, type] = field(default_factory=dict)
     entrants: tuple[str, ...] = (PROGRAM,)  # entrant kinds accepted: PROGRAM, PROJECT_BOT, CLASS_FILE
     entrant_help: str = "NAME=COMMAND (a program)"
+    # The contest runs a program in its own folder (Splendor's arbiter): the folder's files are then part of
+    # an entrant's version, as the program reads them
+    in_folder: bool = False
 
     @property
     def multi_seat(self) -> bool:

@@ -110,7 +110,7 @@ SPEC = GameSpec(
     payoff_kind=RANKING,
     payoff_bounds=(0.0, 1.0),  # a win share
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of win share
-    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS), entrants=(PROGRAM, PROJECT_BOT),
+    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS), entrants=(PROGRAM, PROJECT_BOT), in_folder=True,
                        entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
                                     "NAME=model:ID (a fitted opponent model)"),
     panels="reports.panels.splendor",

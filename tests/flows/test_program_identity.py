@@ -146,3 +146,19 @@ def test_a_sweep_is_not_resumed_with_a_rebuilt_program(swept):
         con.close()
     finally:
         bot.write_text(RAISER.read_text())
+
+
+def test_a_league_entrant_run_in_its_folder_is_versioned_with_that_folder(tmp_path):
+    from flows.league_spec import build
+
+    bot = _bot(tmp_path / "mine")  # a program, with a module beside it
+
+    def versions(game: str) -> dict:
+        league = build(name="v", game=game, programs=[("a", f"{sys.executable} {bot}"), ("b", "cat")], games=1)
+        return {e.name: e.version for e in league.entrants}
+
+    splendor, cg = versions("splendor"), versions("cg-holdem")
+    assert cg["a"] == program_version(f"{sys.executable} {bot}") != splendor["a"]
+    (tmp_path / "mine" / "helper.py").write_text("EDGE = 3\n")
+    assert versions("splendor")["a"] != splendor["a"]  # Splendor's arbiter runs it in its folder
+    assert versions("cg-holdem")["a"] == cg["a"]  # CodinGame runs it in a folder of its own
