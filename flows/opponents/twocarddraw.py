@@ -179,3 +179,23 @@ def server_file(params: dict, folder: Path | None = None) -> Path:
 def seat(params: dict):
     """The candidate that best-responds to the fitted server: the oracle bot reading its file."""
     return BOTS["oracle"], OracleConfig(strategy=str(server_file(params)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    """python -m flows.opponents.twocarddraw MODEL_ID: write the stored model's server as a strategy
+    file and print its path (for --strategy, --opt strategy= or the oracle's strategy=)."""
+    import sys
+
+    from flows.opponents import load
+
+    args = sys.argv[1:] if argv is None else argv
+    if len(args) != 1:
+        raise SystemExit("usage: python -m flows.opponents.twocarddraw MODEL_ID (as `cardlab fit twocarddraw` printed)")
+    model = load(args[0].removeprefix("model:"))
+    if model.game != GAME:
+        raise SystemExit(f"model {args[0]!r} is a {model.game} model; accepted: a twocarddraw model")
+    print(server_file(model.params))
+
+
+if __name__ == "__main__":
+    main()
