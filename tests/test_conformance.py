@@ -102,7 +102,7 @@ def _tractor_illegal(log, recorder):
 
 
 def _splendor_illegal(log, recorder):
-    games_ = log.tables["spl_games"]  # a candidate's pass is always an invalid move turned into a pass
+    games_ = log.events["games"]  # a candidate's pass is always an invalid move turned into a pass
     return [f"game {g}: {n} invalid moves" for g, n in zip(games_["game"], games_["passes"], strict=True) if n]
 
 

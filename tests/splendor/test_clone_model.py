@@ -28,7 +28,8 @@ def logged(tmp_path_factory):
     log = SPEC.play_chunk(BOTS["greedy"], BOTS["greedy"].default_config(), seed=3, first=0, count=GAMES,
                           options=SplendorOptions(opponent="random"))
     db = tmp_path_factory.mktemp("clone") / "log.duckdb"
-    match_id = log_judged_match(SPEC, bot="greedy", config={}, seed=3, log=log, db=db, options={"opponent": "random"})
+    match_id = log_judged_match(SPEC, bot="greedy", config={}, seed=3, log=events.encode(log, SPEC), db=db,
+                                options={"opponent": "random"})
     return read_only(db), match_id, log
 
 
@@ -36,7 +37,7 @@ def test_every_logged_move_is_rebuilt(logged):
     con, match_id, log = logged
     data = model.Decisions()
     sources, skipped = model.read_log(con, "greedy", into=data)
-    turns = log.tables["spl_turns"]
+    turns = log.events["turns"]
     moved = [a != 0 for a in turns["action"]]
     assert sources == [match_id] and skipped == 0
     assert len(data) == sum(moved)  # nothing lost: every game replayed on its deal to the end
@@ -157,7 +158,7 @@ def test_a_model_entrant_plays_a_full_league_game(logged):
 
     def play():
         payoffs, ranks, faults, _, log = SPEC.league.play(league, plan)
-        return payoffs, ranks, faults, log.tables["spl_turns"]["tokens"]
+        return payoffs, ranks, faults, log.events["turns"]["tokens"]
 
     payoffs, ranks, faults, tokens = play()
     assert faults == ["", ""] and sum(payoffs) in (0.0, 1.0) and set(ranks) <= {1, 2}
