@@ -82,6 +82,7 @@ class Rule:
     race_alpha: float = 0.05
     first_look: int = 1000
     bounds: tuple[float, float] | None = None  # the payoff's range (the difference's is twice it)
+    luck: bool = False  # take the game's luck correction (GameSpec.luck) out of every payoff
 
     def sprt(self) -> Sprt:
         return Sprt(d1=self.d1, d0=self.d0, alpha=self.alpha, beta=self.beta, first_look=self.first_look)
@@ -92,7 +93,8 @@ class Rule:
     @classmethod
     def from_json(cls, text: str) -> "Rule":
         doc = json.loads(text)
-        return cls(**doc | {"bounds": None if doc.get("bounds") is None else tuple(doc["bounds"])})
+        # A rule stored before luck corrections existed decided without one: resumed, it still does.
+        return cls(**{"luck": False} | doc | {"bounds": None if doc.get("bounds") is None else tuple(doc["bounds"])})
 
     @property
     def diff_bounds(self) -> tuple[float, float] | None:
@@ -103,7 +105,7 @@ class Rule:
 
 
 def make_rule(game: str, *, d1: float | None = None, d0: float = 0.0, alpha: float = 0.05, beta: float = 0.05,
-              race_alpha: float = 0.05, first_look: int | None = None) -> Rule:
+              race_alpha: float = 0.05, first_look: int | None = None, luck: bool = True) -> Rule:
     """The rule from the user's flags over the game's defaults; one-line refusals name the flag."""
     found = defaults_for(game)
     if d1 is None:
@@ -117,8 +119,9 @@ def make_rule(game: str, *, d1: float | None = None, d0: float = 0.0, alpha: flo
     if not d1 > d0:
         raise BadValue(f"--d1 {d1} must exceed --d0 {d0}: the test tells 'no better than d0' from 'd1 better'")
     look = first_look if first_look is not None else (found.first_look if found else 1000)
+    corrects = game in games.names() and games.get(game).luck is not None
     return Rule(d1=d1, d0=d0, alpha=alpha, beta=beta, race_alpha=race_alpha, first_look=look,
-                bounds=found.bounds if found else None)
+                bounds=found.bounds if found else None, luck=luck and corrects)
 
 
 def confirmation_seed(seed: int) -> int:
@@ -242,7 +245,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
     window = max_in_flight or 2 * worker_count()
     tuned = max(rule.first_look, spec.units // 4)  # where the anytime bounds are narrowest: fixed in advance
     with HandLog(db) as store:
-        outcomes = Outcomes(store, adapter.luck)
+        outcomes = Outcomes(store, adapter.luck if rule.luck else None)
         store.apply_sql(DECISIONS_SQL)
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                           units=spec.units, seed=spec.seed, spec=spec.to_json())
@@ -319,7 +322,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         decision = {"H1": "switch", "H0": "keep"}.get(verdict, "undecided") if challenger is not None else "keep"
         best = challenger if decision == "switch" else base
         confirmed = None if last is None else _confirmed(last, rule, tuned)
-        if confirmed is not None and adapter.luck is not None:
+        if confirmed is not None and outcomes.luck is not None:
             confirmed |= _luck_fields(outcomes.check(_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1), n_conf))
             confirmed["method"] += ", luck of the cards taken out"
         # Each match now says how many units it played (a race stops configs early), so `pick` sees it whole.

@@ -24,6 +24,8 @@ def decisions(
                                                               "game's).", callback=checks.count),
     resample: str = typer.Option(None, help="Instead of playing: the SPRT's error rates on the real paired "
                                             "differences of this sweep's configs, resampled (--repeats runs each)."),
+    no_luck: bool = typer.Option(False, "--no-luck", help="Decide on raw payoffs, without the game's luck "
+                                                           "correction (to measure what it saves)."),
     luck: int = typer.Option(None, "--luck", callback=checks.count,
                              help="Instead: the pairs' configs on this many deals of --seed, fixed, and what the "
                                   "game's luck correction does to their paired differences (variance-reduction "
@@ -49,7 +51,8 @@ def decisions(
     unknown = [p for p in pair if p not in known]
     if unknown:
         fail(f"--pair {unknown[0]}: unknown; accepted: {', '.join(known)}")
-    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha, first_look=first_look)
+    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha, first_look=first_look,
+                     luck=not no_luck)
     prefect_local.ensure()
 
     def say(p, r, got):
@@ -60,7 +63,8 @@ def decisions(
     results = run(game, repeats=repeats, cap=cap, seed=seed, pairs=tuple(pair) or None, rule=rule, workers=workers,
                   progress=say)
     console.print(f"{game}: SPRT H0 {rule.d0:+g} vs H1 {rule.d1:+g} per unit, alpha {rule.alpha:g}, beta "
-                  f"{rule.beta:g}, first look {rule.first_look:,}; cap {cap:,} per config and phase; "
+                  f"{rule.beta:g}, first look {rule.first_look:,}, luck {'taken out' if rule.luck else 'left in'}; cap "
+                  f"{cap:,} per config and phase; "
                   f"{repeats} runs per pair (sweep seeds {seed}..{seed + repeats - 1})")
     for r in results:
         e = r.error

@@ -105,12 +105,14 @@ def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     assert [llr for _, llr in resumed.llr_path] == pytest.approx([llr for _, llr in fresh.llr_path], rel=1e-9)
 
 
-def test_rule_refusals_name_the_flag():
+def test_rule_refusals_name_the_flag(toy):
     with pytest.raises(Exception, match="--d1"):
         make_rule("no-such-game")
     with pytest.raises(Exception, match="--alpha"):
         make_rule("toy", alpha=0.7)
-    assert make_rule("holdem-training").d1 == 0.25
+    assert make_rule("holdem-training").d1 == 0.5
+    assert make_rule("holdem-training").luck and not make_rule("holdem-training", luck=False).luck
+    assert not make_rule("toy").luck  # no correction to take out
 
 
 @pytest.mark.slow  # many resampled decisions
@@ -149,7 +151,8 @@ def test_a_games_luck_correction_narrows_the_test_and_keeps_the_mean(toy, tmp_pa
     real = games.get
     monkeypatch.setattr(games, "get", lambda name: replace(real(name), luck=_half_the_luck) if name == "toy"
                         else real(name))
-    lucky = decided_sweep_flow(_spec("edge=0.6", seed=4), RULE, db=str(tmp_path / "b.duckdb"), track=False)
+    lucky = decided_sweep_flow(_spec("edge=0.6", seed=4), replace(RULE, luck=True), db=str(tmp_path / "b.duckdb"),
+                               track=False)
     c = lucky.confirmed
     assert c["luck_factor"] == pytest.approx(4.0)  # the adjusted differences are half the raw ones plus a constant
     assert c["adjusted_sd"] == pytest.approx(c["raw_sd"] / 2)
