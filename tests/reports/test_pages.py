@@ -102,3 +102,20 @@ def test_mlflow_parent_run_carries_spec_report_and_commit(tmp_path):
     assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?|unknown", tags["cardlab.git_commit"])
     spec = json.loads(open(client.download_artifacts(run_id, "sweep_spec.json", str(tmp_path / "dl"))).read())
     assert spec["units"] == 10
+
+
+def test_index_labels_the_best_config_by_the_parameters_swept(ht_sweep, tmp_path):
+    """`future_flop=0.5`, not the start of the full config (`cpu_budget=0.0, ...`) or `params=[['x','0.55']]`."""
+    from reports.index import _best_label
+    from reports.sweep_data import config_values
+
+    con = read_only()
+    best, grid, spec = con.execute("SELECT m.config, s.grid, s.spec FROM sweeps s JOIN matches m "
+                                   "ON m.match_id = s.best_match WHERE s.sweep_id = ?", [ht_sweep]).fetchone()
+    con.close()
+    text = build_index(out=tmp_path).read_text()
+    row = re.search(rf"{ht_sweep}(?:</a>)?</td>(.*?)</tr>", text).group(1)
+    assert f"<td>future_flop={config_values(json.loads(best))['future_flop']}</td>" in row
+    assert "cpu_budget" not in row and "params" not in row
+    program = json.dumps({"template": "./ht_thresh {x}", "params": [["x", "0.55"]]})
+    assert _best_label(program, json.dumps({"x": ["0.55", "0.6"]}), None) == "x=0.55"
