@@ -90,3 +90,15 @@ def test_profit_and_paired_difference_are_drawn_against_each_numeric_parameter(h
     assert 'id="shape"' in text and "Profit against each parameter (future_flop)" in text
     for name in ("profit_vs_future_flop.png", "paired_vs_future_flop.png"):
         assert f'src="{name}"' in text and (tmp_path / name).stat().st_size > 5000
+
+
+def test_costliest_classes_are_only_those_that_lost_and_name_their_metric():
+    from reports.panels.holdem_training import costliest
+
+    found = [{"hole_kind": "pair", "high_card": "A", "mean": 3.5, "n": 40},
+             {"hole_kind": "offsuit", "high_card": "7", "mean": -1.25, "n": 90},
+             {"hole_kind": "suited", "high_card": "K", "mean": 0.5, "n": 30}]
+    text = costliest(found)
+    assert "mean profit per hand" in text and "offsuit 7-high -1.25 (90 hands)" in text
+    assert "pair A-high" not in text and "suited K-high" not in text  # profitable: not costly
+    assert costliest([r for r in found if r["mean"] > 0]) == "No class lost on average."
