@@ -96,8 +96,8 @@ def _twocarddraw_illegal(log, recorder):
 
 
 def _tractor_illegal(log, recorder):
-    faults = log.tables["tr_rounds"]["faults"]
-    return [f"round {u}: {f} answers replaced" for u, f in zip(log.tables["tr_rounds"]["round"], faults, strict=True)
+    faults = log.events["rounds"]["faults"]
+    return [f"round {u}: {f} answers replaced" for u, f in zip(log.events["rounds"]["round"], faults, strict=True)
             if f]
 
 

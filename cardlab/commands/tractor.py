@@ -227,7 +227,7 @@ def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:
     payoffs = chunk.payoffs
     n = len(payoffs)
     levels = summarize(payoffs)
-    rounds = chunk.tables["tr_rounds"]
+    rounds = chunk.events["rounds"]
     declares = [team_of(SEATS.index(dealer)) == team
                 for dealer, team in zip(rounds["dealer"], rounds["primary_team"], strict=True)]
     table = Table(title=f"tractor: {bot} vs {opponent}, {n} rounds ({seconds:.1f} s)")
