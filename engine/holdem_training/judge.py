@@ -196,12 +196,14 @@ class _Recorder:
                 "stack_before": np.array([e.stack_before for e in events], np.int64), "rate_rollouts": asked}
 
 
-def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS) -> list:
+def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS,
+                rates: list | None = None) -> list:
     """Replay one logged hand: `cards` (Alice 2, Bob 2, board 5), its opponent stream key and
     `moves` = (RATE rollouts asked before the action, Action) per decision, as the actions
     events and the view ht_action_rows give them. Sampling consumes the stream per rollout, so how
     RATE rollouts were split into queries does not change Bob's answers. Returns the events,
-    Bob's answers included."""
+    Bob's answers included; `rates`, when given, gets (rollouts, wins, ties) per decision with
+    RATE rollouts (the queries' sums, as the log keeps only their total)."""
     cards = np.asarray(cards, np.int64)
     alice = _kernels.hand_value7(cards[0], cards[1], *cards[4:])
     bob = _kernels.hand_value7(*cards[2:])
@@ -210,7 +212,9 @@ def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int
     events = []
     for rollouts, action in moves:
         if rollouts:
-            state.rate(int(rollouts))
+            wins, ties = state.rate(int(rollouts))
+            if rates is not None:
+                rates.append((int(rollouts), int(wins), int(ties)))
         events.append(state.apply(action))
     return events
 

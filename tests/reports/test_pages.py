@@ -1,6 +1,7 @@
 """Every page renders from the hand log: replays of the four games, the index, and the CLI
 commands that write them (phh export, replay, report)."""
 
+import html
 import json
 import re
 
@@ -119,3 +120,29 @@ def test_index_labels_the_best_config_by_the_parameters_swept(ht_sweep, tmp_path
     assert "cpu_budget" not in row and "params" not in row
     program = json.dumps({"template": "./ht_thresh {x}", "params": [["x", "0.55"]]})
     assert _best_label(program, json.dumps({"x": ["0.55", "0.6"]}), None) == "x=0.55"
+
+
+def test_holdem_training_replay_shows_the_rate_answers_and_numbers_the_unit_as_asked(tmp_path, monkeypatch):
+    """`replay --unit 17` is unit 17 on the page (the contest's hand 18 beside it), and each RATE answer Alice
+    got is shown before the action it preceded."""
+    from bots.holdem_training.simple import RateEquityBot
+
+    got = {}
+    act = RateEquityBot.act
+
+    def noting(self, view, rate):
+        def asked(t):
+            got[(view.hand, view.round)] = (t, *rate(t))
+            return got[(view.hand, view.round)][1:]
+
+        return act(self, view, asked)
+
+    monkeypatch.setattr(RateEquityBot, "act", noting)
+    match = _match("holdem-training", "rate_equity", 30)
+    text = html.unescape(_replay(match, 17, tmp_path))
+    assert re.search(r"<title>Hold'em Training unit 17 of ", text) and "the contest's hand 18" in text
+    assert "numbered from 0" in text and f"{match}-17.html" in text
+    answers = [(t, w, d) for (hand, _), (t, w, d) in sorted(got.items()) if hand == 18]
+    assert answers and text.count("RATE 75: ") == len(answers)
+    for t, w, d in answers:
+        assert f"RATE {t}: win {w:.6f}, tie {d:.6f}." in text
