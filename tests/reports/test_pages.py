@@ -146,3 +146,17 @@ def test_holdem_training_replay_shows_the_rate_answers_and_numbers_the_unit_as_a
     assert answers and text.count("RATE 75: ") == len(answers)
     for t, w, d in answers:
         assert f"RATE {t}: win {w:.6f}, tie {d:.6f}." in text
+
+
+def test_codingame_replay_lists_every_hand_with_a_link_to_its_first_step(cg_sweep, tmp_path):
+    con = read_only()
+    hands = [h for (h,) in con.execute("SELECT hand FROM cgh_hands WHERE match_id = ? AND unit = 0 ORDER BY hand",
+                                       [f"{cg_sweep}-c0"]).fetchall()]
+    con.close()
+    text = _replay(f"{cg_sweep}-c0", 0, tmp_path)
+    index = re.search(r'<p id="hands">Jump to hand: (.*?)</p>', text).group(1)
+    assert re.findall(r'href="#hand-(\d+)"', index) == [str(h) for h in hands] and len(hands) > 1
+    steps = text.split('<div class="step">')[1:]
+    for h in hands:  # each link's target opens the hand's first step
+        (first,) = [s for s in steps if f'id="hand-{h}"' in s]
+        assert f"Hand {h}" in first and "blinds posted" in first
