@@ -9,7 +9,7 @@ import sys
 import typer
 
 from cardlab import checks, options, progress
-from engine.core.seeds import JUDGE_SEEDS
+from engine.core.seeds import JUDGE_SEEDS, purpose_of
 
 PIECE_UNITS = 100  # a play_program without a whole-match form plays (and reports) this many units at a time
 
@@ -77,7 +77,8 @@ def judge_command(spec):
                    "ci95": [summary.ci_low, summary.ci_high], "stats": played.stats, "match_id": logged}
             sys.stdout.write(json.dumps(doc) + "\n")
             return
-        typer.echo(f"{spec.title}: {played.count:,} {spec.unit}s, {spec.payoff_label}: {summary.describe(spec.unit)}")
+        typer.echo(f"{spec.title}: {played.count:,} {spec.unit}s, {spec.payoff_label}: {summary.describe(spec.unit)}; "
+                   f"deals: seed {seed} ({purpose_of(seed)} range)")
         if logged:
             typer.echo(f"logged match as {logged}")
 
