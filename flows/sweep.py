@@ -179,11 +179,14 @@ def validate(spec: SweepSpec) -> None:
         raise BadValue("a sweep needs at least 2 units per config")
 
 
+CONFIG_FAILED = "ConfigFailed"  # the state name of a chunk its config failed (not a lost worker or a bug)
+
+
 def play_chunk_or_failed(plan: MatchPlan, first: int, count: int):
     try:
         return play_chunk(plan, first, count)
     except ChunkFailed as exc:  # a Failed state with the one-line reason, not a logged traceback
-        return Failed(message=str(exc))
+        return Failed(message=str(exc), name=CONFIG_FAILED)
 
 
 # Not a decorator: the plain function keeps its own module name, so Dask pickles the task
@@ -370,7 +373,7 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 outcome = future.result(raise_on_failure=False)
             except Exception as exc:  # e.g. a Dask worker lost
                 outcome = exc
-            if failed is not None and future.state.is_failed():  # the config's own failure (ChunkFailed)
+            if failed is not None and future.state.is_failed() and future.state.name == CONFIG_FAILED:
                 failed.setdefault(match_id, future.state.message or "failed")
                 continue
             if future.state.is_failed() or not isinstance(outcome, tuple):
