@@ -179,6 +179,7 @@ class RangedConfig(Ranged):
     call_margin: float = ranged(0.0, -1.0, 1.0)  # call when equity > pot odds + this
     cbet_frequency: float = ranged(0.6, 0.0, 1.0)  # heads-up c-bet when checked to, after raising preflop
     prior_weight: float = ranged(6.0, 0.0, 1000.0)  # how many observations the priors are worth
+    fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
     seed: int = seed_field(0)
 
 
@@ -431,14 +432,34 @@ class RangedBot(Player):
             if (heads_up and street == 3 and self.aggressor == view.me
                     and self.rng.random() < c.cbet_frequency * (1.0 if dry else 0.6)):
                 return view.pot_bet(0.33)
+            if self._bluff_pays(view, eq, 0.5 * view.pot, 1.0):
+                return view.pot_bet(0.5)
             return "CHECK"
         if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= 0.6 * view.stack):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)
+        if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
+            return view.pot_bet(1.0)
         if eq >= view.pot_odds() + c.call_margin:
             return "CALL"
         return "FOLD"
+
+    def _bluff_pays(self, view: View, eq: float, add: float, respect: float) -> bool:
+        """A bet or raise adding ``add`` chips beats checking / the better of calling and folding
+        once the opponents' observed folds to bets are counted (fold equity): all of them fold
+        with the product of their frequencies (x ``respect`` after they bet), else I am called by
+        their stronger part, where my equity is taken as 0.7 of what it is now."""
+        c = self.config
+        if not c.fold_equity or add >= 0.6 * view.stack:
+            return False
+        folds = 1.0
+        for s in view.opponents:
+            folds *= min(0.95, c.fold_equity * respect * self.seen[s].freq("fold", c.prior_weight))
+        pot, call = view.pot, view.call
+        called = 0.7 * eq * (pot + 2 * add - call) - add
+        passive = 0.9 * eq * pot if call == 0 else max(0.0, eq * (pot + call) - call)
+        return folds * pot + (1 - folds) * called > passive
 
     def _call_allin_with(self, view: View, eq: float) -> bool:
         """Calling costs (about) my stack or the bettor is all-in: compare ICM values (chip EV
