@@ -9,10 +9,15 @@ import json
 import sys
 from pathlib import Path
 
+from engine.core.stats import wilson
+
 
 def rows(out: Path, bot: str) -> list[str]:
     lines = []
     for path in sorted(out.glob("*.json")):
+        if not path.stat().st_size:  # a league stopped before its end: its recorded games
+            lines += partial(out / "handlog.duckdb", path.stem, bot)
+            continue
         league = json.loads(path.read_text())
         board = {e["name"]: e for e in league["leaderboard"]}
         if bot not in board:
@@ -33,6 +38,20 @@ def rows(out: Path, bot: str) -> list[str]:
                     lines.append(f"| four seats: {a} ahead of {b} | {p['games']} | {p['value']:.1%} "
                                  f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}] | |")
     return lines
+
+
+def partial(db: Path, league: str, bot: str) -> list[str]:
+    """A heads-up league's recorded games read from the hand log (Wilson interval on games won)."""
+    import duckdb
+
+    with duckdb.connect(str(db), read_only=True) as con:
+        won, games = con.execute("SELECT sum(payoff), count(*) FROM league_seats WHERE league = ? "
+                                 "AND split_part(entrant, '@', 1) = ?", [league, bot]).fetchone()
+    if not games:
+        return []
+    p = wilson(won, games)
+    return [f"| heads-up vs {league.split(bot + '-', 1)[-1]} (stopped early) | {games} | {won / games:.1%} "
+            f"[{p.low:.1%}, {p.high:.1%}] | |"]
 
 
 if __name__ == "__main__":
