@@ -122,9 +122,11 @@ def league(
                  name=name)
     run = _play(spec, workers=workers, quiet=as_json)
     from flows.league_ratings import board_from_log
+    from flows.store import read_only
 
     board = board_from_log(spec.name)
-    page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.")
+    with read_only() as con:  # the page lists the games, each with its replay page
+        page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.", con=con)
     if as_json:
         doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
                                  "workers": run.workers, "page": str(page)}
