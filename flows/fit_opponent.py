@@ -5,6 +5,10 @@ read the hand log -> rebuild what the player saw -> fit at growing numbers of ha
 the server's hidden cards; also plain counts from the true cards as the full-information
 reference) -> measure each fit against the true strategy -> write the final fit as a
 strategy file -> log metrics, the plot and the file to MLflow.
+
+fit_server is the fit the opponent model uses (flows/opponents/twocarddraw.py): the mixture bot's
+posterior shrunk toward its prior, which on held-out servers loses no more value than the prior at
+any number of hands (docs/twocarddraw-strength.md); the curve above still draws the batch EM.
 """
 
 import os

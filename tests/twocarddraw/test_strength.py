@@ -3,8 +3,14 @@
 import numpy as np
 import pytest
 
-from bench.twocarddraw.strength import (HELDOUT_LAWS, benchmark_server, far_tuning_server, heldout_server,
-                                        ratio_of_sums_interval, summarise)
+from bench.twocarddraw.strength import (
+    HELDOUT_LAWS,
+    benchmark_server,
+    far_tuning_server,
+    heldout_server,
+    ratio_of_sums_interval,
+    summarise,
+)
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
