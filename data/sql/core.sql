@@ -62,8 +62,8 @@ CREATE OR REPLACE VIEW stg_units AS
 SELECT u.match_id, u.chunk, u.unit, u.payoff, m.game, m.bot, m.config, m.seed, m.sweep_id, m.source
 FROM units u JOIN matches m USING (match_id);
 
--- Mart: result per match (= per config in a sweep) with standard error and 95% CI (normal: mean +/-
--- 1.96 se, named in ci_method; flows.stats.payoff_interval gives bounded payoffs an interval never of zero width).
+-- Mart: result per match (= per config in a sweep) with standard error and 95% CI (normal: mean +/- z se,
+-- named in ci_method; flows.stats.payoff_interval gives bounded payoffs an interval never of zero width).
 CREATE OR REPLACE VIEW mart_match_results AS
 WITH per_match AS (
     SELECT match_id, count(*) AS units, avg(payoff) AS mean, stddev_samp(payoff) AS sd
