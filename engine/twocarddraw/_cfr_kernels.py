@@ -112,26 +112,9 @@ def _backward(prow, srow, pot, b, sp, ss, pmask, smask, node_p, node_s, leaf_vp,
             for h in range(NH):
                 theirs[n, h] += qo[a, h]  # the actor's choice is already in the child's reach
         best_response = (mode == 1 and actor == 0) or (mode == 2 and actor == 1)
-        for h in range(NH):
-            r = row + h
-            value = 0.0
-            if best_response:
-                value = -1e300
-                for a in range(3):
-                    if mask[r, a] and q[a, h] > value:
-                        value = q[a, h]
-            else:
-                for a in range(3):
-                    if mask[r, a]:
-                        value += probs[r, a] * q[a, h]
-            mine[n, h] = value
-            if update == actor + 1:
-                regrets = reg_p if actor == 0 else reg_s
-                averages = avg_p if actor == 0 else avg_s
-                for a in range(3):
-                    if mask[r, a]:
-                        regrets[r, a] = max(regrets[r, a] + q[a, h] - value, 0.0)
-                        averages[r, a] += weight * own[n, h] * probs[r, a]
+        regrets = reg_p if actor == 0 else reg_s
+        averages = avg_p if actor == 0 else avg_s
+        _choose(row, q, probs, mask, own[n], best_response, update == actor + 1, weight, regrets, averages, mine[n])
     for h in range(NH):
         out_vp[h] = vp[0, h]
         out_vs[h] = vs[0, h]
@@ -200,7 +183,7 @@ def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, 
                 for i in range(NH):
                     acc += trans[ds, h, i] * v2s[i]
                 qs[ds, h] = acc
-        _draw_choice(srow, qs, ss, smask, reach_s, mode == 2, update == 2, weight, reg_s, avg_s, vs_dp[dp])
+        _choose(srow, qs, ss, smask, reach_s, mode == 2, update == 2, weight, reg_s, avg_s, vs_dp[dp])
         for h in range(NH):
             out_vs[h] += vs_dp[dp, h]
     qp = np.zeros((3, NH))
@@ -210,11 +193,12 @@ def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, 
             for i in range(NH):
                 acc += trans[dp, p, i] * vp_dp[dp, i]
             qp[dp, p] = acc
-    _draw_choice(P_DRAW_BASE + o * NH, qp, sp, pmask, reach_p, mode == 1, update == 1, weight, reg_p, avg_p, out_vp)
+    _choose(P_DRAW_BASE + o * NH, qp, sp, pmask, reach_p, mode == 1, update == 1, weight, reg_p, avg_p, out_vp)
 
 
 @kernel
-def _draw_choice(row, q, probs, mask, reach, best, update, weight, regrets, averages, out):
+def _choose(row, q, probs, mask, reach, best, update, weight, regrets, averages, out):
+    """The actor's value per hand (its strategy's, or the best action's) and, if asked, its CFR+ update."""
     for h in range(NH):
         r = row + h
         value = 0.0
