@@ -110,7 +110,8 @@ def league(
     """Play a league: only the games not played yet (resumable, extendable), then the leaderboard.
 
     Every game goes into the hand log; ratings per program version are stored; the page is
-    written to $CARDLAB_OUT/leagues/<league>/index.html."""
+    written to $CARDLAB_OUT/leagues/<league>/index.html; each run of the command logs the standings to
+    MLflow (a parent run, a child per entrant version)."""
     from reports.leaderboard import write_page
 
     if target is not None and target != "run" and file is None:
@@ -127,15 +128,19 @@ def league(
     board = board_from_log(spec.name)
     with read_only() as con:  # the page lists the games, each with its replay page
         page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.", con=con)
+    if run.mlflow_error:  # the games and standings are in the hand log; only MLflow's copy is missing
+        Console(stderr=True).print(f"note: league {spec.name} was not logged to MLflow ({run.mlflow_error}); run "
+                                   f"the same league again to log it (nothing is played again)", markup=False)
     if as_json:
         doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
-                                 "workers": run.workers, "page": str(page)}
+                                 "workers": run.workers, "page": str(page), "mlflow_run": run.mlflow_run}
         sys.stdout.write(json.dumps(doc) + "\n")
         return
     console = Console() if sys.stdout.isatty() else Console(width=150)
     print_board(board, console)
     console.print(f"{run.played} of {run.planned} games played now ({run.planned - run.played} stored before) "
-                  f"in {run.seconds:.1f} s on {run.workers} workers; page {page}")
+                  f"in {run.seconds:.1f} s on {run.workers} workers; page {page}"
+                  + (f"; MLflow run {run.mlflow_run}" if run.mlflow_run else ""))
 
 
 def bench_league(
