@@ -6,6 +6,7 @@ from bots.base import BotSpec, Ranged, empty_or_file, one_of, ranged, seed_field
 from bots.twocarddraw.learner import LearnerBot
 from bots.twocarddraw.mixture import MixtureLearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
+from bots.twocarddraw.robust import DEFAULT_ITERATIONS, RobustBot
 from bots.twocarddraw.simple import OracleBot, PriorBestResponseBot, SampleBot
 from engine.core.errors import BadValue
 
@@ -67,6 +68,13 @@ class MixtureConfig(Ranged):
             raise BadValue(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
+@dataclass(frozen=True)
+class RobustConfig(MixtureConfig):
+    safe_hands: float = ranged(300.0, 0.0, 1e9)  # exploit weight n / (n + safe_hands) after n hands (0: always)
+    eq_iterations: int = ranged(DEFAULT_ITERATIONS, 10, 100_000)  # CFR+ iterations of the cached safe strategy
+    mix_seed: int = seed_field(0)  # the per-hand choice and the safe strategy's draws
+
+
 BOTS: dict[str, BotSpec] = {
     "sample": BotSpec("sample", NoConfig, lambda c: SampleBot(), "the statement's sample: bet/raise only with 4-4"),
     "oracle": BotSpec("oracle", OracleConfig, OracleBot, "best response to the true strategy file (ceiling)"),
@@ -79,5 +87,9 @@ BOTS: dict[str, BotSpec] = {
     "mixture": BotSpec(
         "mixture", MixtureConfig, MixtureLearnerBot,
         "online EM with a prior mixed over the generator's step count; optional posterior sampling",
+    ),
+    "robust": BotSpec(
+        "robust", RobustConfig, RobustBot,
+        "the mixture's best response, or the game's safe strategy (CFR+), exploiting more with the hands seen",
     ),
 }
