@@ -28,7 +28,7 @@ from prefect.states import Failed
 
 from engine.core.errors import BadValue
 from engine.core.seeds import CONFIRM_SEEDS
-from flows import games, tracking
+from flows import games, sweep_record, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
@@ -341,7 +341,8 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=ranked[0], runner_up=None, paired_diff=None, paired_se=None,
-                                        spec=json.loads(spec.to_json()) | {"decide": asdict(rule)})
+                                        spec=json.loads(spec.to_json()) | {"decide": asdict(rule)},
+                                        baseline=runs[base], pairs=sweep_record.pair_rows(store.con, sweep_id))
             _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
         store.con.execute(
             f"INSERT OR REPLACE INTO decisions VALUES ({', '.join('?' * 24)}, current_timestamp)",

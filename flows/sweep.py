@@ -270,7 +270,8 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=best, runner_up=runner_up, paired_diff=diff, paired_se=se,
-                                        spec=json.loads(spec.to_json()))
+                                        spec=json.loads(spec.to_json()), baseline=baseline,
+                                        pairs=sweep_record.pair_rows(store.con, sweep_id))
         # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
         try:
             store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,

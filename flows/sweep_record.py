@@ -115,6 +115,14 @@ def results(con, sweep_id: str) -> list[ConfigResult]:
     return found
 
 
+def pair_rows(con, sweep_id: str) -> list[tuple[str, str, int, float, float | None]]:
+    """(a, b, units, mean of a - b, its standard error) for every two configs of the sweep on their common units
+    (mart_sweep_pairs); the interval is flows.stats.paired_mean_interval's."""
+    return [(a, b, int(n), float(m), None if se is None else float(se)) for a, b, n, m, se in con.execute(
+        "SELECT match_a, match_b, units, mean_diff, se_diff FROM mart_sweep_pairs WHERE sweep_id = ?",
+        [sweep_id]).fetchall()]
+
+
 def ranked(configs: list) -> list:
     """The configs that did not fail, best lower bound (`.ci_low`) first; a stable sort keeps config order
     among ties."""

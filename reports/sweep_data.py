@@ -186,9 +186,8 @@ def load(con, sweep_id: str | None) -> SweepData:
     base = baseline_match(con, sid)
     if base in labels:
         labels[base] += " (baseline)"
-    pairs = {(a, b): Pair(a, b, int(n), float(m), float(se or 0.0), difference_bounds(row["game"]))
-             for a, b, n, m, se in con.execute("SELECT match_a, match_b, units, mean_diff, se_diff "
-                                               "FROM mart_sweep_pairs WHERE sweep_id = ?", [sid]).fetchall()}
+    pairs = {(a, b): Pair(a, b, n, m, se or 0.0, difference_bounds(row["game"]))
+             for a, b, n, m, se in sweep_record.pair_rows(con, sid)}
     ranked = tuple(sweep_record.ranked(list(configs)))
     reference = base or (ranked[0].match_id if ranked else None)
     curves = tuple(_curve(con, c.match_id, reference) for c in configs if reference and c.match_id != reference)
