@@ -313,10 +313,12 @@ def bank(
     pairs: list[str] = typer.Option([], "--pair", help="bet pair b1,b2 (repeatable); default: all 35"),
     count: int = typer.Option(16, "--count", min=1, help="strategies per pair"),
     mixture: bool = typer.Option(True, "--mixture/--no-mixture",
-                                 help="also the mixture bot's banks (default config: 4 step buckets x 12)"),
+                                 help="also the mixture bot's banks (default config: 4 step buckets x 12) and the "
+                                      "robust bot's safe strategy"),
 ):
     """Build (or check) the cached prior banks the prior_br, learner and mixture bots load at init."""
     from bots.twocarddraw.prior import load_bank, load_step_banks
+    from bots.twocarddraw.robust import load_equilibrium
     from engine.twocarddraw.rules import ALL_BET_SIZES
 
     chosen = []
@@ -327,7 +329,9 @@ def bank(
         load_bank(bets, count=count)
         if mixture:
             load_step_banks(bets)
-        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count}{' + step buckets' if mixture else ''} ready in "
+            load_equilibrium(bets)
+        extra = " + step buckets + safe strategy" if mixture else ""
+        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count}{extra} ready in "
                    f"{time.perf_counter() - started:.1f} s")
 
 
