@@ -10,6 +10,7 @@ from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.splendor.agents import ExternalAgent, InProcessAgent
 from engine.splendor.judge import GameResult, bot_key, chunk_log, game_deal, play_chunk, play_game
+from engine.splendor.program import play_program_chunk
 from engine.splendor.rules import MAX_PLAYERS
 from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan
@@ -52,6 +53,14 @@ def play_splendor_chunk(spec: BotSpec, config, *, seed: int, first: int, count: 
     options = options or SplendorOptions()
     candidate = InProcessAgent(f"{spec.name}*", spec.make(config))
     return play_chunk(candidate, opponent_agents(options), seed=seed, first=first, count=count)
+
+
+def play_splendor_program(config, *, seed: int, first: int, count: int,
+                          options: SplendorOptions | None = None) -> ChunkLog:
+    """A user's program in the candidate's seat (a fresh process per move, as the arbiter runs it) against the
+    options' opponents, on the bots' deals and seats (engine.splendor.program)."""
+    return play_program_chunk(config.argv(), opponent_agents(options or SplendorOptions()), env=config.env(),
+                              seed=seed, first=first, count=count)
 
 
 def game_ranks(result: GameResult) -> list[int]:
@@ -102,6 +111,7 @@ SPEC = GameSpec(
     bots=BOTS,
     default_bot="greedy",
     play_chunk=play_splendor_chunk,
+    play_program=play_splendor_program,
     sql_file="splendor.sql",
     options_type=SplendorOptions,
     default_grid={"target": ("6", "12"), "noble": ("0.5", "1.5")},
