@@ -20,6 +20,7 @@ from engine.core.seeds import Purpose, match_key, unit_key
 from flows import opponents
 from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.games.cg_holdem_log import export_phh
+from flows.games.cg_holdem_luck import unit_luck
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec, project_bot
 from flows.opponents import MODEL_PREFIX
@@ -138,6 +139,7 @@ SPEC = GameSpec(
     payoff_kind=RANKING,
     payoff_bounds=(0.0, 1.0),  # a finish score
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of finish score
+    luck=unit_luck,  # all-in boards valued by the stacks they leave (engine/cg_holdem/luck.py)
     league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
                        options={"turn_ms": int, "first_turn_ms": int, "clock": str}, entrants=(PROGRAM, PROJECT_BOT),
                        entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
