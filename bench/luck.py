@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from bench.decisions import PAIRS, Pair
+from bench.decisions import BOT, PAIRS, Pair
 from engine.core.stats import LuckCheck, luck_check
 from flows import games
 from flows.decide import Outcomes
@@ -28,13 +28,14 @@ class PairLuck:
     single: tuple[float, float]  # each config's own variance-reduction factor (challenger, baseline)
 
 
-def run(game: str = "holdem-training", *, bot: str = "exploit", hands: int = 40_000, seed: int = 5_000,
+def run(game: str = "holdem-training", *, bot: str | None = None, hands: int = 40_000, seed: int = 5_000,
         pairs: tuple[str, ...] | None = None, progress=None) -> tuple[list[PairLuck], float]:
     """The pairs' configs on `hands` deals of `seed`; returns each pair's check and the seconds taken."""
     luck = games.get(game).luck
     if luck is None:
         raise ValueError(f"{game} has no luck correction")
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
+    bot = bot or BOT[game]
     folder = Path(tempfile.mkdtemp(prefix="cardlab-bench-luck-"))
     started = time.perf_counter()
     try:
@@ -42,7 +43,7 @@ def run(game: str = "holdem-training", *, bot: str = "exploit", hands: int = 40_
             ids: dict[tuple, str] = {}
             for config in dict.fromkeys(c for p in chosen for c in (p.challenger, p.baseline)):
                 ids[config] = f"luck-{len(ids)}"
-                run_match(MatchPlan(game=game, bot=bot, overrides=config, seed=seed, units=hands, chunk_size=5000),
+                run_match(MatchPlan(game=game, bot=bot, overrides=config, seed=seed, units=hands, chunk_size=hands),
                           store, match_id=ids[config], source="bench")
                 if progress is not None:
                     progress(config)

@@ -10,7 +10,8 @@ console = Console()
 
 
 def decisions(
-    game: str = typer.Option("holdem-training", help="Game whose pairs are run (holdem-training)."),
+    game: str = typer.Option("holdem-training",
+                             help="Game whose pairs are run: holdem-training, twocarddraw, cg-holdem."),
     repeats: int = typer.Option(10, help="Independent runs per pair (each on its own sweep seed).",
                                 callback=checks.count),
     pair: list[str] = typer.Option([], "--pair", help="Pairs to run (default: all): null, worse, better."),
