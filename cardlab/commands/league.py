@@ -129,8 +129,8 @@ def league(
     with read_only() as con:  # the page lists the games, each with its replay page
         page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.", con=con)
     if run.mlflow_error:  # the games and standings are in the hand log; only MLflow's copy is missing
-        Console(stderr=True).print(f"note: league {spec.name} was not logged to MLflow ({run.mlflow_error}); run "
-                                   f"the same league again to log it (nothing is played again)", markup=False)
+        typer.echo(f"note: league {spec.name} was not logged to MLflow ({run.mlflow_error}); run the same league "
+                   f"again to log it (nothing is played again)", err=True)
     if as_json:
         doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
                                  "workers": run.workers, "page": str(page), "mlflow_run": run.mlflow_run}
