@@ -572,7 +572,10 @@ class LineProcess:
             return
         self._last_poll = now
         group = self._group
-        members = self._tree.members() if not (group and group.memory_folder and group.pids_folder) else []
+        members = []
+        if not (group and group.memory_folder and group.pids_folder):  # a pids group lists the tree in one read
+            found = group.members() if group else None
+            members = self._tree.members() if found is None else found
         if group and group.memory_folder:
             self._peak_kb = max(self._peak_kb, group.memory_peak_kb())
         elif members:
