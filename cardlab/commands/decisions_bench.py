@@ -111,5 +111,10 @@ def _luck(game: str, *, hands: int, seed: int, pairs: tuple[str, ...] | None) ->
         typer.echo(f"  {r.pair.name:6}: raw {c.raw.mean:+.3f} +/- {half_raw:.3f} (sd {c.raw.sd:.2f}), adjusted "
                       f"{c.adjusted.mean:+.3f} +/- {half_adj:.3f} (sd {c.adjusted.sd:.2f}); correction's mean "
                       f"{c.shift.mean:+.3f} (95% {low:+.3f} .. {high:+.3f}: {covers}"
-                      f" 0); variance-reduction factor {c.factor:.2f} (each config alone: {r.single[0]:.2f}, "
-                      f"{r.single[1]:.2f})")
+                      f" 0); variance-reduction factor {_factor(c.factor)} (each config alone: "
+                      f"{_factor(r.single[0])}, {_factor(r.single[1])})")
+
+
+def _factor(x: float) -> str:
+    """A factor, or what a correction leaving no spread means (a fixed policy's exact value is constant)."""
+    return f"{x:,.2f}" if x < 1e6 else "no spread left"

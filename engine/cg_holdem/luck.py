@@ -74,7 +74,13 @@ def _places(hole, board, dead, counts):
 def board_outcomes(hole: np.ndarray, board: tuple[int, ...], dead: set[int]) -> dict[tuple[int, ...], int]:
     """How many boards completing `board` give each ordering of the contenders' hands (places, 0 = best,
     ties share), over every completion from the cards not in `dead` (all dealt hole cards and the board)."""
-    hole = np.ascontiguousarray(hole, dtype=np.int64).reshape(-1, 2)
+    hole = np.asarray(hole, dtype=np.int64).reshape(-1, 2)
+    return _outcomes(tuple(map(tuple, hole.tolist())), tuple(board), frozenset(dead))
+
+
+@lru_cache(maxsize=20_000)  # the same deal's all-ins recur across duplicate seatings and paired configs
+def _outcomes(hole_cards: tuple, board: tuple[int, ...], dead: frozenset) -> dict[tuple[int, ...], int]:
+    hole = np.array(hole_cards, dtype=np.int64).reshape(-1, 2)
     k = len(hole)
     if not 2 <= k <= MAX_CONTENDERS:
         raise ValueError(f"{k} contenders: need 2..{MAX_CONTENDERS}")
