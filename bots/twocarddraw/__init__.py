@@ -70,7 +70,8 @@ class MixtureConfig(Ranged):
 
 @dataclass(frozen=True)
 class RobustConfig(MixtureConfig):
-    safe_hands: float = ranged(300.0, 0.0, 1e9)  # exploit weight n / (n + safe_hands) after n hands (0: always)
+    safe_hands: float = ranged(50.0, 0.0, 1e9)  # exploit weight n / (n + safe_hands) after n hands (0: always);
+    # 50 beat 300 on tuning-far 0-3 (docs/twocarddraw-strength.md)
     eq_iterations: int = ranged(DEFAULT_ITERATIONS, 10, 100_000)  # CFR+ iterations of the cached safe strategy
     mix_seed: int = seed_field(0)  # the per-hand choice and the safe strategy's draws
 
