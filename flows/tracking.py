@@ -6,6 +6,7 @@ import contextlib
 import json
 import logging
 import math
+import warnings
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -218,11 +219,10 @@ def log_league(board, *, seed: int, games: int, players: int, options: dict, ent
                         f"measure_high/{label}": s.ci_high}
         mlflow.log_metrics(_finite(figures))
         mlflow.log_dict(board.to_json(), "leaderboard.json")
-        if board.pairs:  # a table MLflow's UI shows (Artifacts, or Evaluation in older versions)
-            mlflow.log_table({"a": [p.a for p in board.pairs], "b": [p.b for p in board.pairs],
-                              "games": [p.games for p in board.pairs], "value": [p.value for p in board.pairs],
-                              "ci_low": [p.ci_low for p in board.pairs], "ci_high": [p.ci_high for p in board.pairs]},
-                             "pairs.json")
+        if board.pairs:  # a table MLflow's UI shows; its pandas call warns of a pandas 4 change that is MLflow's
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                _log_pairs(board.pairs)
         for position, s in enumerate(board.standings, start=1):
             e = entrants.get(s.entrant)
             with mlflow.start_run(experiment_id=exp, run_name=s.entrant, nested=True):
@@ -237,6 +237,12 @@ def log_league(board, *, seed: int, games: int, players: int, options: dict, ent
                     "ci_high": s.ci_high, "games": s.games, "faults": s.faults, "mu": s.mu, "sigma": s.sigma,
                     "cpu_seconds": s.cpu_seconds} | _versus(s.entrant, board.pairs, difference=difference)))
         return parent.info.run_id
+
+
+def _log_pairs(pairs) -> None:
+    mlflow.log_table({"a": [p.a for p in pairs], "b": [p.b for p in pairs], "games": [p.games for p in pairs],
+                      "value": [p.value for p in pairs], "ci_low": [p.ci_low for p in pairs],
+                      "ci_high": [p.ci_high for p in pairs]}, "pairs.json")
 
 
 def _versus(entrant: str, pairs, *, difference: bool) -> dict:
