@@ -54,5 +54,30 @@ def partial(db: Path, league: str, bot: str) -> list[str]:
             f"[{p.low:.1%}, {p.high:.1%}] | |"]
 
 
+def paired(before: Path, after: Path, league: str, bot: str = "ranged") -> str:
+    """The same league played by two versions of the bot (two OUT folders, same seed, so the same
+    deals and seatings): the mean difference of its finish score per game with a t interval."""
+    import duckdb
+
+    from flows.stats import paired_mean_interval, summarize
+
+    def scores(out: Path) -> dict[str, float]:
+        with duckdb.connect(str(out / "handlog.duckdb"), read_only=True) as con:
+            found = con.execute("SELECT game_key, payoff FROM league_seats WHERE league = ? "
+                                "AND split_part(entrant, '@', 1) = ?", [league, bot]).fetchall()
+        # the key names entrants with their versions: keep the round and the seat order only
+        return {k.split(":")[0] + ":" + ",".join(e.split("@")[0] for e in k.split(":", 1)[1].split(",")): v
+                for k, v in found}
+
+    a, b = scores(before), scores(after)
+    common = sorted(set(a) & set(b))
+    d = summarize([b[k] - a[k] for k in common])
+    m = paired_mean_interval(d.n, d.mean, d.se, (-1.0, 1.0))
+    return f"{league}: after - before {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per game over {d.n} paired games"
+
+
 if __name__ == "__main__":
-    print("\n".join(rows(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "ranged")))
+    if sys.argv[1] == "--paired":  # --paired BEFORE AFTER LEAGUE
+        print(paired(Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]))
+    else:
+        print("\n".join(rows(Path(sys.argv[1]), sys.argv[2] if len(sys.argv) > 2 else "ranged")))
