@@ -159,6 +159,7 @@ def measure(command: str, *, games: int, seed: int, opponent: str = "greedy", st
     phases = Phases()
     candidate = ExternalAgent("program", command)
     opponents = opponent_agents(SplendorOptions(opponent=opponent))
+    play_chunk(opponents[0], opponent_agents(SplendorOptions(opponent=opponent)), seed=seed, first=0, count=1)  # warm
     cpu, children, wall = time.process_time(), _children_cpu(), time.perf_counter()
     with _timed(phases):
         game_cpu = time.process_time()
