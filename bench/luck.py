@@ -7,6 +7,7 @@ correction's own mean (an unbiased correction's interval covers 0), and the vari
 variance / adjusted) is how many times fewer hands a sequential test needs for the same decision.
 """
 
+import importlib
 import shutil
 import tempfile
 import time
@@ -28,10 +29,22 @@ class PairLuck:
     single: tuple[float, float]  # each config's own variance-reduction factor (challenger, baseline)
 
 
+# Corrections measured here that decisions do not use (docs/statistics.md says why): game -> module with unit_luck
+MEASURED_ONLY = {"twocarddraw": "flows.games.twocarddraw_luck"}
+
+
+def correction(game: str):
+    """The game's zero-mean correction: its spec's (what decisions use), else one measured only here; or None."""
+    found = games.get(game).luck
+    if found is None and game in MEASURED_ONLY:
+        found = importlib.import_module(MEASURED_ONLY[game]).unit_luck
+    return found
+
+
 def run(game: str = "holdem-training", *, bot: str | None = None, hands: int = 40_000, seed: int = 5_000,
         pairs: tuple[str, ...] | None = None, progress=None) -> tuple[list[PairLuck], float]:
     """The pairs' configs on `hands` deals of `seed`; returns each pair's check and the seconds taken."""
-    luck = games.get(game).luck
+    luck = correction(game)
     if luck is None:
         raise ValueError(f"{game} has no luck correction")
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]

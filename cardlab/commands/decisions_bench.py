@@ -93,12 +93,12 @@ def _resampled(game: str, sweep_id: str, rule, *, runs: int, cap: int, seed: int
 
 
 def _luck(game: str, *, hands: int, seed: int, pairs: tuple[str, ...] | None) -> None:
-    from bench.luck import run
+    from bench.luck import correction, run
     from flows import games
 
-    if games.get(game).luck is None:
+    if correction(game) is None:
         fail(f"--game {game}: no luck correction (GameSpec.luck); accepted: "
-             f"{', '.join(g for g in games.names() if games.get(g).luck is not None)}")
+             f"{', '.join(g for g in games.names() if correction(g) is not None)}")
     results, seconds = run(game, hands=hands, seed=seed, pairs=pairs,
                            progress=lambda config: typer.echo(f"  played {dict(config) or 'defaults'}", err=True))
     typer.echo(f"{game}: every config on {hands:,} deals of seed {seed}, paired differences with and without "

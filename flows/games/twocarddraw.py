@@ -9,7 +9,6 @@ from bots.twocarddraw import BOTS
 from engine.twocarddraw import judge
 from engine.twocarddraw.best_response import MAX_STEPS
 from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, DecisionDefaults, GameSpec, LeagueRules, Starter
-from flows.games.twocarddraw_luck import unit_luck
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec, project_bot
 
@@ -52,7 +51,8 @@ SPEC = GameSpec(
     payoff_label="profit per hand",
     payoff_kind=HOUSE,
     decision=DecisionDefaults(d1=0.05, batch=1000, first_look=1000),
-    luck=unit_luck,  # profit minus the played policy's exact value (engine/twocarddraw/luck.py)
+    # No luck= for decisions: the correction (flows/games/twocarddraw_luck.py) leaves a learning bot's policy values,
+    # correlated hand to hand, which the SPRT would read as independent (docs/statistics.md)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "strategy": str}, entrants=(CLASS_FILE, PROJECT_BOT),
                        entrant_help="classes, as TopCoder's tester ran them: NAME=PATH.py:ClassName (yours, in its "
