@@ -15,7 +15,8 @@ from cardlab.errors import fail
 from engine.core.seeds import LEAGUE_SEEDS
 
 PROGRAM_HELP = ("NAME=COMMAND (repeatable); where the game seats them (`cardlab league GAME` says which), "
-                "NAME=PATH.py:ClassName (your class) or NAME=bot:BOT[:k=v...] (a project bot)")
+                "NAME=PATH.py:ClassName (your class), NAME=bot:BOT[:k=v...] (a project bot) or NAME=model:ID "
+                "(a fitted opponent model, `cardlab fit`)")
 
 
 def _spec(target: str | None, file_arg: str | None, file: Path | None, *, programs: list[str], games: int | None,
