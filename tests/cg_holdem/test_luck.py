@@ -94,3 +94,11 @@ def test_logged_games_settle_to_the_logged_stacks_and_the_spread_narrows(logged)
     assert check.factor > 1.1
     low, high = check.shift_interval
     assert low < 0 < high
+
+
+def test_decided_sweeps_take_the_all_in_luck_out():
+    from flows import games
+    from flows.decide import make_rule
+    from flows.games.cg_holdem_luck import unit_luck
+
+    assert make_rule("cg-holdem").luck and games.get("cg-holdem").luck is unit_luck

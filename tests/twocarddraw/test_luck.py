@@ -76,3 +76,12 @@ def test_a_log_the_replay_does_not_reproduce_is_refused(logged):
 
     with pytest.raises(ValueError, match="differs from the log at hand 7"):
         unit_luck(tampered, "m-learner", 300)
+
+
+def test_decisions_leave_it_out_and_the_bench_measures_it():
+    """A learning bot's corrected payoffs are correlated hand to hand: the SPRT would read them as independent."""
+    from bench.luck import correction
+    from flows.decide import make_rule
+
+    assert not make_rule("twocarddraw").luck
+    assert correction("twocarddraw") is unit_luck
