@@ -1,22 +1,14 @@
 """`cardlab fit` as scripts call it: one JSON object on the last line; a game without a fitter in one line."""
 
-import contextlib
-import io
 import json
-import sys
 
 import pytest
 
-from cardlab import cli
+from tests.cli.test_cli import cardlab as run_cli
 
 
 def cardlab(monkeypatch, *args) -> tuple[int, str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    monkeypatch.setattr(sys, "argv", ["cardlab", *args])
-    with pytest.raises(SystemExit) as exit_info, contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        cli.main()
-        sys.exit(0)
-    return exit_info.value.code or 0, out.getvalue(), err.getvalue()
+    return run_cli(None, monkeypatch, *args)  # the CLI tests' own runner (its capsys is unused)
 
 
 @pytest.fixture
