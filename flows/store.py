@@ -29,6 +29,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from engine.core import ending
 from engine.core.errors import BadValue, MissingFile
 from engine.core.log import ChunkLog
 from flows import sharing, spool
@@ -312,7 +313,8 @@ class HandLog:
             try:
                 try:
                     self._connection(self._wait_now())
-                    result = action()
+                    with ending.held():  # a signal ends the command after this write, never inside it
+                        result = action()
                 except (duckdb.Error, OSError) as exc:
                     self._check_disk(exc)  # a full disk: HandLogUnwritable
                     raise
