@@ -64,8 +64,10 @@ def _matches(con, player: str, matches) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _heldout(match_id: str, unit: int, seed: int, share: float) -> bool:
-    digest = hashlib.sha256(f"{seed}:{match_id}:{unit}".encode()).digest()
+def _heldout(game_seed: int, unit: int, seed: int, share: float) -> bool:
+    """Whether a game's decisions are held out: by its deal seed and unit, not its match id (new each
+    time a match is logged), so the same games logged again split, and fit, the same way."""
+    digest = hashlib.sha256(f"{seed}:{game_seed}:{unit}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64 < share
 
 
@@ -87,7 +89,7 @@ def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout:
         for unit, game_seed, players in games:
             mine = {s for s in range(players) if names.get((unit, s)) in (player,) or
                     (names.get((unit, s)) or "").split("@")[0] == player}
-            held = _heldout(match_id, unit, seed, holdout)
+            held = _heldout(game_seed, unit, seed, holdout)
             out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, held)
             replayed += 1
     return out, replayed

@@ -23,7 +23,7 @@ def workspace(tmp_path_factory):
         with HandLog() as store:
             for k, bot in enumerate(("station", "pushfold")):
                 plan = MatchPlan(game="cg-holdem", bot=bot, options=(("opponents", "aggressive"), ("players", "2")),
-                                 seed=11 + k, units=12, chunk_size=12)
+                                 seed=11 + k, units=30, chunk_size=30)
                 run_match(plan, store)
         yield home
 
