@@ -40,7 +40,25 @@ PAIRS = {
         Pair("worse", WEAK, STRONG, "keep", "1/1 completions against 10/8: clearly worse"),
         Pair("better", STRONG, WEAK, "switch", "10/8 completions against 1/1: clearly better"),
     ),
+    # TwoCardDraw, mixture bot, the default server. Thompson draws on seed 1 or 0: the same expectation by
+    # symmetry, different play; a learner that never re-solves (the prior's best response throughout) is
+    # clearly worse than one re-solving every hand (bench decisions --luck prints the differences).
+    "twocarddraw": (
+        Pair("null", (("explore", "thompson"), ("explore_seed", "1")), (("explore", "thompson"), ("explore_seed", "0")),
+             "keep", "Thompson draws on another seed: no difference"),
+        Pair("worse", (("resolve_every", "1000000"),), (("resolve_every", "1"),), "keep",
+             "never re-solving against re-solving every hand: clearly worse"),
+        Pair("better", (("resolve_every", "1"),), (("resolve_every", "1000000"),), "switch",
+             "re-solving every hand against never: clearly better"),
+    ),
+    # CodinGame Hold'em, aggressive bot, default opponents: calling whenever the pot odds allow minus a whole
+    # unit of equity (calling everything) is clearly worse. (No null pair: the bot's seed is replaced per game,
+    # so seeds 0 and 1 play identical games.)
+    "cg-holdem": (
+        Pair("worse", (("call_margin", "-1"),), (), "keep", "calling every bet against the default: clearly worse"),
+    ),
 }
+BOT = {"holdem-training": "exploit", "twocarddraw": "mixture", "cg-holdem": "aggressive"}  # whose configs they are
 
 
 @dataclass(frozen=True)
@@ -72,11 +90,12 @@ class PairResult:
         return 2 * FIXED_PER_CONFIG / self.mean_hands
 
 
-def run(game: str = "holdem-training", *, bot: str = "exploit", repeats: int = 10, cap: int = FIXED_PER_CONFIG,
+def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int = 10, cap: int = FIXED_PER_CONFIG,
         seed: int = 1000, pairs: tuple[str, ...] | None = None, rule: Rule | None = None, workers: int | None = None,
         progress=None) -> list[PairResult]:
     """Every pair `repeats` times, run r on sweep seed `seed + r`; `cap` units per config and phase."""
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
+    bot = bot or BOT[game]
     rule = rule or make_rule(game)
     folder = Path(tempfile.mkdtemp(prefix="cardlab-bench-decisions-"))
     decide = with_runner("threads", workers=workers)

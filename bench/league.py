@@ -34,7 +34,7 @@ def league_bench(spec: LeagueSpec, *, workers: int) -> LeagueBench:
         for n in (1, workers):
             db = str(Path(scratch) / f"w{n}.duckdb")
             started = time.perf_counter()
-            run_league(spec, db=db, workers=n)
+            run_league(spec, db=db, workers=n, track=False)  # scratch leagues: nothing for MLflow
             runs[n] = time.perf_counter() - started
             board = board_from_log(spec.name, db)
             seats[n] = seat_results(spec.name, db)

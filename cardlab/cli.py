@@ -14,6 +14,7 @@ from pathlib import Path  # noqa: E402
 
 import typer  # noqa: E402
 from rich.console import Console  # noqa: E402
+from rich.markup import escape  # noqa: E402
 from rich.table import Table  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
@@ -144,7 +145,7 @@ def match(
 
 
 # ---------------------------------------------------------------------------------- sweep
-def _run_sweep(spec, runner: str, workers: int | None):
+def _run_sweep(spec, runner: str, workers: int | None, retry_failed: bool = False):
     from flows.sweep import validate, with_runner
 
     validate(spec)
@@ -152,7 +153,8 @@ def _run_sweep(spec, runner: str, workers: int | None):
     total = spec.units * len(spec.plans())
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot}", total=total)
-        return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n))
+        return with_runner(runner, workers=workers)(spec, progress=lambda n: progress.advance(bar, n),
+                                                    retry_failed=retry_failed)
 
 
 def _config_label(run, baseline) -> str:
@@ -162,20 +164,24 @@ def _config_label(run, baseline) -> str:
 
 
 def _print_sweep(outcome, unit: str, game: str | None = None, seed: int | None = None) -> None:
+    from flows import sweep_record
     from flows.stats import payoff_interval
 
     table = Table("config", "mean", "95% CI", "method", f"{unit}s/s", "match")
-    for run in sorted(outcome.runs, key=lambda r: r.ci_low, reverse=True):
+    for run in sweep_record.ranked(list(outcome.runs)):
         method = payoff_interval(game or "", run.units, run.mean, run.se * run.units ** 0.5).method
         table.add_row(_config_label(run, outcome.baseline), f"{run.mean:+.4f}",
                       f"{run.ci_low:+.4f} .. {run.ci_high:+.4f}", method, f"{run.units_per_s:,.0f}", run.match_id)
     console.print(table)
+    for run in outcome.runs:  # not ranked: in the contest they would have scored badly
+        if run.failure:
+            console.print(f"[red]failed[/] {escape(_config_label(run, outcome.baseline))}: {escape(run.failure)}")
     best = _config_label(outcome.best, outcome.baseline)
     console.print(f"best by lower confidence bound: [bold]{best}[/] ({outcome.best.ci_low:+.4f})")
     if outcome.paired_diff is not None:
         console.print(f"paired difference to the runner-up on the same deals: {outcome.paired_diff:+.4f} "
                       f"+/- {Z95 * outcome.paired_se:.4f} (95%)")
-    if outcome.baseline is not None and outcome.baseline is not outcome.best:
+    if outcome.baseline is not None and outcome.baseline is not outcome.best and outcome.baseline_diff is not None:
         console.print(f"paired difference to the baseline on the same deals: {outcome.baseline_diff:+.4f} "
                       f"+/- {Z95 * outcome.baseline_se:.4f} (95%)")
     if seed is not None:  # which deals: the estimates above come from the deals that chose the best
@@ -183,6 +189,9 @@ def _print_sweep(outcome, unit: str, game: str | None = None, seed: int | None =
                       f"both to choose and to estimate (`--until-decided` confirms on fresh deals)")
     console.print(f"sweep {outcome.sweep_id}: {outcome.units_written:,} {unit}s logged in {outcome.seconds:.1f} s; "
                   f"MLflow parent run {outcome.mlflow_run_id}")
+    if "program_hash" in outcome.best.config:  # which program the results are of (its files, its folder)
+        console.print(f"program: files {outcome.best.config['program_hash'] or 'not found'}, folder "
+                      f"{outcome.best.config['folder_hash'] or '-'} (the best config's command)")
 
 
 @app.command()
@@ -210,7 +219,7 @@ def sweep(
                                        "sweep's deals, then confirm the choice against the baseline on fresh deals "
                                        "with a sequential test; --hands is then the cap per config and phase."),
     d1: float = typer.Option(None, help="--until-decided: the difference per unit worth switching for (H1), in "
-                                        "the game's unit (default per game, e.g. 0.25 chips/hand in Hold'em "
+                                        "the game's unit (default per game, e.g. 0.5 chips/hand in Hold'em "
                                         "Training)."),
     d0: float = typer.Option(0.0, help="--until-decided: the difference that is no reason to switch (H0)."),
     alpha: float = typer.Option(0.05, help="--until-decided: chance of switching when the difference is d0, and "
@@ -218,6 +227,12 @@ def sweep(
     beta: float = typer.Option(0.05, help="--until-decided: chance of keeping when the difference is d1."),
     json_: bool = typer.Option(False, "--json", help="--until-decided: print the decision as one JSON object "
                                                      "on stdout (the rest goes to stderr)."),
+    retry_failed: bool = typer.Option(False, "--retry-failed", help="With --resume: play the configs that failed "
+                                      "(a program that crashed) again; --resume alone retries a failed config "
+                                      "once, and not in a sweep that closed."),
+    turn_ms: int = options.turn_flags()[0],
+    first_turn_ms: int = options.turn_flags()[1],
+    clock: str = options.turn_flags()[2],
 ):
     """A Prefect flow: configs x chunks over the task runner, every unit to DuckDB, MLflow runs, best config.
 
@@ -237,18 +252,37 @@ def sweep(
     if not program:
         options.bot(adapter.bots, bot, set_, game=adapter.name)  # the bot and its shared settings, before playing
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
-                     units=hands, seed=seed, chunk_size=chunk, options=options.pairs(opt, "--opt"),
+                     units=hands, seed=seed, chunk_size=chunk,
+                     options=options.pairs([*opt, *_turn_options(adapter, turn_ms, first_turn_ms, clock)], "--opt"),
                      fixed=options.pairs(set_, "--set"), sweep_id=resume, program=program or "", pass_as=pass_as,
                      baseline=None if program or resume else baseline_for(adapter.name, bot))
+    if retry_failed and not resume:
+        fail("--retry-failed: only with --resume SWEEP; accepted: --resume SWEEP --retry-failed")
     if resume:
-        spec = _resumed(spec, ctx)
+        spec = _resumed(spec, ctx, retry_failed=retry_failed)
     rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
+    if rule is not None and retry_failed:
+        fail("--retry-failed: not for a sweep run until decided (it stops at a failed chunk); accepted: --resume "
+             "alone")
     if rule is None:
         if json_:
             fail("--json: only with --until-decided; accepted: --until-decided --json")
-        _print_sweep(_run_sweep(spec, runner, workers), adapter.unit, adapter.name, spec.seed)
+        _print_sweep(_run_sweep(spec, runner, workers, retry_failed), adapter.unit, adapter.name, spec.seed)
         return
     _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
+
+
+def _turn_options(adapter, turn_ms: int | None, first_turn_ms: int | None, clock: str | None) -> list[str]:
+    """The turn-limit flags as the game's options (its MatchOptions' turn_ms, first_turn_ms, clock)."""
+    import dataclasses
+
+    from flows.games import specs
+
+    def fields_of(spec) -> set[str]:
+        return {f.name for f in dataclasses.fields(spec.options_type)} if spec.options_type else set()
+
+    return options.turn_limits(fields_of(adapter), game=adapter.name, turn_ms=turn_ms, first_turn_ms=first_turn_ms,
+                               clock=clock, games_with=lambda: [s.name for s in specs() if "turn_ms" in fields_of(s)])
 
 
 def _decision_rule(game: str, resume: str | None, until_decided: bool, **flags):
@@ -289,7 +323,7 @@ def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, 
         print(got.to_json(), flush=True)
 
 
-def _resumed(given, ctx: typer.Context):
+def _resumed(given, ctx: typer.Context, *, retry_failed: bool = False):
     """The stored spec of the sweep to resume; flags given on the command line must agree with it."""
     from typer._click.core import ParameterSource
 
@@ -299,11 +333,13 @@ def _resumed(given, ctx: typer.Context):
     explicit = {param: field for param, field in (("bot", "bot"), ("grid", "grid"), ("hands", "units"),
                                                   ("seed", "seed"), ("chunk", "chunk_size"), ("opt", "options"),
                                                   ("set_", "fixed"), ("program", "program"),
-                                                  ("pass_as", "pass_as"))
+                                                  ("pass_as", "pass_as"), ("turn_ms", "options"),
+                                                  ("first_turn_ms", "options"), ("clock", "options"))
                 if ctx.get_parameter_source(param) is ParameterSource.COMMANDLINE}
     with read_only() as con:
         return resume_spec(con, given.sweep_id, {"game": given.game} | {field: getattr(given, field)
-                                                                        for field in explicit.values()})
+                                                                        for field in explicit.values()},
+                           retry_failed=retry_failed)
 
 
 # ---------------------------------------------------------------------------------- pick
@@ -325,6 +361,10 @@ def pick(
     console.print(f"sweep {picked.sweep_id}: best {picked.bot} "
                   f"{json.dumps(picked.overrides)} mean {picked.mean:+.4f}, lower bound {picked.lower_bound:+.4f} "
                   f"(match {picked.match_id}; MLflow parent run {picked.run_id})")
+    for config, reason in picked.failed:
+        console.print(f"not considered: {escape(config)} failed: {escape(reason)}")
+    if picked.bot == PROGRAM_BOT:
+        _program_notes(picked.config)
     if picked.decision is not None and picked.decision.confirmed_mean is not None:  # --until-decided: the fresh deals'
         d = picked.decision
         console.print(f"decided: {d.decision}; confirmed on fresh deals (seed {d.deals['confirmation']['seed']}): "
@@ -332,6 +372,26 @@ def pick(
                       f"{_or_nan(d.confirmed_high)}, {d.confirmed_method})")
     if out is not None:
         export_picked(adapter.name, picked, out, submit=submit)
+
+
+def _picked_program(config: dict) -> ProgramConfig:
+    """The picked program as it is now (its hashes taken from the files on disk today)."""
+    return ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"])
+
+
+def _program_notes(config: dict) -> None:
+    """Which program the sweep played (its hash), whether it is still that one, and how to make the chosen
+    values the program's own defaults."""
+    from bots.program import source_hints
+
+    now = _picked_program(config)
+    then = config.get("program_hash") or "not recorded"
+    console.print(f"program: files {then}, folder {config.get('folder_hash') or '-'} (as swept)")
+    if config.get("program_hash") and now.program_hash != config["program_hash"]:
+        console.print(f"[yellow]warning[/]: the program changed since the sweep (files {then} then, "
+                      f"{now.program_hash or 'not found'} now): its results are not this program's; sweep it again")
+    for hint in source_hints(now):
+        console.print(escape(hint))
 
 
 def _or_nan(value: float | None) -> str:
@@ -354,9 +414,9 @@ def export_picked(game: str, picked, out: Path, *, submit: bool) -> None:
 
     overrides = options.settings_of(picked.config or {})
     if picked.bot == PROGRAM_BOT:  # a user's program: the command with the chosen parameters
-        config = picked.config
-        write_bundle(ProgramConfig(config["template"], tuple(map(tuple, config["params"])), config["pass_as"]),
-                     Path(out), note=f"picked by cardlab from sweep {picked.sweep_id}")
+        swept = picked.config.get("program_hash")
+        write_bundle(_picked_program(picked.config), Path(out),
+                     note=f"picked by cardlab from sweep {picked.sweep_id} (program {swept})")
     else:
         commands = games.get(game).commands
         if commands is None or not hasattr(importlib.import_module(commands), "export"):
@@ -364,7 +424,8 @@ def export_picked(game: str, picked, out: Path, *, submit: bool) -> None:
         importlib.import_module(commands).export(out=out, bot=picked.bot, set_=overrides)
     (Path(out) if Path(out).is_dir() else Path(out).parent).joinpath("picked.json").write_text(
         json.dumps({"sweep_id": picked.sweep_id, "mlflow_run": picked.run_id, "bot": picked.bot,
-                    "config": picked.config}, indent=2))
+                    "config": picked.config, "program_hash": (picked.config or {}).get("program_hash"),
+                    "folder_hash": (picked.config or {}).get("folder_hash")}, indent=2))
     if submit:
         submissions.record_bundle(game, bot=picked.bot, config=picked.config or {}, source="pick", bundle=out,
                                   sweep_id=picked.sweep_id, mlflow_run=picked.run_id)
@@ -666,9 +727,11 @@ def _wire_workspace_bench() -> None:
 _wire_workspace_bench()
 importlib.import_module("cardlab.commands.reports").wire(app)  # phh export, replay
 app.command("league")(importlib.import_module("cardlab.commands.league").league)
+app.command("new")(importlib.import_module("cardlab.commands.new").new)
 bench_app.command("league")(importlib.import_module("cardlab.commands.league").bench_league)
 app.add_typer(importlib.import_module("cardlab.commands.cluster").app, name="cluster")  # Dask + Prefect
 app.add_typer(importlib.import_module("cardlab.commands.handlog").app, name="handlog")  # compact, check
+app.command("fit")(importlib.import_module("cardlab.commands.fit").fit)  # opponent models (flows/opponents)
 
 
 def main() -> None:

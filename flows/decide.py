@@ -28,11 +28,21 @@ from prefect import flow, get_run_logger
 from prefect.states import Failed
 
 from engine.core.errors import BadValue
-from flows import games, tracking
+from engine.core.seeds import CONFIRM_SEEDS
+from flows import games, sweep_record, tracking
 from flows.games.base import SQL_DIR
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
-from flows.stats import PairedLook, Sprt, confidence_sequence, mean_interval, race_losers
+from flows.stats import (
+    LuckCheck,
+    PairedLook,
+    Sprt,
+    confidence_sequence,
+    luck_check,
+    mean_interval,
+    paired_look,
+    race_losers,
+)
 from flows.store import HandLog, new_match_id
 from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs
 
@@ -73,6 +83,7 @@ class Rule:
     race_alpha: float = 0.05
     first_look: int = 1000
     bounds: tuple[float, float] | None = None  # the payoff's range (the difference's is twice it)
+    luck: bool = False  # take the game's luck correction (GameSpec.luck) out of every payoff
 
     def sprt(self) -> Sprt:
         return Sprt(d1=self.d1, d0=self.d0, alpha=self.alpha, beta=self.beta, first_look=self.first_look)
@@ -83,7 +94,8 @@ class Rule:
     @classmethod
     def from_json(cls, text: str) -> "Rule":
         doc = json.loads(text)
-        return cls(**doc | {"bounds": None if doc.get("bounds") is None else tuple(doc["bounds"])})
+        # A rule stored before luck corrections existed decided without one: resumed, it still does.
+        return cls(**{"luck": False} | doc | {"bounds": None if doc.get("bounds") is None else tuple(doc["bounds"])})
 
     @property
     def diff_bounds(self) -> tuple[float, float] | None:
@@ -94,7 +106,7 @@ class Rule:
 
 
 def make_rule(game: str, *, d1: float | None = None, d0: float = 0.0, alpha: float = 0.05, beta: float = 0.05,
-              race_alpha: float = 0.05, first_look: int | None = None) -> Rule:
+              race_alpha: float = 0.05, first_look: int | None = None, luck: bool = True) -> Rule:
     """The rule from the user's flags over the game's defaults; one-line refusals name the flag."""
     found = defaults_for(game)
     if d1 is None:
@@ -108,14 +120,17 @@ def make_rule(game: str, *, d1: float | None = None, d0: float = 0.0, alpha: flo
     if not d1 > d0:
         raise BadValue(f"--d1 {d1} must exceed --d0 {d0}: the test tells 'no better than d0' from 'd1 better'")
     look = first_look if first_look is not None else (found.first_look if found else 1000)
+    corrects = game in games.names() and games.get(game).luck is not None
     return Rule(d1=d1, d0=d0, alpha=alpha, beta=beta, race_alpha=race_alpha, first_look=look,
-                bounds=found.bounds if found else None)
+                bounds=found.bounds if found else None, luck=luck and corrects)
 
 
 def confirmation_seed(seed: int) -> int:
     """The confirmation's seed: derived from the sweep's for this purpose alone, spread over 62 bits so it
     is never a seed anyone types (sweep, judge, league and nightly seeds are small numbers)."""
     derived = int(np.random.SeedSequence([seed, CONFIRM_TAG]).generate_state(1, np.uint64)[0]) >> 2
+    if derived not in CONFIRM_SEEDS:  # below 2**32: one seed in a billion, moved into the range
+        derived += CONFIRM_SEEDS.low
     return derived if derived != seed else derived ^ 1
 
 
@@ -168,23 +183,44 @@ def stored_rule(con, sweep_id: str) -> Rule | None:
     return Rule.from_json(found[0][0]) if found else None
 
 
-def _pair_looks(store: HandLog, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
-    """a minus b on their common units below `units`, for every ordered pair of the matches."""
-    marks = ", ".join("?" * len(match_ids))
-    rows = store.query(
-        f"SELECT a.match_id AS a, b.match_id AS b, count(*) AS n, avg(a.payoff - b.payoff) AS m, "
-        f"coalesce(stddev_samp(a.payoff - b.payoff), 0) AS sd FROM units a JOIN units b ON a.unit = b.unit "
-        f"WHERE a.match_id IN ({marks}) AND b.match_id IN ({marks}) AND a.match_id <> b.match_id "
-        f"AND a.unit < ? GROUP BY ALL", [*match_ids, *match_ids, units])
-    return {(r["a"], r["b"]): PairedLook(int(r["n"]), float(r["m"]), float(r["sd"]))
-            for r in rows.iter_rows(named=True)}
+class Outcomes:
+    """Each match's payoff per unit, with the game's luck taken out where its spec has a zero-mean
+    correction (GameSpec.luck: computed from what the judge knows and the players did not). A
+    correction of expectation zero leaves every mean as it is and narrows the differences; the race,
+    the SPRT and the confirmed interval all read these outcomes."""
 
+    def __init__(self, store: HandLog, luck: Callable | None):
+        self.store, self.luck = store, luck
+        self._cache: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
 
-def _means(store: HandLog, match_ids: list[str], units: int) -> dict[str, float]:
-    marks = ", ".join("?" * len(match_ids))
-    rows = store.query(f"SELECT match_id, avg(payoff) AS m FROM units WHERE match_id IN ({marks}) AND unit < ? "
-                       f"GROUP BY match_id", [*match_ids, units])
-    return {r["match_id"]: float(r["m"]) for r in rows.iter_rows(named=True)}
+    def of(self, match_id: str, units: int) -> tuple[np.ndarray, np.ndarray]:
+        """(raw, adjusted) payoffs of units 0..units-1 (the chunks a look comes after are complete)."""
+        key = (match_id, units)
+        if key not in self._cache:
+            raw = self.store.query("SELECT payoff FROM units WHERE match_id = ? AND unit < ? ORDER BY unit",
+                                   [match_id, units])["payoff"].to_numpy().astype(float)
+            adjusted = raw if self.luck is None else raw - self.luck(self.store.query, match_id, len(raw))
+            self._cache = {k: v for k, v in self._cache.items() if k[0] != match_id} | {key: (raw, adjusted)}
+        return self._cache[key]
+
+    def looks(self, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
+        """a minus b on their common units below `units`, for every ordered pair of the matches."""
+        got = {m: self.of(m, units)[1] for m in match_ids}
+        out = {}
+        for a in match_ids:
+            for b in match_ids:
+                n = min(len(got[a]), len(got[b]))
+                if a != b and n:
+                    out[(a, b)] = paired_look(got[a][:n] - got[b][:n])
+        return out
+
+    def check(self, a: str, b: str, units: int) -> LuckCheck:
+        (ra, aa), (rb, ab) = self.of(a, units), self.of(b, units)
+        n = min(len(ra), len(rb))
+        return luck_check(ra[:n] - rb[:n], aa[:n] - ab[:n])
+
+    def means(self, match_ids: list[str], units: int) -> dict[str, float]:
+        return {m: float(self.of(m, units)[1].mean()) for m in match_ids if len(self.of(m, units)[1])}
 
 
 def _play_round(store, jobs, *, sweep_id, game, progress, window) -> None:
@@ -210,6 +246,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
     window = max_in_flight or 2 * worker_count()
     tuned = max(rule.first_look, spec.units // 4)  # where the anytime bounds are narrowest: fixed in advance
     with HandLog(db) as store:
+        outcomes = Outcomes(store, adapter.luck if rule.luck else None)
         store.apply_sql(DECISIONS_SQL)
         store.begin_sweep(sweep_id=sweep_id, game=adapter.name, bot=spec.bot, grid=dict(spec.grid),
                           units=spec.units, seed=spec.seed, spec=spec.to_json())
@@ -236,7 +273,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     played[i] = n_sel
                 losers: set[int] = set()
                 if n_sel >= rule.first_look:
-                    looks = _pair_looks(store, [ids[i] for i in sorted(alive)], n_sel)
+                    looks = outcomes.looks([ids[i] for i in sorted(alive)], n_sel)
                     by_index = {(ids.index(a), ids.index(b)): look for (a, b), look in looks.items()}
                     losers = race_losers(by_index, alive, alpha=rule.race_alpha, configs=len(plans), tuned_for=tuned)
                     losers |= _not_worth_it(by_index, alive, base, rule, configs=len(plans), tuned_for=tuned)
@@ -249,7 +286,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             challengers = sorted(alive - {base})
             challenger = None
             if challengers:  # the best mean on the deals every survivor played
-                means = _means(store, [ids[i] for i in challengers], max(n_sel, 1))
+                means = outcomes.means([ids[i] for i in challengers], max(n_sel, 1))
                 challenger = max(challengers, key=lambda i: (means.get(ids[i], -math.inf), -i))
             # 2. Confirmation: the sequential test on fresh deals.
             conf_seed = confirmation_seed(spec.seed)
@@ -263,14 +300,14 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 sprt = rule.sprt()
                 # The selection's spread of this pair, when it has one, floors the confirmation's: a heavy-tailed
                 # payoff's first thousand units often miss the big pots that set its variance (its mean is not used).
-                floor = _pair_looks(store, [ids[challenger], ids[base]], n_sel).get((ids[challenger], ids[base]))
+                floor = outcomes.looks([ids[challenger], ids[base]], n_sel).get((ids[challenger], ids[base]))
                 floor_var = floor.sd ** 2 if floor is not None and floor.n >= rule.first_look else 0.0
                 for chunk, first, count in cplans[0].chunks():
                     jobs = [job for p, cid in zip(cplans, cids, strict=True)
                             for job in _missing(store, cid, p, chunk, first, count)]
                     _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
                     n_conf = first + count
-                    last = _pair_looks(store, cids, n_conf)[(cids[0], cids[1])]
+                    last = outcomes.looks(cids, n_conf)[(cids[0], cids[1])]
                     llr = sprt.llr(last.n, last.mean, max(last.sd ** 2, floor_var))
                     path.append((n_conf, llr))
                     store.put("decision_looks", [{
@@ -284,6 +321,9 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         decision = {"H1": "switch", "H0": "keep"}.get(verdict, "undecided") if challenger is not None else "keep"
         best = challenger if decision == "switch" else base
         confirmed = None if last is None else _confirmed(last, rule, tuned)
+        if confirmed is not None and outcomes.luck is not None:
+            confirmed |= _luck_fields(outcomes.check(_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1), n_conf))
+            confirmed["method"] += ", luck of the cards taken out"
         # Each match now says how many units it played (a race stops configs early), so `pick` sees it whole.
         for match_id in ids + ([_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)] if challenger is not None else []):
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
@@ -300,7 +340,8 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=ranked[0], runner_up=None, paired_diff=None, paired_se=None,
-                                        spec=json.loads(spec.to_json()) | {"decide": asdict(rule)})
+                                        spec=json.loads(spec.to_json()) | {"decide": asdict(rule)},
+                                        baseline=runs[base], pairs=sweep_record.pair_rows(store.con, sweep_id))
             _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
         values = [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
                   None if challenger is None else _confirm_id(sweep_id, 0),
@@ -341,6 +382,13 @@ def _confirmed(look: PairedLook, rule: Rule, tuned: int) -> dict:
         got = mean_interval(look.n, look.mean, look.sd, rule.diff_bounds)
         low, high, method = got.low, got.high, got.method
     return {"mean": look.mean, "low": low, "high": high, "units": look.n, "method": method}
+
+
+def _luck_fields(check: LuckCheck) -> dict:
+    """What taking the luck out did on the confirmation's deals: its variance-reduction factor (the units
+    the same precision needs without it, per unit used) and the raw difference, which estimates the same."""
+    return {"luck_factor": check.factor, "raw_mean": check.raw.mean, "raw_sd": check.raw.sd,
+            "adjusted_sd": check.adjusted.sd}
 
 
 def _confirmed_row(confirmed: dict | None) -> list:
@@ -390,6 +438,10 @@ def describe(got: Decision, unit: str) -> list[str]:
         lines.append(f"confirmed on fresh deals: {_label(got.challenger)} minus the baseline {c['mean']:+.4f} per "
                      f"{unit} (95% {c['low']:+.4f} .. {c['high']:+.4f}, {c['method']}; {c['units']:,} paired "
                      f"{unit}s, seed {got.deals['confirmation']['seed']})")
+        if "luck_factor" in c:
+            lines.append(f"luck of the cards taken out (a zero-mean correction the judge computes): sd "
+                         f"{c['raw_sd']:.2f} -> {c['adjusted_sd']:.2f} per {unit}, {c['luck_factor']:.2f}x fewer "
+                         f"{unit}s for the same precision (raw difference {c['raw_mean']:+.4f})")
         sprt = got.rule.sprt()
         lines.append(f"SPRT H0 {got.rule.d0:+g} vs H1 {got.rule.d1:+g} per {unit}, alpha {got.rule.alpha:g}, beta "
                      f"{got.rule.beta:g}: LLR {got.llr:+.2f} (accept H0 at {sprt.lower:+.2f}, H1 at {sprt.upper:+.2f})")

@@ -5,6 +5,10 @@ read the hand log -> rebuild what the player saw -> fit at growing numbers of ha
 the server's hidden cards; also plain counts from the true cards as the full-information
 reference) -> measure each fit against the true strategy -> write the final fit as a
 strategy file -> log metrics, the plot and the file to MLflow.
+
+fit_server is the fit the opponent model uses (flows/opponents/twocarddraw.py): the mixture bot's
+posterior shrunk toward its prior, which on held-out servers loses no more value than the prior at
+any number of hands (docs/twocarddraw-strength.md); the curve above still draws the batch EM.
 """
 
 import os
@@ -120,6 +124,42 @@ def prior_counts(bets: R.BetSizes, prior: str = "bank", *, strength: float = 1.0
 def fit_observed(obs: list[Observation], bets: R.BetSizes, prior: np.ndarray, *, iterations: int = 5) -> Strategy:
     """EM over the server's hidden cards, using only what the player saw."""
     return Strategy(bets, fit_em(obs, prior, iterations=iterations))
+
+
+SHRINK_HANDS = 3_000.0  # hands at which the fit and the prior weigh the same (tuned on the tuning set)
+
+
+def fit_server(obs: list[Observation], bets: R.BetSizes, *, shrink_hands: float = SHRINK_HANDS,
+               settings: dict | None = None) -> Strategy:
+    """The fitted server: the posterior after the hands (fit_posterior) pulled toward the prior (the
+    posterior with no hands) with weight n / (n + shrink_hands) for n hands, so with no hands it is
+    the prior and a few hands cannot move it past what they support."""
+    prior = fit_posterior([], bets, settings=settings)
+    if not obs:
+        return prior
+    return shrunk(fit_posterior(obs, bets, settings=settings), prior, len(obs), shrink_hands=shrink_hands)
+
+
+def shrunk(fit: Strategy, prior: Strategy, hands: int, *, shrink_hands: float = SHRINK_HANDS) -> Strategy:
+    """fit and prior mixed row by row, weight hands / (hands + shrink_hands) on the fit."""
+    weight = hands / (hands + shrink_hands) if hands + shrink_hands > 0 else 1.0
+    return fit.with_probs(weight * fit.probs + (1.0 - weight) * prior.probs)
+
+
+def fit_posterior(obs: list[Observation], bets: R.BetSizes, *, settings: dict | None = None) -> Strategy:
+    """The mixture bot's posterior mean after replaying the hands: its step-bucket prior (no hands:
+    the prior itself), online EM on what the player saw, buckets weighed by the evidence. (Batch EM
+    from the bank prior, fit_observed, sharpens its own guesses of the hidden cards and lost 4x
+    the prior's value on a tuning server.) settings: mixture bot config overrides."""
+    from bots.twocarddraw import BOTS
+
+    spec = BOTS["mixture"]
+    bot = spec.make(spec.config_from({"resolve_every": "1000000", **(settings or {})}))
+    bot.init(bets.bet1, bets.bet2)
+    for observation in obs:
+        bot.on_hand_over(observation)
+    bot.refresh()
+    return Strategy(bets, bot.means.copy())
 
 
 def fit_full_information(hands: dict, count: int, bets: R.BetSizes, prior: np.ndarray, *,

@@ -6,6 +6,7 @@ Resumable and extendable by construction: a game's key (league, round, seating) 
 after the game and its hands are stored, and the plan (flows.league_play.plan_games) is a pure
 function of the league, so a re-run, an added entrant or a larger `games` plays exactly the
 keys that are missing. The flow process is the hand log's only writer; workers play.
+Each invocation then logs the standings to MLflow (flows.tracking.log_league).
 """
 
 import hashlib
@@ -16,15 +17,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 
-from prefect import flow, task
+from prefect import flow, get_run_logger, task
 from prefect.cache_policies import NO_CACHE
 from prefect.futures import as_completed
 
-from flows import games, shards
-from flows.games.base import SQL_DIR
+from flows import games, shards, tracking
+from flows.games.base import HOUSE, SQL_DIR
 from flows.league_play import GameOutcome, plan_games, play
-from flows.league_ratings import recompute_ratings
-from flows.league_spec import LeagueError, LeagueSpec
+from flows.league_ratings import leaderboard, recompute_ratings
+from flows.league_spec import Entrant, LeagueError, LeagueSpec, game_spec
 from flows.runners import LocalOnly, make_task_runner
 from flows.settings import worker_count
 from flows.store import HandLog
@@ -39,6 +40,8 @@ class LeagueRun:
     played: int  # games played by this run (the rest were stored already)
     seconds: float
     workers: int
+    mlflow_run: str | None = None  # this invocation's parent run (flows.tracking.log_league)
+    mlflow_error: str | None = None  # why MLflow has none (the games are in the hand log all the same)
 
 
 # Not a decorator: the task's function keeps its own importable name, so a Dask worker
@@ -100,7 +103,9 @@ def record(store: HandLog, spec: LeagueSpec, outcome: GameOutcome) -> None:
 
 @flow(name="cardlab-league", validate_parameters=False, log_prints=True)
 def league_flow(spec: LeagueSpec, db: str | None = None, progress: Callable[[int], None] | None = None,
-                workers: int | None = None) -> LeagueRun:
+                workers: int | None = None, track: bool = True) -> LeagueRun:
+    """With `track`, the standings go to MLflow once every game is stored: an MLflow failure loses nothing of the
+    hand log; the run says why in `mlflow_error`, and running the league again (nothing left to play) logs it."""
     started = time.perf_counter()
     workers = workers or worker_count()
     with HandLog(db) as store:
@@ -125,15 +130,29 @@ def league_flow(spec: LeagueSpec, db: str | None = None, progress: Callable[[int
                 if future.state.is_completed():
                     record(store, spec, future.result())
             recompute_ratings(store, spec)
-    return LeagueRun(spec.name, len(plans), len(todo), time.perf_counter() - started, workers)
+        if track:
+            board = leaderboard(store.query, spec.name)
+            entrants = {key: Entrant(name, command, version) for key, name, version, command in store.con.execute(
+                "SELECT entrant, name, version, command FROM league_entrants WHERE league = ?", [spec.name]).fetchall()}
+    run_id = error = None
+    if track:  # after the hand log is closed: MLflow never holds the writer's lock
+        try:
+            run_id = tracking.log_league(board, seed=spec.seed, games=spec.games, players=spec.players,
+                                         options=dict(spec.options), entrants=entrants, planned=len(plans),
+                                         played=len(todo), difference=game_spec(spec.game).payoff_kind == HOUSE)
+        except tracking.NOT_TRACKED as exc:
+            error = tracking.why_not_tracked(exc)
+            get_run_logger().warning("league %s: not logged to MLflow (%s)", spec.name, error)
+    return LeagueRun(spec.name, len(plans), len(todo), time.perf_counter() - started, workers, run_id, error)
 
 
 def run_league(spec: LeagueSpec, *, db: str | None = None, workers: int | None = None,
-               progress: Callable[[int], None] | None = None, runner: str | None = None) -> LeagueRun:
+               progress: Callable[[int], None] | None = None, runner: str | None = None,
+               track: bool = True) -> LeagueRun:
     """The flow on a task runner of `workers` threads (CARDLAB_WORKERS by default), at most one
     per core: the contests' wall-clock limits (a CodinGame turn) must not depend on the league."""
     workers = max(1, min(workers or worker_count(), os.cpu_count() or 1))
     bound = league_flow.with_options(task_runner=make_task_runner(runner, workers=workers))
     # Prefect ships the flow's parameters to every task: the progress bar must stay here.
-    return bound(spec, db=db, progress=LocalOnly(progress) if progress else None, workers=workers)
+    return bound(spec, db=db, progress=LocalOnly(progress) if progress else None, workers=workers, track=track)
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
+from flows import events, games
 from flows.league_spec import Entrant, LeagueSpec, rules_of
 
 
@@ -85,5 +86,6 @@ def plan_games(spec: LeagueSpec) -> list[GamePlan]:
 def play(spec: LeagueSpec, plan: GamePlan) -> GameOutcome:
     started = time.perf_counter()
     payoffs, ranks, faults, cpu, log = rules_of(spec.game).play(spec, plan)
+    log = events.encode(log, games.get(spec.game))  # the store takes tables
     return GameOutcome(plan, tuple(payoffs), tuple(ranks), tuple(faults), tuple(cpu), log,
                        time.perf_counter() - started, units_per_game(spec))

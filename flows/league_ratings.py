@@ -10,6 +10,8 @@ paired differences.
 """
 
 import math
+import re
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
@@ -26,6 +28,9 @@ from flows.stats import t_interval, wilson
 Query = Callable[[str, list], pl.DataFrame]
 
 
+MAX_REASONS = 5  # distinct fault reasons kept per entrant
+
+
 @dataclass(frozen=True)
 class Standing:
     entrant: str  # name@version
@@ -40,6 +45,7 @@ class Standing:
     sigma: float | None
     faults: int
     cpu_seconds: float | None  # mean per game
+    fault_reasons: tuple[tuple[str, int], ...] = ()  # (reason, games), most frequent first (MAX_REASONS)
 
 
 @dataclass(frozen=True)
@@ -159,7 +165,23 @@ def _standing(entrant: str, part: pl.DataFrame, rating: dict | None, *, between:
     return Standing(entrant=entrant, name=name, version=version, games=n, score=score, ci_low=low, ci_high=high,
                     measure=measure, mu=rating["mu"] if rating else None, sigma=rating["sigma"] if rating else None,
                     faults=sum(1 for f in part["fault"].to_list() if f),
-                    cpu_seconds=sum(cpu) / len(cpu) if cpu else None)
+                    cpu_seconds=sum(cpu) / len(cpu) if cpu else None,
+                    fault_reasons=fault_reasons(part["fault"].to_list()))
+
+
+_MEASURED = re.compile(r"\d+\.\d{3}")  # a measurement in a reason (CPU 0.012 s, wall 0.731 s): varies game to game
+
+
+def fault_reasons(faults: list[str | None]) -> tuple[tuple[str, int], ...]:
+    """(reason, games) most frequent first: reasons that differ only in what was measured count as one, shown
+    by their first game's words."""
+    counts, first = Counter(), {}
+    for fault in faults:
+        if fault:
+            key = _MEASURED.sub("#", fault)
+            counts[key] += 1
+            first.setdefault(key, fault)
+    return tuple((first[key], n) for key, n in counts.most_common(MAX_REASONS))
 
 
 def _pair(rows: pl.DataFrame, a: str, b: str, *, kind: str) -> Pairing:

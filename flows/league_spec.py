@@ -21,18 +21,20 @@ import hashlib
 import os
 import re
 import shlex
-import shutil
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from bots import program
+from bots.program import BUNDLE_FILES  # noqa: F401 (the name leagues used; bots.program keeps it now)
 from engine.core.errors import BadValue
-from engine.core.settings import pairs
+from engine.core.settings import ConfigError, pairs
+from flows import opponents
 from flows.games.base import CLASS_FILE, PROGRAM, PROJECT_BOT, LeagueRules
+from flows.opponents import MODEL_PREFIX
 
 IN_PROCESS_PREFIX = "bot:"  # a project bot by name (where the game's league rules seat project bots)
 _CLASS_FILE = re.compile(r"(?P<path>\S+\.py):(?P<cls>[A-Za-z_][A-Za-z0-9_]*)")  # a user's class (e.g. TopCoder's)
-BUNDLE_FILES = ("config.json", "bot.json")  # an exported bundle's launcher reads these beside it
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,39}")
 
 
@@ -53,7 +55,7 @@ class Entrant:
 
     @property
     def in_process(self) -> bool:
-        return self.command.startswith(IN_PROCESS_PREFIX)
+        return self.command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX))
 
     @property
     def bot_class(self) -> tuple[str, str] | None:
@@ -87,49 +89,37 @@ class LeagueSpec:
 
 
 def program_files(command: str) -> list[Path]:
-    """The files whose bytes make an entrant's version.
-
-    Every argument after the first that names an existing file counts (the first word is then
-    an interpreter, e.g. `python3 bot.py`, and an interpreter upgrade is not a new version);
-    with no such argument, the first word, resolved on PATH, is the program. A launcher beside
-    a bundle's config (config.json, bot.json: what `cardlab export` writes) counts those too."""
-    argv = shlex.split(command)
-    if not argv:
-        raise LeagueError("an entrant's command is empty; accepted: NAME=COMMAND with a program")
-    files = [Path(a) for a in argv[1:] if os.path.isfile(a)]
-    if not files:
-        found = argv[0] if "/" in argv[0] and os.path.isfile(argv[0]) else shutil.which(argv[0])
-        if found is None:
-            raise LeagueError(f"program {argv[0]!r} not found (neither a file nor on PATH)")
-        files = [Path(found)]
-    bundle = [f.parent / name for f in files[:1] for name in BUNDLE_FILES if (f.parent / name).is_file()]
-    return files + bundle
+    """The files whose bytes make an entrant's version (bots.program.program_files, the one rule)."""
+    try:
+        return program.program_files(command)
+    except ConfigError as exc:
+        raise LeagueError(f"{exc}; accepted: NAME=COMMAND with a program") from None
 
 
-def version_of(command: str) -> str:
-    if command.startswith(IN_PROCESS_PREFIX):  # a project bot and its config: the text is the identity
+def version_of(command: str, *, in_folder: bool = False) -> str:
+    """12 hex digits naming what an entrant is: its program's files and other words (bots.program.program_version)
+    and, for a game that runs it in its folder (`in_folder`), that folder's files (bots.program.folder_version)."""
+    if command.startswith((IN_PROCESS_PREFIX, MODEL_PREFIX)):  # a project bot or a model: the text is the identity
         return hashlib.sha256(command.encode()).hexdigest()[:12]
-    digest = hashlib.sha256()
     if class_entrant(command):  # a user's class: its file and its name
         path, name = class_entrant(command)
         return hashlib.sha256(name.encode() + b"\0" + Path(path).read_bytes()).hexdigest()[:12]
-    files = program_files(command)
-    for word in shlex.split(command)[1:]:  # options are part of the program; file paths are not
-        if not os.path.isfile(word):
-            digest.update(b"arg\0" + word.encode() + b"\0")
-    for path in files:
-        digest.update(path.name.encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
+    files = program_files(command)  # a missing program: refused as a league's error
+    version = program.program_version(command)  # the hash sweeps, picks and the nightly record too
+    if not in_folder:
+        return version
+    folder = program.folder_version(Path(os.path.realpath(files[0])).parent)
+    return hashlib.sha256(f"{version}\0{folder}".encode()).hexdigest()[:12]
 
 
-def entrant(name: str, command: str) -> Entrant:
+def entrant(name: str, command: str, *, in_folder: bool = False) -> Entrant:
     if not _NAME.fullmatch(name):
         raise LeagueError(f"entrant name {name!r}: accepted: 1-40 letters, digits, _ . - (not first _ . -)")
     command = command.strip()
     if class_entrant(command):  # the class file is found from any folder the league runs in
         path, cls = class_entrant(command)
         command = f"{os.path.abspath(path)}:{cls}"
-    return Entrant(name, command, version_of(command))
+    return Entrant(name, command, version_of(command, in_folder=in_folder))
 
 
 def game_spec(game: str):
@@ -151,9 +141,11 @@ def rules_of(game: str) -> LeagueRules:
 
 
 def project_bot(game: str, e: Entrant):
-    """The configured project bot of a `bot:NAME[:k=v...]` entrant (BotChoice)."""
+    """The configured project bot of a `bot:NAME[:k=v...]` entrant, or a fitted `model:ID` (BotChoice)."""
     from bots.choice import entry
 
+    if e.command.startswith(MODEL_PREFIX):
+        return opponents.seat(game, e.command)
     return entry(game_spec(game).bots, e.command.removeprefix(IN_PROCESS_PREFIX), option=f"entrant {e.name}",
                  game=game)
 
@@ -197,7 +189,7 @@ def build(*, name: str, game: str, programs: list[tuple[str, str]], games: int, 
             number = None
         if kind is not str and (number is None or not 0 < number < float("inf")):
             raise LeagueError(f"league option {key}={value!r}: accepted: a positive {kind.__name__}")
-    entrants = tuple(entrant(n, c) for n, c in programs)
+    entrants = tuple(entrant(n, c, in_folder=rules.in_folder) for n, c in programs)
     for e in entrants:
         if e.kind not in rules.entrants:
             raise LeagueError(f"{e.name}: {game} does not seat this kind of entrant ({e.kind}); accepted: "

@@ -9,7 +9,7 @@ from bots.program import ProgramConfig
 from engine.core import ending
 from engine.core.errors import Unavailable
 from engine.core.log import ChunkLog
-from flows import games
+from flows import events, games
 from flows.stats import RunningSummary, Summary
 from flows.store import HandLog, new_match_id, to_stderr
 
@@ -74,6 +74,7 @@ def play_chunk(plan: MatchPlan, first: int, count: int) -> tuple[ChunkLog, float
         else:
             log = adapter.play_chunk(adapter.spec(plan.bot), config, seed=plan.seed, first=first, count=count,
                                      options=options)
+        log = events.encode(log, adapter)  # here, in the worker that played it: the store takes tables
     except Exception as exc:
         raise ChunkFailed(f"{where}: {type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
     if log.first != first or log.count != count:

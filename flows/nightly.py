@@ -37,6 +37,7 @@ class Candidate:
     note: str = ""  # why the default bot stands in, when it does
     program: str = ""  # a submitted program's command template (its parameters are the overrides)
     pass_as: str = "args"
+    program_hash: str = ""  # the program's files when it was submitted (bots.program.program_version)
 
 
 @dataclass(frozen=True)
@@ -73,7 +74,8 @@ def candidate_for(store: HandLog, game: str) -> Candidate:
         config = submitted.config  # a user's program: replayed as its sweep played it
         return Candidate(game=adapter.name, key=submitted.submission_id, bot=PROGRAM_BOT,
                          overrides=tuple(map(tuple, config["params"])), submitted=True,
-                         program=config["template"], pass_as=config["pass_as"])
+                         program=config["template"], pass_as=config["pass_as"],
+                         program_hash=config.get("program_hash", ""))
     if submitted is None:
         note = "no submitted candidate (cardlab export / pick --out / demo record one)"
     else:
@@ -103,10 +105,20 @@ def _differences(store: HandLog, match_id: str, previous: str) -> tuple[int, int
     return rows.height, int(first["unit"]), f"unit {first['unit']}: payoff {first['now']} now, {first['before']} before"
 
 
+PROGRAM_KEYS = {"program_hash": "its files", "folder_hash": "its folder"}  # what a program is (bots.program)
+
+
 def _config_change(now: str, before: str) -> str:
     new, old = json.loads(now), json.loads(before)
-    keys = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k))
+    keys = sorted(k for k in set(new) | set(old) if new.get(k) != old.get(k) and k not in PROGRAM_KEYS)
     return ", ".join(f"{k} {old.get(k)!r} -> {new.get(k)!r}" for k in keys)
+
+
+def _program_change(now: dict, before: dict) -> str:
+    """'the program changed (its files: hash a -> b)' when a program's files or folder hash differ, else ''."""
+    changed = [f"{what}: hash {before.get(k) or '?'} -> {now.get(k) or '?'}" for k, what in PROGRAM_KEYS.items()
+               if before.get(k) != now.get(k) and (before.get(k) or now.get(k))]
+    return f"the program changed ({'; '.join(changed)})" if changed else ""
 
 
 def run_check(game: str, *, seed: int = NIGHTLY_SEED, units: int | None = None, db: str | None = None,
@@ -124,10 +136,16 @@ def run_check(game: str, *, seed: int = NIGHTLY_SEED, units: int | None = None, 
         previous = _previous(store, candidate, seed, units)
         played = run_match(plan, store, source="nightly")
         differing, first, detail = 0, None, "first nightly of this candidate: recorded as the baseline"
+        since = _program_change({"program_hash": json.loads(config).get("program_hash")},
+                                {"program_hash": candidate.program_hash}) if candidate.program_hash else ""
+        if since and previous is None:
+            detail += f"; {since} since it was submitted"
         if previous is not None:
             differing, first, unit_detail = _differences(store, played.match_id, previous[0])
             config_detail = _config_change(config, previous[1])
-            details = [f"config changed: {config_detail}" if config_detail else "",
+            program = _program_change(json.loads(config), json.loads(previous[1]))
+            details = [f"{program}: the likely cause" if program else "",
+                       f"config changed: {config_detail}" if config_detail else "",
                        f"{differing} of {units} units differ, first {unit_detail}" if differing else ""]
             detail = "; ".join(d for d in details if d) or f"all {units} units identical to {previous[0]}"
         verdict = "baseline" if previous is None else ("changed" if differing or config != previous[1] else "same")

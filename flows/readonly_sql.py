@@ -134,7 +134,31 @@ def _fetch(con: duckdb.DuckDBPyConnection, query: str, limit: int | None) -> Ans
             part = batch if limit is None else batch.slice(0, limit - held)
             kept.append(part)
             held += part.num_rows
-    return Answer(rows=pa.Table.from_batches(kept, schema=reader.schema), total=total)
+    return Answer(rows=_intervals_as_text(pa.Table.from_batches(kept, schema=reader.schema)), total=total)
+
+
+def _intervals_as_text(table: pa.Table) -> pa.Table:
+    """INTERVAL columns as DuckDB writes them ("1 month 3 days 02:00:00"): polars cannot read Arrow's
+    month-day-nano type, and a duration a user subtracted should still print."""
+    for i, column in enumerate(table.schema):
+        if pa.types.is_interval(column.type):
+            values = table.column(i).to_pylist()
+            text = pa.array([None if v is None else _interval_text(v) for v in values], pa.string())
+            table = table.set_column(i, column.name, text)
+    return table
+
+
+def _interval_text(value) -> str:
+    years, months = int(value.months / 12), value.months - 12 * int(value.months / 12)  # toward zero, as DuckDB
+    days, nanos = value.days, value.nanoseconds
+    parts = [f"{n} {unit}{'' if abs(n) == 1 else 's'}" for n, unit in ((years, "year"), (months, "month"),
+                                                                         (days, "day")) if n]
+    if nanos or not parts:
+        sign, nanos = ("-" if nanos < 0 else ""), abs(nanos)
+        seconds, rest = divmod(nanos, 10**9)
+        clock = f"{sign}{seconds // 3600:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+        parts.append(clock + (f".{rest:09d}".rstrip("0") if rest else ""))
+    return " ".join(parts)
 
 
 def _handle(signals, handler) -> dict:

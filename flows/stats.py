@@ -4,6 +4,7 @@ flows' name for engine.core.stats."""
 from engine.core.stats import (
     Z95,
     Interval,
+    LuckCheck,
     PairedLook,
     Proportion,
     RunningSummary,
@@ -11,8 +12,10 @@ from engine.core.stats import (
     Summary,
     confidence_sequence,
     exact_binomial,
+    luck_check,
     mean_interval,
     paired_interval,
+    paired_look,
     race_losers,
     summarize,
     t95,
@@ -20,9 +23,10 @@ from engine.core.stats import (
     wilson,
 )
 
-__all__ = ["Z95", "Interval", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary",
-           "confidence_sequence", "difference_bounds", "exact_binomial", "mean_interval", "paired_interval",
-           "paired_mean_interval", "payoff_interval", "race_losers", "summarize", "t95", "t_interval", "wilson"]
+__all__ = ["Z95", "Interval", "LuckCheck", "PairedLook", "Proportion", "RunningSummary", "Sprt", "Summary",
+           "confidence_sequence", "difference_bounds", "exact_binomial", "luck_check", "mean_interval",
+           "paired_interval", "paired_look", "paired_mean_interval", "payoff_interval", "race_losers", "summarize",
+           "t95", "t_interval", "wilson"]
 
 def payoff_bounds(game: str) -> tuple[float, float] | None:
     """The game's payoff range where its spec declares one (a finish score, a win share): its intervals

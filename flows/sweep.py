@@ -97,9 +97,10 @@ class ResumeRefused(BadValue):
     """--resume was asked for something the stored sweep contradicts."""
 
 
-def resume_spec(con, sweep_id: str, given: dict) -> SweepSpec:
+def resume_spec(con, sweep_id: str, given: dict, *, retry_failed: bool = False) -> SweepSpec:
     """The stored spec of `sweep_id`; `given` holds the spec fields the user passed explicitly,
-    each of which must agree with the stored one (anything else would mix or lose units)."""
+    each of which must agree with the stored one (anything else would mix or lose units).
+    A complete sweep is resumed only to play its failed configs again (`retry_failed`)."""
     row = sweep_record.find(con, sweep_id)
     if row.spec is None:
         raise ResumeRefused(f"sweep {sweep_id} was recorded before sweeps stored their spec; it cannot be resumed "
@@ -110,9 +111,28 @@ def resume_spec(con, sweep_id: str, given: dict) -> SweepSpec:
         if was != value:
             raise ResumeRefused(f"sweep {sweep_id} was started with {RESUME_FLAGS[field]} {_shown(was)}, "
                                 f"not {_shown(value)}: drop the flag to resume it as it was")
-    if row.finished:
-        raise ResumeRefused(f"sweep {sweep_id} is complete: nothing to resume (`cardlab report {sweep_id}`)")
+    failed = sweep_record.failures(con, sweep_id)
+    _same_program(con, stored)
+    if row.finished and not (retry_failed and failed):
+        also = (f"; {len(failed)} failed config(s) are played again only with --retry-failed" if failed else "")
+        raise ResumeRefused(f"sweep {sweep_id} is complete: nothing to resume (`cardlab report {sweep_id}`){also}")
     return stored
+
+
+def _same_program(con, spec: SweepSpec) -> None:
+    """A program sweep resumes only with the program it played: more chunks of a rebuilt one would mix two
+    programs in one config's result."""
+    if not spec.program:
+        return
+    for index, plan in enumerate(spec.plans()):
+        match_id = _match_id(spec.sweep_id, index)
+        found = con.execute("SELECT config FROM matches WHERE match_id = ?", [match_id]).fetchall()
+        was = json.loads(found[0][0]).get("program_hash") if found else None
+        now = plan.config().program_hash
+        if was and now != was:
+            raise ResumeRefused(f"sweep {spec.sweep_id} played the program with hash {was}; it is now "
+                                f"{now or 'not found'}: resuming would mix two programs in one result; restore the "
+                                f"program, or start a new sweep")
 
 
 def _shown(value) -> str:
@@ -159,11 +179,14 @@ def validate(spec: SweepSpec) -> None:
         raise BadValue("a sweep needs at least 2 units per config")
 
 
+CONFIG_FAILED = "ConfigFailed"  # the state name of a chunk its config failed (not a lost worker or a bug)
+
+
 def play_chunk_or_failed(plan: MatchPlan, first: int, count: int):
     try:
         return play_chunk(plan, first, count)
     except ChunkFailed as exc:  # a Failed state with the one-line reason, not a logged traceback
-        return Failed(message=str(exc))
+        return Failed(message=str(exc), name=CONFIG_FAILED)
 
 
 # Not a decorator: the plain function keeps its own module name, so Dask pickles the task
@@ -203,12 +226,17 @@ def _match_id(sweep_id: str, index: int) -> str:
 
 
 class SweepFailed(Unavailable):
-    """A chunk failed: nothing of it was recorded, and --resume replays exactly what is missing."""
+    """The sweep stopped (a lost worker, a full disk, or every config failed): --resume replays what is missing."""
 
 
 @flow(name="cardlab-sweep", validate_parameters=False, log_prints=True)
 def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
-               progress: Callable[[int], None] | None = None, max_in_flight: int | None = None) -> SweepOutcome:
+               progress: Callable[[int], None] | None = None, max_in_flight: int | None = None,
+               retry_failed: bool = False) -> SweepOutcome:
+    """A config whose chunk fails (its program crashed, or broke the protocol so the judge ended the match) is
+    recorded as failed with the reason and the others play on, as that config would simply lose in the contest.
+    Resuming a sweep that did not close plays a failed config again once (its cause may have been fixed); one that
+    failed twice, or a failed config of a closed sweep, plays again only with `retry_failed` (--retry-failed)."""
     logger = get_run_logger()
     started = time.perf_counter()
     sweep_id = spec.sweep_id or new_match_id("s")
@@ -223,16 +251,23 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         jobs = []
         try:
             for index, plan in enumerate(plans):
+                record_match(store, plan, _match_id(sweep_id, index), source="sweep", sweep_id=sweep_id)
+            failed = sweep_record.failures(store.con, sweep_id)
+            again = [m for m in failed if retry_failed or _failed_attempts(store, m) < 2]
+            _clear_failures(store, again)
+            failed = {m: reason for m, reason in failed.items() if m not in again}
+            earlier = set(failed)  # recorded already; not tried this time
+            for index, plan in enumerate(plans):
                 match_id = _match_id(sweep_id, index)
-                record_match(store, plan, match_id, source="sweep", sweep_id=sweep_id)
                 done = store.written_chunks(match_id)  # resuming skips what is already stored
-                jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks() if c not in done]
+                jobs += [(match_id, plan, c, first, count) for c, first, count in plan.chunks()
+                         if c not in done and match_id not in failed]
         except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
         logger.info("sweep %s: %d configs, %d chunks to play", sweep_id, len(plans), len(jobs))
         try:
             written = _play_jobs(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress,
-                                 window=max_in_flight or 2 * worker_count())
+                                 window=max_in_flight or 2 * worker_count(), failed=failed)
         except SweepFailed as exc:  # the run is Failed with the one-line reason (no traceback in the log)
             return Failed(message=str(exc), data=exc)
         try:
@@ -240,21 +275,29 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                 match_id = _match_id(sweep_id, index)
                 total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
                                     [match_id])["s"][0]
-                store.finish_match(match_id, float(total))
+                if match_id in failed and match_id not in earlier:
+                    _record_failure(store, match_id, failed[match_id])
+                store.finish_match(match_id, float(total), status="failed" if match_id in failed else None)
         except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
-        runs = _config_runs(store, sweep_id, plans)
+        for match_id, reason in failed.items():
+            logger.warning("config %s %s: %s", match_id, "failed before" if match_id in earlier else "failed", reason)
+        if len(failed) == len(plans):  # nothing to choose from; the sweep stays open for --retry-failed
+            return _all_failed(sweep_id, adapter.name, failed)
+        runs = _config_runs(store, sweep_id, plans, failed)
         best, runner_up = _ranked(runs)
         diff, se = _paired(store, best, runner_up)
         base_index = spec.baseline_index(plans)
         baseline = None if base_index is None else runs[base_index]
-        base_diff, base_se = _paired(store, best, baseline) if baseline is not best else (0.0, 0.0)
+        base_diff, base_se = ((0.0, 0.0) if baseline is best else (None, None) if baseline and baseline.failure
+                              else _paired(store, best, baseline))
         run_id = None
         if track:
             run_id = tracking.log_sweep(game=adapter.name, sweep_id=sweep_id, bot=spec.bot,
                                         grid={k: list(v) for k, v in spec.grid}, seed=spec.seed, runs=list(runs),
                                         best=best, runner_up=runner_up, paired_diff=diff, paired_se=se,
-                                        spec=json.loads(spec.to_json()))
+                                        spec=json.loads(spec.to_json()), baseline=baseline,
+                                        pairs=sweep_record.pair_rows(store.con, sweep_id))
         # Closed last: a sweep whose MLflow runs were not all logged stays open, and `pick` refuses it.
         try:
             store.finish_sweep(sweep_id, best_match=best.match_id, mlflow_run=run_id,
@@ -264,6 +307,35 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
     logger.info("best config %s: mean %.4f, lower bound %.4f", best.overrides, best.mean, best.ci_low)
     return SweepOutcome(sweep_id, tuple(runs), best, runner_up, diff, se, run_id,
                         time.perf_counter() - started, written, baseline, base_diff, base_se)
+
+
+def _failed_attempts(store: HandLog, match_id: str) -> int:
+    found = store.query("SELECT coalesce(CAST(json_extract(options, '$.failed_attempts') AS INTEGER), 1) AS n "
+                        "FROM matches WHERE match_id = ?", [match_id])
+    return int(found["n"][0]) if found.height else 1
+
+
+def _record_failure(store: HandLog, match_id: str, reason: str) -> None:
+    """matches.failure says why; options.failed_attempts counts the tries (a resume retries only once)."""
+    store.con.execute("UPDATE matches SET failure = ?, options = json_merge_patch(coalesce(options, '{}'), "
+                      "json_object('failed_attempts', coalesce(CAST(json_extract(options, '$.failed_attempts') "
+                      "AS INTEGER), 0) + 1)) WHERE match_id = ?", [reason, match_id])
+
+
+def _clear_failures(store: HandLog, match_ids: list[str]) -> None:
+    """Open failed configs again: they play their missing chunks as if never tried (the count of tries stays)."""
+    for match_id in match_ids:
+        store.con.execute("UPDATE matches SET failure = NULL, finished_at = NULL, "
+                          "options = json_merge_patch(coalesce(options, '{}'), '{\"status\": null}') "
+                          "WHERE match_id = ?", [match_id])
+
+
+def _all_failed(sweep_id: str, game: str, failed: dict[str, str]):
+    reasons = "; ".join(failed.values())
+    stopped = SweepFailed(f"sweep {sweep_id} stopped: every config failed ({reasons}); fix the cause, then "
+                          f"`cardlab sweep {game} --resume {sweep_id}` plays them again once (later: add "
+                          f"--retry-failed)")
+    return Failed(message=str(stopped), data=stopped)
 
 
 def _resume_hint(game: str, sweep_id: str) -> str:
@@ -297,9 +369,13 @@ def baseline_for(game: str, bot: str, db: str | None = None) -> tuple[tuple[str,
     return found.overrides() if found is not None and found.bot == bot else ()
 
 
-def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress, window: int) -> int:
+def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress, window: int,
+               failed: dict[str, str] | None = None) -> int:
     """Keep `window` chunks in flight (bounded memory), writing each as it arrives. After the
-    first failure nothing more is submitted; chunks already running finish and are kept."""
+    first failure nothing more is submitted; chunks already running finish and are kept.
+
+    With `failed` (match id -> reason), a chunk that fails fails only its config: the reason is added there,
+    that config's other chunks are not submitted, and the other configs play on. A lost worker still stops all."""
     writer = BackgroundWriter(store)
     direct = workers_write()
     where = str(store.path.absolute())
@@ -316,6 +392,8 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 if job is None:
                     break
                 match_id, plan, chunk, first, count = job
+                if failed is not None and match_id in failed:
+                    continue
                 running[play_and_write_task.submit(plan, first, count, where, match_id, chunk) if direct
                         else play_chunk_task.submit(plan, first, count)] = (match_id, chunk)
             if not running:
@@ -326,6 +404,9 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
                 outcome = future.result(raise_on_failure=False)
             except Exception as exc:  # e.g. a Dask worker lost
                 outcome = exc
+            if failed is not None and future.state.is_failed() and future.state.name == CONFIG_FAILED:
+                failed.setdefault(match_id, future.state.message or "failed")
+                continue
             if future.state.is_failed() or not isinstance(outcome, tuple):
                 # Recorded nowhere, so --resume replays exactly this chunk.
                 failure = failure or (match_id, chunk, future.state.message if future.state.is_failed() else outcome)
@@ -362,7 +443,8 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     return written
 
 
-def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[tracking.ConfigRun]:
+def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan],
+                 failed: dict[str, str] | None = None) -> list[tracking.ConfigRun]:
     rows = store.query("SELECT * FROM mart_match_results WHERE sweep_id = ? ORDER BY match_id", [sweep_id])
     by_id = {r["match_id"]: r for r in rows.iter_rows(named=True)}
     runs = []
@@ -375,7 +457,7 @@ def _config_runs(store: HandLog, sweep_id: str, plans: list[MatchPlan]) -> list[
             match_id=row["match_id"], bot=plan.bot, config=config_as_dict(plan.config()),
             overrides=dict(plan.overrides), units=int(row["units"]), mean=interval.mean,
             se=float(row["se"] or 0.0), ci_low=interval.low, ci_high=interval.high,
-            units_per_s=float(row["units_per_s"] or 0.0),
+            units_per_s=float(row["units_per_s"] or 0.0), failure=(failed or {}).get(row["match_id"]),
         ))
     return runs
 

@@ -4,7 +4,9 @@ that `pick`, `report`, `demo` and the sweep flow itself all use.
 - latest: the sweep of the game (or of any game) that started last, whatever its state;
 - complete: every config has all its units and the sweep was closed (MLflow logged);
 - best: the config with the highest lower 95% confidence bound, ties to the earlier config; for a sweep
-  run until decided, the config its decision names (flows/decide.py).
+  run until decided, the config its decision names (flows/decide.py);
+- failed: a config whose program crashed or broke the protocol (matches.failure holds why); it is never
+  the best, and a sweep whose other configs all completed is complete.
 
 Functions take any DuckDB connection (a writer's or a read-only one).
 """
@@ -47,6 +49,7 @@ class ConfigResult:
     ci_low: float
     ci_high: float
     method: str = "Student t"  # how the interval was made
+    failure: str | None = None  # why the config failed (it is then never ranked)
 
 
 _SWEEP_COLUMNS = "sweep_id, game, bot, spec, finished_at IS NOT NULL, mlflow_run"
@@ -83,6 +86,17 @@ def find(con, sweep_id: str | None = None, *, game: str | None = None) -> SweepR
     return row
 
 
+def failures(con, sweep_id: str) -> dict[str, str]:
+    """The sweep's failed configs: match id -> reason (none in a hand log from before failures were kept)."""
+    known = con.execute("SELECT count(*) FROM information_schema.columns WHERE table_name = 'matches' "
+                        "AND column_name = 'failure'").fetchall()
+    if not known or not known[0][0]:
+        return {}
+    rows = con.execute("SELECT match_id, failure FROM matches WHERE sweep_id = ? AND failure IS NOT NULL "
+                       "ORDER BY match_id", [sweep_id]).fetchall()
+    return dict(rows)
+
+
 def results(con, sweep_id: str) -> list[ConfigResult]:
     """Each config of the sweep with its units and interval (flows.stats.payoff_interval: Student t, never a
     point for a game whose payoff range is known), in config order."""
@@ -90,18 +104,29 @@ def results(con, sweep_id: str) -> list[ConfigResult]:
         "SELECT match_id, game, bot, config, units, (SELECT units FROM matches m WHERE m.match_id = r.match_id), "
         "mean, sd, se FROM mart_match_results r WHERE sweep_id = ? ORDER BY match_id",
         [sweep_id]).fetchall()
+    failed = failures(con, sweep_id)
     found = []
     for match_id, game, bot, config, units, planned, mean, sd, se in rows:
         interval = payoff_interval(game, int(units), math.nan if mean is None else float(mean),
                                    math.nan if sd is None else float(sd))
         found.append(ConfigResult(match_id, bot, json.loads(config), int(units), int(planned), interval.mean,
-                                  float(se or 0.0), interval.low, interval.high, interval.method))
+                                  float(se or 0.0), interval.low, interval.high, interval.method,
+                                  failed.get(match_id)))
     return found
 
 
+def pair_rows(con, sweep_id: str) -> list[tuple[str, str, int, float, float | None]]:
+    """(a, b, units, mean of a - b, its standard error) for every two configs of the sweep on their common units
+    (mart_sweep_pairs); the interval is flows.stats.paired_mean_interval's."""
+    return [(a, b, int(n), float(m), None if se is None else float(se)) for a, b, n, m, se in con.execute(
+        "SELECT match_a, match_b, units, mean_diff, se_diff FROM mart_sweep_pairs WHERE sweep_id = ?",
+        [sweep_id]).fetchall()]
+
+
 def ranked(configs: list) -> list:
-    """Best lower bound (`.ci_low`) first; a stable sort keeps config order among ties."""
-    return sorted(configs, key=lambda c: c.ci_low, reverse=True)
+    """The configs that did not fail, best lower bound (`.ci_low`) first; a stable sort keeps config order
+    among ties."""
+    return sorted((c for c in configs if not getattr(c, "failure", None)), key=lambda c: c.ci_low, reverse=True)
 
 
 @dataclass(frozen=True)
@@ -143,8 +168,12 @@ def complete_best(con, sweep_id: str | None = None, *, game: str | None = None) 
     the config its decision names (the baseline unless the confirmation said switch)."""
     row = find(con, sweep_id, game=game)
     configs = results(con, row.sweep_id)
-    short = [c for c in configs if c.units < c.planned]
+    short = [c for c in configs if c.units < c.planned and not c.failure]
     resume = f"`cardlab sweep {row.game} --resume {row.sweep_id}`"
+    if configs and all(c.failure for c in configs):
+        raise SweepIncomplete(f"sweep {row.sweep_id} is incomplete (every config failed: "
+                              f"{'; '.join(c.failure for c in configs)}); fix the cause, then {resume} plays them "
+                              f"again")
     if short or not configs:
         missing = sum(c.planned - c.units for c in short)
         raise SweepIncomplete(f"sweep {row.sweep_id} is incomplete ({missing:,} units missing in {len(short)} of "
@@ -172,6 +201,7 @@ class Picked:
     lower_bound: float
     run_id: str | None  # the sweep's MLflow parent run
     decision: Decided | None = None  # a decided sweep's decision and confirmation (fresh deals)
+    failed: tuple[tuple[str, str], ...] = ()  # (config, reason) of each config that failed: not considered
 
     @property
     def parent_run_id(self) -> str | None:
@@ -183,7 +213,18 @@ def pick(con, game: str, sweep_id: str | None = None) -> Picked:
     row, best = complete_best(con, sweep_id, game=game)
     spec = row.spec or {}
     keys = [k for k, _ in spec.get("fixed", [])] + [k for k, _ in spec.get("grid", [])]
-    values = best.config | dict(best.config.get("params", ())) if spec.get("program") else best.config
+    failed = tuple((config_label(c.config, keys), c.failure) for c in results(con, row.sweep_id) if c.failure)
     return Picked(sweep_id=row.sweep_id, game=row.game, bot=best.bot, match_id=best.match_id, config=best.config,
-                  overrides={k: values[k] for k in dict.fromkeys(keys) if k in values},
-                  mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run, decision=decided(con, row.sweep_id))
+                  overrides=_chosen(best.config, keys), mean=best.mean, lower_bound=best.ci_low, run_id=row.mlflow_run,
+                  decision=decided(con, row.sweep_id), failed=failed)
+
+
+def _chosen(config: dict, keys: list[str]) -> dict:
+    """The values of the keys a sweep set (a program's parameters, or a bot's config keys)."""
+    values = config | dict(config.get("params", ())) if "template" in config else config
+    return {k: values[k] for k in dict.fromkeys(keys) if k in values}
+
+
+def config_label(config: dict, keys: list[str]) -> str:
+    """`k=v, ...` for the keys a sweep set: how a config is named to a user."""
+    return ", ".join(f"{k}={v}" for k, v in _chosen(config, keys).items()) or "defaults"

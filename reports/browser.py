@@ -36,9 +36,9 @@ def _run(args: list[str]) -> str:
     return done.stdout
 
 
-def dump_dom(page: Path) -> str:
-    """The page's DOM after its scripts ran, as Chromium serialises it."""
-    return _run(["--dump-dom", Path(page).resolve().as_uri()])
+def dump_dom(page: Path, *, fragment: str = "") -> str:
+    """The page's DOM after its scripts ran, as Chromium serialises it (opened at #fragment when given)."""
+    return _run(["--dump-dom", Path(page).resolve().as_uri() + (f"#{fragment}" if fragment else "")])
 
 
 def screenshot(page: Path, png: Path, *, width: int = 1100, height: int = 1400, fragment: str = "") -> Path:

@@ -48,12 +48,15 @@ document.getElementById('where').textContent=(at+1)+' / '+steps.length;}
 document.getElementById('prev').onclick=()=>show(at-1);document.getElementById('next').onclick=()=>show(at+1);
 document.getElementById('all').onclick=()=>steps.forEach(s=>s.classList.add('on'));
 document.addEventListener('keydown',e=>{if(e.key==='ArrowRight')show(at+1);if(e.key==='ArrowLeft')show(at-1);});
-show(0);if(location.hash==='#all-steps')steps.forEach(s=>s.classList.add('on'));"""
+function jump(){const t=location.hash.length>1&&document.getElementById(decodeURIComponent(location.hash.slice(1)));
+const s=t&&t.closest('.step');if(s)show(steps.indexOf(s));}window.addEventListener('hashchange',jump);
+show(0);if(location.hash==='#all-steps')steps.forEach(s=>s.classList.add('on'));else jump();"""
 
 
 def stepper(steps: list[str]) -> tuple[str, str]:
-    """Steps shown one at a time (buttons or arrow keys; #all-steps in the address shows them all);
-    every step is in the page's text."""
+    """Steps shown one at a time (buttons or arrow keys; #all-steps in the address shows them all, #ID the
+    step holding the element ID, so a page can list links that jump to a step); every step is in the page's
+    text."""
     nav = ('<nav><button id="prev">&larr; back</button><button id="next">next &rarr;</button>'
            '<button id="all">show all</button> step <span id="where"></span></nav>')
     body = "".join(f'<div class="step">{s}</div>' for s in steps)

@@ -12,6 +12,7 @@ from flows.settings import Paths
 from flows.store import read_only
 from reports.html import esc, page, table
 from reports.panels import rows
+from reports.sweep_data import label
 
 
 def _safe_rows(con, sql: str, params=()) -> list[dict]:
@@ -31,7 +32,7 @@ def build_index(*, out: Path | None = None, db: Path | None = None) -> Path:
     con = read_only(db)
     try:
         sweeps = _safe_rows(con, "SELECT s.sweep_id, s.game, s.bot, s.units, s.started_at, s.finished_at, "
-                                 "m.config AS best_config FROM sweeps s "
+                                 "s.grid, s.spec, m.config AS best_config FROM sweeps s "
                                  "LEFT JOIN matches m ON m.match_id = s.best_match ORDER BY s.started_at DESC")
         nightly = _safe_rows(con, "SELECT game, candidate, bot, verdict, differing_units, units, checked_at "
                                   "FROM nightly_checks ORDER BY checked_at DESC")
@@ -48,14 +49,20 @@ def build_index(*, out: Path | None = None, db: Path | None = None) -> Path:
 def _sweeps(sweeps, reports: Path) -> str:
     lines = []
     for s in sweeps:
-        best = json.loads(s["best_config"]) if s["best_config"] else {}
+        best = _best_label(s["best_config"], s["grid"], s["spec"]) if s["best_config"] else ""
         lines.append([_link(reports / s["sweep_id"] / "index.html", reports, s["sweep_id"]), esc(s["game"]),
                       esc(s["bot"]), f"{s['units']:,}", esc(str(s["started_at"])[:19]),
                       "finished" if s["finished_at"] else "open",
-                      esc(", ".join(f"{k}={v}" for k, v in list(best.items())[:4]))])
+                      esc(best)])
     note = "<p class=note>A sweep links to its report once <code>cardlab report SWEEP</code> wrote it.</p>"
     return "<h2>Sweeps</h2>" + note + table(["sweep", "game", "bot", "units", "started", "state", "best config"],
                                             lines)
+
+
+def _best_label(config: str, grid: str | None, spec: str | None) -> str:
+    """The best config by the parameters the sweep varied (`x=0.55`), not the start of its full config."""
+    swept = [k for k, _ in json.loads(spec or "{}").get("grid", [])] or list(json.loads(grid or "{}"))
+    return label(json.loads(config), swept)
 
 
 def _leagues(out: Path, reports: Path) -> str:

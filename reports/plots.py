@@ -62,8 +62,9 @@ def bands(path: Path, *, series, xlabel: str, ylabel: str, title: str, zero: boo
 
 
 def points(path: Path, *, series, xlabel: str, ylabel: str, title: str, diagonal: bool = False,
-           xticks=None) -> Path:
-    """Markers with vertical error bars: series = [(name, x, y, y_low, y_high)]."""
+           xticks=None, zero: bool = False, marks=()) -> Path:
+    """Markers with vertical error bars: series = [(name, x, y, y_low, y_high)]; `zero` draws the 0 line (for
+    differences), `marks` = [(x, y)] ringed in red (the baseline)."""
     fig, ax = plt.subplots(figsize=(8, 4.5))
     for k, (name, x, y, low, high) in enumerate(series):
         shift = [v + 0.08 * (k - (len(series) - 1) / 2) for v in x] if xticks else x
@@ -75,6 +76,10 @@ def points(path: Path, *, series, xlabel: str, ylabel: str, title: str, diagonal
         lo, hi = (min(values), max(values)) if values else (0.0, 1.0)
         pad = 0.05 * (hi - lo or 1.0)
         ax.plot([lo - pad, hi + pad], [lo - pad, hi + pad], color="grey", ls="--", lw=1, label="perfect calibration")
+    if zero:
+        ax.axhline(0, color="grey", lw=1, ls="--")
+    for x, y in marks:
+        ax.plot([x], [y], "o", mfc="none", mec="crimson", ms=12, mew=2, zorder=3)
     if xticks:
         ax.set_xticks(range(len(xticks)), xticks)
     ax.set(xlabel=xlabel, ylabel=ylabel, title=title)

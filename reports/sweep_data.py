@@ -69,6 +69,7 @@ class SweepData:
     payoff_label: str
     unit: str
     decision: sweep_record.Decided | None = None  # a sweep run until decided (flows/decide.py)
+    keys: tuple[str, ...] = ()  # the swept parameters, in the spec's order
 
     @property
     def sweep_id(self) -> str:
@@ -95,12 +96,81 @@ class SweepData:
         return self.pairs.get((a, b))
 
     def short(self) -> list:
-        return [c for c in self.configs if c.units < c.planned]
+        return [c for c in self.configs if c.units < c.planned and not c.failure]  # a failed one is listed apart
+
+    def failed(self) -> list:
+        return [c for c in self.configs if c.failure]
+
+
+def config_values(config: dict) -> dict:
+    """A config's parameters by name: a bot's config, or a program's template parameters."""
+    return config | dict(config.get("params", ())) if "template" in config else config
 
 
 def label(config: dict, keys) -> str:
-    values = config | dict(config.get("params", ())) if "template" in config else config
+    values = config_values(config)
     return ", ".join(f"{k}={values.get(k)}" for k in keys) or "defaults"
+
+
+def _number(value) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if np.isfinite(number) else None
+
+
+@dataclass(frozen=True)
+class ParamSeries:
+    """Configs that differ only in `key` (the other swept parameters fixed at `others`), by value of `key`:
+    each one's mean with its interval and its paired difference to the reference with its interval."""
+
+    key: str
+    others: str  # the other parameters' values, "" when `key` is the only one that varies
+    x: tuple[float, ...]
+    mean: tuple[float, ...]
+    low: tuple[float, ...]
+    high: tuple[float, ...]
+    diff: tuple[float, ...]  # minus the reference on the same deals (nan where no pair was measured)
+    diff_low: tuple[float, ...]
+    diff_high: tuple[float, ...]
+    matches: tuple[str, ...]
+
+
+def param_series(data: SweepData) -> dict[str, list[ParamSeries]]:
+    """Per numeric swept parameter that takes at least two values among the completed configs: profit and
+    paired difference against it, one series per setting of the other parameters (so a peak between two
+    grid values shows as a curve, not as a rank)."""
+    out = {}
+    varying = [k for k in data.keys if len({str(config_values(c.config).get(k)) for c in data.ranked}) > 1]
+    for key in varying:
+        numbers = {c.match_id: _number(config_values(c.config).get(key)) for c in data.ranked}
+        if None in numbers.values() or len(set(numbers.values())) < 2:
+            continue
+        groups: dict[str, list] = {}
+        for c in data.ranked:
+            values = config_values(c.config)
+            others = ", ".join(f"{k}={values.get(k)}" for k in varying if k != key)
+            groups.setdefault(others, []).append(c)
+        series = []
+        for others, members in groups.items():
+            members.sort(key=lambda c: numbers[c.match_id])
+            diffs = [_diff(data, c.match_id) for c in members]
+            series.append(ParamSeries(key, others, tuple(numbers[c.match_id] for c in members),
+                                      tuple(c.mean for c in members), tuple(c.ci_low for c in members),
+                                      tuple(c.ci_high for c in members), *map(tuple, zip(*diffs, strict=True)),
+                                      tuple(c.match_id for c in members)))
+        out[key] = series
+    return out
+
+
+def _diff(data: SweepData, match: str) -> tuple[float, float, float]:
+    if match == data.reference:
+        return 0.0, 0.0, 0.0  # the reference minus itself, exactly
+    p = data.pair(match, data.reference)
+    return (p.mean, p.low, p.high) if p is not None else (float("nan"),) * 3
 
 
 def load(con, sweep_id: str | None) -> SweepData:
@@ -116,9 +186,8 @@ def load(con, sweep_id: str | None) -> SweepData:
     base = baseline_match(con, sid)
     if base in labels:
         labels[base] += " (baseline)"
-    pairs = {(a, b): Pair(a, b, int(n), float(m), float(se or 0.0), difference_bounds(row["game"]))
-             for a, b, n, m, se in con.execute("SELECT match_a, match_b, units, mean_diff, se_diff "
-                                               "FROM mart_sweep_pairs WHERE sweep_id = ?", [sid]).fetchall()}
+    pairs = {(a, b): Pair(a, b, n, m, se or 0.0, difference_bounds(row["game"]))
+             for a, b, n, m, se in sweep_record.pair_rows(con, sid)}
     ranked = tuple(sweep_record.ranked(list(configs)))
     reference = base or (ranked[0].match_id if ranked else None)
     curves = tuple(_curve(con, c.match_id, reference) for c in configs if reference and c.match_id != reference)
@@ -128,7 +197,7 @@ def load(con, sweep_id: str | None) -> SweepData:
     except KeyError:  # a game no longer registered still gets its report
         axis, unit = "payoff per unit", "unit"
     return SweepData(row, spec, configs, ranked, labels, base, pairs, curves, axis, unit,
-                     sweep_record.decided(con, sid))
+                     sweep_record.decided(con, sid), tuple(keys))
 
 
 def _curve(con, match: str, reference: str) -> Curve:

@@ -17,7 +17,7 @@ from reports.panels import panels_for
 from reports.recommend import recommend
 from reports.replay import NoReplay, write_replay
 from reports.replay.events import has_events
-from reports.sweep_data import SweepData, load
+from reports.sweep_data import SweepData, load, param_series
 
 EXTREMES = 3  # replays of the biggest wins and of the biggest losses
 
@@ -38,13 +38,14 @@ def build_report(sweep_id: str | None = None, *, out_dir: Path | None = None, db
         out = Path(out_dir) if out_dir else Paths.from_env().out / "reports" / data.sweep_id
         out.mkdir(parents=True, exist_ok=True)
         main = _main_plots(data, out)
+        shape = _param_plots(data, out)
         panels = panels_for(con, data, out)
         replays = _replays(con, data, out / "replays")
     finally:
         con.close()
     page_path = out / "index.html"
-    page_path.write_text(_html(data, main, panels, replays))
-    return Report(data.sweep_id, page_path, main + tuple(p for panel in panels for p in panel.plots),
+    page_path.write_text(_html(data, main, panels, replays, shape))
+    return Report(data.sweep_id, page_path, main + shape + tuple(p for panel in panels for p in panel.plots),
                   tuple(path for _, _, path in replays), data.row.get("mlflow_run"))
 
 
@@ -68,6 +69,26 @@ def _main_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
                          ylabel=f"cumulative payoff minus {data.labels[ref]}",
                          title="Cumulative difference (band: where a zero-mean difference would stay, 95%)")
     return means, diffs, curves
+
+
+def _param_plots(data: SweepData, out: Path) -> tuple[Path, ...]:
+    """Per numeric parameter: each config's mean, and its paired difference to the reference, against the
+    parameter's value, with 95% intervals (lines join the grid's values: a peak between two shows)."""
+    made = []
+    ref = "baseline" if data.baseline else "best config"
+    for key, series in param_series(data).items():
+        base = [(x, m) for s in series for x, m, match in zip(s.x, s.mean, s.matches, strict=True)
+                if match == data.baseline]
+        made.append(plots.points(out / f"profit_vs_{key}.png",
+                                 series=[(s.others or key, s.x, s.mean, s.low, s.high) for s in series],
+                                 xlabel=key, ylabel=f"mean {data.payoff_label} (95% CI)", marks=base,
+                                 title=f"Profit against {key}" + (" (ringed: the baseline)" if base else "")))
+        made.append(plots.points(out / f"paired_vs_{key}.png", zero=True,
+                                 series=[(s.others or key, s.x, s.diff, s.diff_low, s.diff_high) for s in series],
+                                 xlabel=key, ylabel=f"minus the {ref} per {data.unit} (95% CI)",
+                                 title=f"Paired difference to the {ref} ({data.labels[data.reference]}), same "
+                                       f"deals, against {key}"))
+    return tuple(made)
 
 
 def _replays(con, data: SweepData, out: Path) -> list[tuple[str, float, Path]]:
@@ -99,7 +120,29 @@ def _config_rows(data: SweepData) -> list[list[str]]:
     return out
 
 
-def _html(data: SweepData, main, panels, replays) -> str:
+def _failed_html(data: SweepData) -> str:
+    """The configs that failed (a program that crashed or broke the protocol): not ranked, with why."""
+    failed = data.failed()
+    if not failed:
+        return ""
+    rows = [[esc(data.labels[c.match_id]), f"{c.units:,} of {c.planned:,}", esc(c.failure),
+             f"<code>{esc(c.match_id)}</code>"] for c in failed]
+    return (f'<h2 id="failed">Failed configs ({len(failed)}): not ranked</h2>'
+            + table(["config", f"{data.unit}s played", "reason", "match"], rows))
+
+
+def _shape_html(data: SweepData, shape) -> str:
+    if not shape:
+        return ""
+    keys = ", ".join(dict.fromkeys(p.stem.split("_vs_", 1)[1] for p in shape))
+    return (f'<h2 id="shape">Profit against each parameter ({esc(keys)})</h2><p class=note>Each config\'s mean and '
+            f"its paired difference to the {'baseline' if data.baseline else 'best config'} against the parameter's "
+            "value, 95% intervals; the lines join the grid's values, so a peak between two of them shows as a bend. "
+            "Where other parameters vary too, each setting of them is its own line. Failed configs are left out."
+            "</p>" + images(shape))
+
+
+def _html(data: SweepData, main, panels, replays, shape=()) -> str:
     rec = recommend(data)
     row = data.row
     ref_name = "baseline" if data.baseline else "best"
@@ -112,7 +155,9 @@ def _html(data: SweepData, main, panels, replays) -> str:
             f"config, seed {row['seed']}: every config met the same deals, so differences are paired unit by unit. "
             f"Ranked by the lower 95% bound. MLflow parent run: <code>{esc(row.get('mlflow_run') or '-')}</code>.</p>",
             table(header, _config_rows(data)),
-            images(main)]
+            _failed_html(data),
+            images(main),
+            _shape_html(data, shape)]
     for panel in panels:
         body.append(f"<h2>{esc(panel.title)}</h2>{panel.html}{images(panel.plots)}")
     if replays:

@@ -96,13 +96,13 @@ def _twocarddraw_illegal(log, recorder):
 
 
 def _tractor_illegal(log, recorder):
-    faults = log.tables["tr_rounds"]["faults"]
-    return [f"round {u}: {f} answers replaced" for u, f in zip(log.tables["tr_rounds"]["round"], faults, strict=True)
+    faults = log.events["rounds"]["faults"]
+    return [f"round {u}: {f} answers replaced" for u, f in zip(log.events["rounds"]["round"], faults, strict=True)
             if f]
 
 
 def _splendor_illegal(log, recorder):
-    games_ = log.tables["spl_games"]  # a candidate's pass is always an invalid move turned into a pass
+    games_ = log.events["games"]  # a candidate's pass is always an invalid move turned into a pass
     return [f"game {g}: {n} invalid moves" for g, n in zip(games_["game"], games_["passes"], strict=True) if n]
 
 
@@ -112,9 +112,9 @@ CALLS = ("CHECK", "ALL-IN")  # CALL is always a valid answer: it plays CHECK wit
 def _cg_holdem_illegal(log, recorder):
     """The referee replaces an answer it cannot play (fold, call, min-raise...) and logs only what it
     played: compare what the primary bot answered with the action logged for that round."""
-    games_ = log.tables["cgh_games"]
+    games_ = log.events["games"]
     primary = dict(zip(games_["unit"], games_["primary_seat"], strict=True))
-    acts = log.tables["cgh_actions"]
+    acts = log.events["actions"]
     played = {(u, r): a for u, r, s, a in zip(acts["unit"], acts["round"], acts["seat"], acts["action"], strict=True)
               if s == primary[u]}
     problems = []
@@ -185,7 +185,9 @@ def _same(a, b) -> bool:
 
 
 def _columns(log, skip: frozenset[str]) -> dict[tuple[str, str], object]:
-    return {(t, c): v for t, cols in log.tables.items() for c, v in cols.items() if c not in skip}
+    """Every logged column: the log's tables and its events (by kind)."""
+    kinds = log.events.columns if log.events is not None else {}
+    return {(t, c): v for t, cols in [*log.tables.items(), *kinds.items()] for c, v in cols.items() if c not in skip}
 
 
 @pytest.mark.parametrize(("game", "bot"), PAIRS)

@@ -1,6 +1,11 @@
 """Bot strength over generated servers, measured exactly: the issue's benchmark (a command, not a test).
 
-Server i: bet pair (11 i mod 35) so any 35 consecutive servers cover every pair; step count
+Two server sets. The tuning set (benchmark_server) is what the bots' settings were chosen on; the
+held-out set (heldout_server, issue 31) was never used to tune anything: other seeds, another walk
+over the bet pairs, combined generator readings, and step laws that stress the near-equilibrium
+end (100,000-200,000 steps, and 200,000-400,000, past the statement's range).
+
+Tuning server i: bet pair (11 i mod 35) so any 35 consecutive servers cover every pair; step count
 drawn uniformly over 10,000..200,000 for even i and log-uniformly for odd i (the statement does
 not say which); generator reading READINGS[i mod 5] (the default reading, then each alternative
 in turn); strategy seed i + 1 (the prior banks use seeds from 1,000,000). A bot's strength on a
@@ -17,7 +22,7 @@ import numpy as np
 
 from bots.choice import BotChoice
 from engine.core import seeds
-from engine.core.stats import summarize
+from engine.core.stats import Z95, summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.exact import exact_run
@@ -46,16 +51,52 @@ def benchmark_server(index: int) -> BenchServer:
     return BenchServer(index, bets, steps, index + 1, B.READINGS[index % len(B.READINGS)], law)
 
 
+HELDOUT_SEED = 9_000_000  # strategy seeds of the held-out set: far from tuning (index + 1) and banks (1e6..)
+HELDOUT_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb"),
+                    B.Reading(accept="ties", mistakes="betting"), B.Reading(order="random", mistakes="betting"),
+                    B.Reading(proposal="perturb", accept="ties"))
+HELDOUT_LAWS = {"uniform": (B.MIN_STEPS, B.MAX_STEPS, False), "log-uniform": (B.MIN_STEPS, B.MAX_STEPS, True),
+                "near-eq": (100_000, B.MAX_STEPS, False), "past-range": (B.MAX_STEPS, 2 * B.MAX_STEPS, True)}
+
+
+def heldout_server(index: int) -> BenchServer:
+    """Held-out server i: bet pair (13 i + 7 mod 35), step law cycling over HELDOUT_LAWS (half the
+    servers at 100,000+ steps), reading cycling over HELDOUT_READINGS (pairs of alternatives)."""
+    bets = R.ALL_BET_SIZES[(index * 13 + 7) % len(R.ALL_BET_SIZES)]
+    seed = HELDOUT_SEED + index
+    rng = seeds.generator(seeds.unit_key(seeds.match_key(seed), index, seeds.Purpose.OPPONENT))
+    law = tuple(HELDOUT_LAWS)[index % len(HELDOUT_LAWS)]
+    lo, hi, log = HELDOUT_LAWS[law]
+    steps = int(round(math.exp(rng.uniform(math.log(lo), math.log(hi))))) if log else int(rng.integers(lo, hi + 1))
+    return BenchServer(index, bets, steps, seed, HELDOUT_READINGS[index % len(HELDOUT_READINGS)], law)
+
+
+def far_tuning_server(index: int) -> BenchServer:
+    """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
+    near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
+    single readings, seeds from 8,000,000."""
+    base = benchmark_server(index)
+    seed = 8_000_000 + index
+    rng = seeds.generator(seeds.unit_key(seeds.match_key(seed), index, seeds.Purpose.OPPONENT))
+    steps = int(round(math.exp(rng.uniform(math.log(B.MAX_STEPS), math.log(2 * B.MAX_STEPS)))))
+    return BenchServer(index, base.bets, steps, seed, base.reading, "past-range")
+
+
+SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
+                                                        "heldout": heldout_server}
+
+
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
-                  progress: Callable[[str], None] | None = None) -> list[dict]:
+                  progress: Callable[[str], None] | None = None,
+                  server_of: Callable[[int], BenchServer] = benchmark_server) -> list[dict]:
     rows = []
     makers = {e.label: e.make for e in entries}
     for index in servers:
-        server = benchmark_server(index)
+        server = server_of(index)
         strategy = server.strategy()
         row = {"server": index, "bet1": server.bets.bet1, "bet2": server.bets.bet2, "steps": server.steps,
                "step_law": server.step_law, "reading": server.reading.label or "default",
-               "br_value": B.best_response(strategy).value}
+               "seed": server.seed, "br_value": B.best_response(strategy).value}
         for e in entries:
             runs = [exact_run(makers[e.label](), strategy, seed=s, hands=hands) for s in deal_seeds]
             row[e.label] = float(np.mean([r.expected_per_hand for r in runs]))
@@ -75,23 +116,34 @@ def _paired(diff: np.ndarray) -> dict:
     return {"mean": s.mean, "ci_low": s.ci_low, "ci_high": s.ci_high}
 
 
+def ratio_of_sums_interval(ev: np.ndarray, br: np.ndarray) -> tuple[float, float]:
+    """95% interval over servers of sum(ev) / sum(br) by the delta method (servers as the sample)."""
+    n = len(ev)
+    if n < 2:
+        return math.nan, math.nan
+    ratio = ev.sum() / br.sum()
+    se = float(np.std(ev - ratio * br, ddof=1)) * math.sqrt(n) / abs(br.sum())
+    return float(ratio - Z95 * se), float(ratio + Z95 * se)
+
+
 def summarise(rows: list[dict], labels: list[str]) -> dict:
-    """Per bot: mean of per-server ratios, ratio of sums, by reading; the first bot's paired
-    differences (per-server ratio and expected profit per hand) to each other bot."""
+    """Per bot: mean of per-server ratios and ratio of sums (95% intervals over servers), by
+    reading and step law, servers lost (negative expected profit where the best response's is
+    positive); the first bot's paired differences (per-server ratio and profit per hand) to each other."""
     br = np.array([r["br_value"] for r in rows])
     first = labels[0]
     out = {}
     for label in labels:
         ev = np.array([r[label] for r in rows])
         ratios = ev / br
-        by_reading = {}
-        for reading in sorted({r["reading"] for r in rows}):
-            pick = np.array([r["reading"] == reading for r in rows])
-            by_reading[reading] = {"servers": int(pick.sum()), "mean_ratio": float(ratios[pick].mean()),
-                                   "ratio_of_sums": float(ev[pick].sum() / br[pick].sum())}
+        by_reading = _by(rows, "reading", ratios, ev, br)
         last = np.array([r[f"{label}|last1000"] for r in rows])
+        mean = summarize(ratios)
         out[label] = {
             "mean_ratio": float(ratios.mean()), "ratio_of_sums": float(ev.sum() / br.sum()),
+            "mean_ratio_ci": [mean.ci_low, mean.ci_high], "ratio_of_sums_ci": list(ratio_of_sums_interval(ev, br)),
+            "lost_servers": [r["server"] for r, e, b in zip(rows, ev, br, strict=True) if e < 0 < b],
+            "by_step_law": _by(rows, "step_law", ratios, ev, br),
             "last1000_ratio_of_sums": float(last.sum() / br.sum()),
             "expected_per_hand": float(ev.mean()), "by_reading": by_reading,
             "max_cpu": float(max(r[f"{label}|cpu"] for r in rows)),
@@ -101,4 +153,13 @@ def summarise(rows: list[dict], labels: list[str]) -> dict:
             mine = np.array([r[first] for r in rows])
             out[label]["first_minus_ratio"] = _paired(mine / br - ratios)
             out[label]["first_minus_per_hand"] = _paired(mine - ev)
+    return out
+
+
+def _by(rows: list[dict], key: str, ratios: np.ndarray, ev: np.ndarray, br: np.ndarray) -> dict:
+    out = {}
+    for value in sorted({r[key] for r in rows}):
+        pick = np.array([r[key] == value for r in rows])
+        out[value] = {"servers": int(pick.sum()), "mean_ratio": float(ratios[pick].mean()),
+                      "ratio_of_sums": float(ev[pick].sum() / br[pick].sum())}
     return out

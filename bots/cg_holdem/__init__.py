@@ -3,6 +3,7 @@
 import numpy as np
 
 from bots.base import BotSpec
+from bots.cg_holdem.ranged import RangedBot, RangedConfig
 from bots.cg_holdem.strategies import (
     AggressiveBot,
     AggressiveConfig,
@@ -42,4 +43,6 @@ BOTS: dict[str, BotSpec] = {
                         "preflop all-in or fold from computed heads-up push/fold ranges"),
     "aggressive": BotSpec("aggressive", AggressiveConfig, _with_equity(AggressiveBot),
                           "tunable: raises first in, push/fold when short, value bets and c-bets"),
+    "ranged": BotSpec("ranged", RangedConfig, RangedBot,
+                      "equity vs ranges narrowed by each action, equilibrium push/fold, ICM (issue 32)"),
 }

@@ -24,9 +24,10 @@ MODULES = (
     "bots/cg_holdem/pushfold_chart.py",
     "bots/cg_holdem/pure_eval.py",
     "bots/cg_holdem/strategies.py",
+    "bots/cg_holdem/ranged.py",
 )
 BOT_CLASSES = {"station": "CallingStation", "montecarlo": "MonteCarloBot", "pushfold": "PushFoldBot",
-               "aggressive": "AggressiveBot"}
+               "aggressive": "AggressiveBot", "ranged": "RangedBot"}
 PROJECT_PACKAGES = ("engine", "bots")
 
 MAIN = '''

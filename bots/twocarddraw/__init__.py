@@ -6,6 +6,7 @@ from bots.base import BotSpec, Ranged, empty_or_file, one_of, ranged, seed_field
 from bots.twocarddraw.learner import LearnerBot
 from bots.twocarddraw.mixture import MixtureLearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
+from bots.twocarddraw.robust import DEFAULT_ITERATIONS, RobustBot
 from bots.twocarddraw.simple import OracleBot, PriorBestResponseBot, SampleBot
 from engine.core.errors import BadValue
 
@@ -48,6 +49,8 @@ class MixtureConfig(Ranged):
     buckets: int = ranged(4, 1, 16)  # step-count buckets, log-spaced over 10,000..200,000
     bucket_count: int = ranged(12, 2, 256)  # strategies generated per bucket (offline, cached)
     step_prior: str = one_of("uniform", ("uniform", "log"))  # prior over the step count
+    beyond: int = ranged(0, 0, 4)  # extra buckets past 200,000 steps (same log width: 200k-423k, ...)
+    beyond_weight: float = ranged(0.2, 0.0, 1.0, lo_open=True, hi_open=True)  # their share of the step prior
     prior_scale: float = ranged(2.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength
     # (2 beat 1 on 3 tuning servers, 105-107, outside the benchmark's set)
     strength_min: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # per row
@@ -65,6 +68,14 @@ class MixtureConfig(Ranged):
             raise BadValue(f"need strength_min <= strength_max, got {self.strength_min} > {self.strength_max}")
 
 
+@dataclass(frozen=True)
+class RobustConfig(MixtureConfig):
+    safe_hands: float = ranged(50.0, 0.0, 1e9)  # exploit weight n / (n + safe_hands) after n hands (0: always);
+    # 50 beat 300 on tuning-far 0-3 (docs/twocarddraw-strength.md)
+    eq_iterations: int = ranged(DEFAULT_ITERATIONS, 10, 100_000)  # CFR+ iterations of the cached safe strategy
+    mix_seed: int = seed_field(0)  # the per-hand choice and the safe strategy's draws
+
+
 BOTS: dict[str, BotSpec] = {
     "sample": BotSpec("sample", NoConfig, lambda c: SampleBot(), "the statement's sample: bet/raise only with 4-4"),
     "oracle": BotSpec("oracle", OracleConfig, OracleBot, "best response to the true strategy file (ceiling)"),
@@ -77,5 +88,9 @@ BOTS: dict[str, BotSpec] = {
     "mixture": BotSpec(
         "mixture", MixtureConfig, MixtureLearnerBot,
         "online EM with a prior mixed over the generator's step count; optional posterior sampling",
+    ),
+    "robust": BotSpec(
+        "robust", RobustConfig, RobustBot,
+        "the mixture's best response, or the game's safe strategy (CFR+), exploiting more with the hands seen",
     ),
 }

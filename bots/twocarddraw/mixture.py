@@ -59,7 +59,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
 
     def _banks(self, bets: R.BetSizes):
         c = self.config
-        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed)
+        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed, beyond=c.beyond)
 
     def on_init(self) -> None:
         c = self.config
@@ -69,11 +69,13 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.alpha_sum = self.alpha.sum(axis=2)
         edges = bucket_edges(c.buckets)
         widths = np.diff(edges) if c.step_prior == "uniform" else np.ones(c.buckets)
-        self.log_prior = np.log(widths / widths.sum())
+        prior = np.concatenate([widths / widths.sum() * (1.0 - c.beyond_weight) if c.beyond else widths / widths.sum(),
+                                np.full(c.beyond, c.beyond_weight / max(c.beyond, 1))])
+        self.log_prior = np.log(prior)
         self.weights = np.exp(self.log_prior)
         self.counts = np.zeros((R.N_ROWS, 3))
         self.counts_sum = np.zeros(R.N_ROWS)
-        self.loglik = np.zeros(c.buckets)
+        self.loglik = np.zeros(len(banks))
         self.ones = np.ones(R.N_ROWS)
         self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
@@ -102,6 +104,11 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         log_w = self.log_prior + self.loglik
         w = np.exp(log_w - log_w.max())
         self.weights = w / w.sum()
+
+    def refresh(self) -> None:
+        """Bring the bucket weights and posterior means up to every hand seen (no re-solve)."""
+        self._reweigh()
+        self.means = self._posterior_means()
 
     def resolve(self) -> None:
         if self.config.explore == "thompson":

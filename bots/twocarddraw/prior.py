@@ -77,13 +77,17 @@ def bucket_edges(buckets: int) -> np.ndarray:
 
 
 def load_step_banks(bets: R.BetSizes, *, buckets: int = 4, count: int = 12,
-                    seed: int = DEFAULT_BANK_SEED) -> list[Bank]:
+                    seed: int = DEFAULT_BANK_SEED, beyond: int = 0) -> list[Bank]:
     """One bank per step-count bucket: the generator's step count is one number shared by every
     row of a server, and it moves all rows together (few steps leave rows near their random
-    start), so a learner can infer it and sharpen its prior on rows it never saw."""
+    start), so a learner can infer it and sharpen its prior on rows it never saw. `beyond` adds
+    buckets of the same log width past 200,000 steps (servers nearer equilibrium than the statement
+    says; the first `buckets` banks do not change)."""
     edges = bucket_edges(buckets)
+    ratio = edges[1] / edges[0]
+    edges = np.concatenate([edges, edges[-1] * ratio ** np.arange(1, beyond + 1)])
     banks = []
-    for b in range(buckets):
+    for b in range(buckets + beyond):
         lo, hi = edges[b], edges[b + 1]
         steps = [round(lo * (hi / lo) ** ((j + 0.5) / count)) for j in range(count)]
         banks.append(load_bank(bets, count=count, seed=seed + 100_000 * (b + 1), steps=steps,

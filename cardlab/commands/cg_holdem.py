@@ -50,6 +50,7 @@ def judge(
     keep: Path | None = typer.Option(None, "--keep", help="save each program's stderr here (seatN.stderr)",
                                      callback=checks.output_dir),
     keep_folder: bool = typer.Option(False, "--keep-folder", help="with --keep: save each working folder too"),
+    clock: str = options.turn_flags()[2],
 ):
     """Play one game of external programs and print each seat's final score and rank."""
     from engine.cg_holdem.judge import play_programs
@@ -57,7 +58,8 @@ def judge(
     from engine.core.process import Keep, ProgramEnded
 
     argvs = [shlex.split(text) for text in commands]  # checked by the callbacks: 2 to 4, each runnable
-    config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms)
+    clock = options.checked_clock(clock)
+    config = GameConfig(players=len(argvs), first_turn_ms=first_turn_ms, turn_ms=turn_ms, clock=clock)
     started = time.perf_counter()
     try:
         if keep_folder and keep is None:
@@ -70,7 +72,10 @@ def judge(
     names = [Path(a[-1]).name for a in argvs]
     rows = [{"seat": s, "command": commands[s], "score": result.scores[s], "rank": result.positions[s],
              "eliminated_order": result.ranks[s], "failure": result.seat_reports[s].get("failure"),
-             "limits": result.seat_reports[s].get("limits")}
+             "limits": result.seat_reports[s].get("limits"), "clock": clock,
+             # the longest answer on both clocks: a long wall time with little CPU is a busy machine
+             "slowest_turn_wall": result.seat_reports[s].get("slowest_turn_wall"),
+             "slowest_turn_cpu": result.seat_reports[s].get("slowest_turn_cpu")}
             for s in range(result.players)]
     out = {"game": "cg-holdem", "seed": seed, "hands": len(result.hands), "rounds": result.rounds,
            "referee_overflow": result.overflow, "seats": rows, "seconds": round(seconds, 3)}
@@ -86,10 +91,12 @@ def judge(
     if json_:
         typer.echo(json.dumps(out))
         return
-    table = Table("seat", "command", "score", "rank", "note",
+    table = Table("seat", "command", "score", "rank", "slowest turn: wall / CPU s", "note",
                   title=f"CodinGame Hold'em, seed {seed}: {len(result.hands)} hands, {result.rounds} rounds")
     for r in rows:
-        table.add_row(str(r["seat"]), r["command"], str(r["score"]), str(r["rank"]), r["failure"] or "")
+        slowest = (f"{r['slowest_turn_wall']:.3f} / {r['slowest_turn_cpu']:.3f}"
+                   if r["slowest_turn_wall"] is not None else "-")
+        table.add_row(str(r["seat"]), r["command"], str(r["score"]), str(r["rank"]), slowest, r["failure"] or "")
     console.print(table)
     if result.overflow:
         console.print("note: the Java referee would have crashed here (NONE round past the 600-round cap)")

@@ -10,7 +10,8 @@ console = Console()
 
 
 def decisions(
-    game: str = typer.Option("holdem-training", help="Game whose pairs are run (holdem-training)."),
+    game: str = typer.Option("holdem-training",
+                             help="Game whose pairs are run: holdem-training, twocarddraw, cg-holdem."),
     repeats: int = typer.Option(10, help="Independent runs per pair (each on its own sweep seed).",
                                 callback=checks.count),
     pair: list[str] = typer.Option([], "--pair", help="Pairs to run (default: all): null, worse, better."),
@@ -24,6 +25,12 @@ def decisions(
                                                               "game's).", callback=checks.count),
     resample: str = typer.Option(None, help="Instead of playing: the SPRT's error rates on the real paired "
                                             "differences of this sweep's configs, resampled (--repeats runs each)."),
+    no_luck: bool = typer.Option(False, "--no-luck", help="Decide on raw payoffs, without the game's luck "
+                                                           "correction (to measure what it saves)."),
+    luck: int = typer.Option(None, "--luck", callback=checks.count,
+                             help="Instead: the pairs' configs on this many deals of --seed, fixed, and what the "
+                                  "game's luck correction does to their paired differences (variance-reduction "
+                                  "factor, raw and adjusted means)."),
 ):
     """Error rate and units used by sweeps run until decided, on pairs whose right decision is known, against
     today's fixed design of 20,000 units per config; or, with --resample, the SPRT on a sweep's own paired
@@ -32,6 +39,9 @@ def decisions(
     from cardlab import prefect_local
     from flows.decide import make_rule
 
+    if luck:
+        _luck(game, hands=luck, seed=seed, pairs=tuple(pair) or None)
+        return
     if resample:
         _resampled(game, resample, make_rule(game, d1=d1, alpha=alpha, beta=beta, first_look=first_look),
                    runs=repeats, cap=cap, seed=seed)
@@ -42,7 +52,8 @@ def decisions(
     unknown = [p for p in pair if p not in known]
     if unknown:
         fail(f"--pair {unknown[0]}: unknown; accepted: {', '.join(known)}")
-    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha, first_look=first_look)
+    rule = make_rule(game, d1=d1, alpha=alpha, beta=beta, race_alpha=alpha, first_look=first_look,
+                     luck=not no_luck)
     prefect_local.ensure()
 
     def say(p, r, got):
@@ -53,7 +64,8 @@ def decisions(
     results = run(game, repeats=repeats, cap=cap, seed=seed, pairs=tuple(pair) or None, rule=rule, workers=workers,
                   progress=say)
     console.print(f"{game}: SPRT H0 {rule.d0:+g} vs H1 {rule.d1:+g} per unit, alpha {rule.alpha:g}, beta "
-                  f"{rule.beta:g}, first look {rule.first_look:,}; cap {cap:,} per config and phase; "
+                  f"{rule.beta:g}, first look {rule.first_look:,}, luck {'taken out' if rule.luck else 'left in'}; cap "
+                  f"{cap:,} per config and phase; "
                   f"{repeats} runs per pair (sweep seeds {seed}..{seed + repeats - 1})")
     for r in results:
         e = r.error
@@ -78,3 +90,31 @@ def _resampled(game: str, sweep_id: str, rule, *, runs: int, cap: int, seed: int
         console.print(f"  {r.pair}: sd {r.sd:.2f}, skewness {r.skewness:+.1f}, excess kurtosis {r.kurtosis:.0f}: "
                       f"wrong switch at d0 {r.alpha:.1%} ({r.units_d0:,.0f} units), wrong keep at d1 {r.beta:.1%} "
                       f"({r.units_d1:,.0f} units), undecided {r.undecided:.1%}")
+
+
+def _luck(game: str, *, hands: int, seed: int, pairs: tuple[str, ...] | None) -> None:
+    from bench.luck import correction, run
+    from flows import games
+
+    if correction(game) is None:
+        fail(f"--game {game}: no luck correction (GameSpec.luck); accepted: "
+             f"{', '.join(g for g in games.names() if correction(g) is not None)}")
+    results, seconds = run(game, hands=hands, seed=seed, pairs=pairs,
+                           progress=lambda config: typer.echo(f"  played {dict(config) or 'defaults'}", err=True))
+    typer.echo(f"{game}: every config on {hands:,} deals of seed {seed}, paired differences with and without "
+                  f"the luck of the cards ({seconds:.0f} s)")
+    for r in results:
+        c = r.check
+        low, high = c.shift_interval
+        covers = "covers" if low <= 0 <= high else "MISSES"
+        half_raw, half_adj = (1.96 * x.sd / c.n ** 0.5 for x in (c.raw, c.adjusted))
+        typer.echo(f"  {r.pair.name:6}: raw {c.raw.mean:+.3f} +/- {half_raw:.3f} (sd {c.raw.sd:.2f}), adjusted "
+                      f"{c.adjusted.mean:+.3f} +/- {half_adj:.3f} (sd {c.adjusted.sd:.2f}); correction's mean "
+                      f"{c.shift.mean:+.3f} (95% {low:+.3f} .. {high:+.3f}: {covers}"
+                      f" 0); variance-reduction factor {_factor(c.factor)} (each config alone: "
+                      f"{_factor(r.single[0])}, {_factor(r.single[1])})")
+
+
+def _factor(x: float) -> str:
+    """A factor, or what a correction leaving no spread means (a fixed policy's exact value is constant)."""
+    return f"{x:,.2f}" if x < 1e6 else "no spread left"

@@ -9,6 +9,7 @@ import sys
 import typer
 
 from cardlab import checks, options, progress
+from engine.core.seeds import JUDGE_SEEDS, purpose_of
 
 PIECE_UNITS = 100  # a play_program without a whole-match form plays (and reports) this many units at a time
 
@@ -20,7 +21,8 @@ def judge_command(spec):
     def judge(
         command: list[str] = typer.Argument(..., help="the program and its arguments (after --)"),
         units: int = typer.Option(1000, "--units", "--hands", callback=checks.count, help=f"{spec.unit}s to play"),
-        seed: int = typer.Option(1, "--seed", callback=checks.seed, help="match seed: unit i deals from (seed, i)"),
+        seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", callback=checks.seed,
+                                  help="match seed: unit i deals from (seed, i); the default is the judge's own range"),
         opt: list[str] = typer.Option([], "--opt", help="game option k=v (repeatable)"),
         log: bool = typer.Option(False, "--log", callback=checks.when_logging, help="append to the hand log"),
         as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
@@ -59,7 +61,9 @@ def judge_command(spec):
             raise KeyboardInterrupt
         logged = None
         if log and played.count:  # every unit played is kept, whatever ended the match
-            logged = log_judged(spec, bot=PROGRAM_BOT, config={"template": config.template}, seed=seed, log=played,
+            identity = {"template": config.template, "program_hash": config.program_hash,
+                        "folder_hash": config.folder_hash}  # which program these results are of
+            logged = log_judged(spec, bot=PROGRAM_BOT, config=identity, seed=seed, log=played,
                                 options=dict(match_options) | {"status": status}, say=None).match_id
         if status == "ended":  # the contest stops a match at a crash or a limit: one line, exit 2
             kept = f"; the units played are logged as {logged}" if logged else ""
@@ -73,7 +77,8 @@ def judge_command(spec):
                    "ci95": [summary.ci_low, summary.ci_high], "stats": played.stats, "match_id": logged}
             sys.stdout.write(json.dumps(doc) + "\n")
             return
-        typer.echo(f"{spec.title}: {played.count:,} {spec.unit}s, {spec.payoff_label}: {summary.describe(spec.unit)}")
+        typer.echo(f"{spec.title}: {played.count:,} {spec.unit}s, {spec.payoff_label}: {summary.describe(spec.unit)}; "
+                   f"deals: seed {seed} ({purpose_of(seed)} range)")
         if logged:
             typer.echo(f"logged match as {logged}")
 

@@ -12,6 +12,7 @@ from cardlab import checks, options
 from cardlab.errors import fail
 from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.seeds import JUDGE_SEEDS, purpose_of
 
 bench_app = typer.Typer(help="Hold'em Training benchmarks (figures, never timed tests).", no_args_is_help=True)
 
@@ -25,7 +26,8 @@ def judge(
     command: list[str] = typer.Argument(..., help="the contestant program and its arguments (after --)",
                                         callback=checks.program_argv),
     hands: int = typer.Option(10000, "--hands", help="hands G (the contest plays up to 10,000)", callback=checks.count),
-    seed: int = typer.Option(1, "--seed", help="match seed: hand i is dealt from (seed, i)", callback=checks.seed),
+    seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", callback=checks.seed,
+                              help="match seed: hand i is dealt from (seed, i); the default is the judge's own range"),
     cpu_seconds: float = typer.Option(10.0, "--cpu-seconds", help="CPU limit for the whole match",
                                       callback=checks.limit),
     memory_mb: float = typer.Option(512.0, "--memory-mb", help="peak memory limit", callback=checks.limit),
@@ -68,7 +70,7 @@ def judge(
     cpu = "?" if result.cpu_seconds is None else f"{result.cpu_seconds:.2f}"
     memory = "?" if result.peak_memory_mb is None else f"{result.peak_memory_mb:.0f}"
     typer.echo(f"hands {result.hands_played}/{hands}  status {result.status}"
-               f"{'  (' + result.reason + ')' if result.reason else ''}")
+               f"{'  (' + result.reason + ')' if result.reason else ''}  deals: seed {seed} ({purpose_of(seed)} range)")
     if result.verdict:
         typer.echo(f"verdict {result.verdict_line}")
     typer.echo(f"limits: cpu {cpu} s of {cpu_seconds:g} s, peak memory {memory} MB of {memory_mb:g} MB"

@@ -12,9 +12,11 @@ from rich.table import Table
 
 from cardlab import checks, options, prefect_local
 from cardlab.errors import fail
+from engine.core.seeds import LEAGUE_SEEDS
 
 PROGRAM_HELP = ("NAME=COMMAND (repeatable); where the game seats them (`cardlab league GAME` says which), "
-                "NAME=PATH.py:ClassName (your class) or NAME=bot:BOT[:k=v...] (a project bot)")
+                "NAME=PATH.py:ClassName (your class), NAME=bot:BOT[:k=v...] (a project bot) or NAME=model:ID "
+                "(a fitted opponent model, `cardlab fit`)")
 
 
 def _spec(target: str | None, file_arg: str | None, file: Path | None, *, programs: list[str], games: int | None,
@@ -53,8 +55,21 @@ def _play(spec, *, workers: int | None, quiet: bool, db: str | None = None):
         return run_league(spec, db=db, workers=workers, progress=lambda n: progress.advance(bar, n))
 
 
+def _turn_options(game: str, turn_ms: int | None, first_turn_ms: int | None, clock: str | None) -> list[str]:
+    """The turn-limit flags as league options, for a game whose league rules take them."""
+    from flows.games import get, specs
+
+    def accepted(spec) -> set[str]:
+        return set(spec.league.options) if spec.league else set()
+
+    return options.turn_limits(accepted(get(game)), game=game, turn_ms=turn_ms, first_turn_ms=first_turn_ms,
+                               clock=clock, games_with=lambda: [s.name for s in specs() if "turn_ms" in accepted(s)])
+
+
 def print_board(board, console: Console) -> None:
-    from reports.leaderboard import PAIR_HEADERS, STANDING_HEADERS, pair_rows, standing_rows
+    from rich.markup import escape
+
+    from reports.leaderboard import FAULT_HEADERS, PAIR_HEADERS, STANDING_HEADERS, fault_rows, pair_rows, standing_rows
 
     table = Table(*STANDING_HEADERS, title=f"league {board.league} ({board.game}): {board.score_label}")
     for row in standing_rows(board):
@@ -64,6 +79,12 @@ def print_board(board, console: Console) -> None:
     for row in pair_rows(board):
         pairs.add_row(*row)
     console.print(pairs)
+    faults = fault_rows(board)
+    if faults:
+        table = Table(*FAULT_HEADERS, title="faults: why games were lost to a limit, a crash or a bad answer")
+        for row in faults:
+            table.add_row(*(escape(cell) for cell in row))
+        console.print(table)
 
 
 def league(
@@ -73,7 +94,8 @@ def league(
     games: int = typer.Option(None, "--games", callback=checks.count,
                               help="games each entrant plays at least (Tractor: tests of fresh cases); default 10 "
                                    "or the file's"),
-    seed: int = typer.Option(1, "--seed", callback=checks.seed, help="league seed: round r deals from (seed, r)"),
+    seed: int = typer.Option(LEAGUE_SEEDS.default, "--seed", callback=checks.seed,
+                              help="league seed: round r deals from (seed, r); the default is the league's own range"),
     players: int = typer.Option(2, "--players", help="seats per table, for games played between entrants"),
     opt: list[str] = typer.Option([], "--opt", help="game option k=v (a wrong key is refused with the game's "
                                                     "accepted ones), e.g. hands=2000"),
@@ -82,29 +104,44 @@ def league(
     workers: int = typer.Option(None, "--workers", callback=checks.count,
                                 help="games in parallel (default CARDLAB_WORKERS or 2)"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object (leaderboard best first)"),
+    turn_ms: int = options.turn_flags()[0],
+    first_turn_ms: int = options.turn_flags()[1],
+    clock: str = options.turn_flags()[2],
 ):
     """Play a league: only the games not played yet (resumable, extendable), then the leaderboard.
 
     Every game goes into the hand log; ratings per program version are stored; the page is
-    written to $CARDLAB_OUT/leagues/<league>/index.html."""
+    written to $CARDLAB_OUT/leagues/<league>/index.html; each run of the command logs the standings to
+    MLflow (a parent run, a child per entrant version)."""
     from reports.leaderboard import write_page
 
+    if target is not None and target != "run" and file is None:
+        opt = [*opt, *_turn_options(target, turn_ms, first_turn_ms, clock)]
+    elif turn_ms or first_turn_ms or clock:
+        fail("--turn-ms, --first-turn-ms, --clock: a league file sets its own options ([options] turn_ms = 200, "
+             "clock = \"cpu\")")
     spec = _spec(target, file_arg, file, programs=program, games=games, seed=seed, players=players, opt=opt,
                  name=name)
     run = _play(spec, workers=workers, quiet=as_json)
     from flows.league_ratings import board_from_log
+    from flows.store import read_only
 
     board = board_from_log(spec.name)
-    page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.")
+    with read_only() as con:  # the page lists the games, each with its replay page
+        page = write_page(board, note=f"{run.planned} games planned, {run.played} played by the last run.", con=con)
+    if run.mlflow_error:  # the games and standings are in the hand log; only MLflow's copy is missing
+        typer.echo(f"note: league {spec.name} was not logged to MLflow ({run.mlflow_error}); run the same league "
+                   f"again to log it (nothing is played again)", err=True)
     if as_json:
         doc = board.to_json() | {"planned": run.planned, "played": run.played, "seconds": run.seconds,
-                                 "workers": run.workers, "page": str(page)}
+                                 "workers": run.workers, "page": str(page), "mlflow_run": run.mlflow_run}
         sys.stdout.write(json.dumps(doc) + "\n")
         return
     console = Console() if sys.stdout.isatty() else Console(width=150)
     print_board(board, console)
     console.print(f"{run.played} of {run.planned} games played now ({run.planned - run.played} stored before) "
-                  f"in {run.seconds:.1f} s on {run.workers} workers; page {page}")
+                  f"in {run.seconds:.1f} s on {run.workers} workers; page {page}"
+                  + (f"; MLflow run {run.mlflow_run}" if run.mlflow_run else ""))
 
 
 def bench_league(

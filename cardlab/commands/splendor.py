@@ -17,6 +17,7 @@ from cardlab import checks, options
 from cardlab.errors import fail as _fail
 from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.seeds import JUDGE_SEEDS
 
 app = typer.Typer(help="Splendor (nerdvana-ro arbiter): tournaments and game records.", no_args_is_help=True)
 bench_app = typer.Typer(help="Splendor benchmarks: random-game speed, search strength.", no_args_is_help=True)
@@ -69,7 +70,8 @@ def _standings_table(title: str, standings, ratings=None) -> Table:
 
 def judge(
     games: int = typer.Option(2, "--games", help="games in the match (seats rotate after each)", callback=checks.count),
-    seed: int = typer.Option(1, "--seed", help="match seed (see --deals)", callback=checks.seed),
+    seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", help="match seed (see --deals; the default is the judge's "
+                                                                   "own range)", callback=checks.seed),
     deals: str = typer.Option("cardlab", "--deals",
                               help="cardlab: game g's deal depends on (seed, g) only (sweeps); php: the contest "
                                    "arbiter's deals, PHP's Mt19937 seeded once per match (arbiter.php --seed S)"),

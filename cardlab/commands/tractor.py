@@ -21,6 +21,7 @@ from cardlab.errors import fail as _fail
 from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
 from engine.core.log import concat
+from engine.core.seeds import JUDGE_SEEDS
 from engine.core.stats import summarize
 from engine.tractor.rules import SEATS, team_of
 from engine.tractor.simulate import run
@@ -122,7 +123,8 @@ def generate(
 
 def judge(
     rounds: int = typer.Option(200, "--rounds", help="rounds to play", callback=checks.count),
-    seed: int = typer.Option(0, "--seed", help="match seed (deals depend on seed and round only)",
+    seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", help="match seed (deals depend on seed and round only; "
+                                                                   "the default is the judge's own range)",
                              callback=checks.seed),
     bot: str = typer.Option("rule", "--bot", help="primary bot (random, rule)"),
     opponent: str = typer.Option("random", "--opponent", help="the other team's bot"),
@@ -225,7 +227,7 @@ def _print_scores(chunk, *, bot: str, opponent: str, seconds: float) -> None:
     payoffs = chunk.payoffs
     n = len(payoffs)
     levels = summarize(payoffs)
-    rounds = chunk.tables["tr_rounds"]
+    rounds = chunk.events["rounds"]
     declares = [team_of(SEATS.index(dealer)) == team
                 for dealer, team in zip(rounds["dealer"], rounds["primary_team"], strict=True)]
     table = Table(title=f"tractor: {bot} vs {opponent}, {n} rounds ({seconds:.1f} s)")

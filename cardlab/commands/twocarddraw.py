@@ -19,6 +19,7 @@ from cardlab import checks, options
 from cardlab.errors import fail as _fail
 from cardlab.judged import log_judged
 from cardlab.program_env import ENV_HELP, parse_env
+from engine.core.seeds import JUDGE_SEEDS
 from engine.core.stats import summarize
 
 app = typer.Typer(help="TwoCardDraw: best responses, the server-strategy generator, prior banks, fitting.",
@@ -64,10 +65,11 @@ def _bets(bet1: int, bet2: int):
 # ------------------------------------------------------------------------------------ judge
 def judge(
     strategy: Path = typer.Option(..., "--strategy", help="server strategy file (the contest's format)"),
-    bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br or learner"),
+    bot: str = typer.Option("mixture", "--bot", help="sample, oracle, prior_br, learner or mixture"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     hands: int = typer.Option(10_000, "--hands", help="hands in the test (the contest: 10,000)", callback=checks.count),
-    seed: int = typer.Option(1, "--seed", help="match seed; hand i's cards depend on (seed, i) only",
+    seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", help="match seed; hand i's cards depend on (seed, i) only "
+                                                                   "(the default is the judge's own range)",
                              callback=checks.seed),
     json_: bool = typer.Option(False, "--json", help="print one JSON object"),
     log: bool = typer.Option(False, "--log", help="append the hands to the DuckDB hand log",
@@ -161,7 +163,7 @@ def _reading(text: str):
 @app.command()
 def evaluate(
     strategy: Path = typer.Option(..., "--strategy", help="the true server strategy file"),
-    bot: str = typer.Option("learner", "--bot", help="sample, oracle, prior_br, learner or mixture"),
+    bot: str = typer.Option("mixture", "--bot", help="sample, oracle, prior_br, learner or mixture"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     seeds: str = typer.Option("1", "--seeds", help="deal seeds, comma-separated (e.g. 1,2,3)"),
     hands: int = typer.Option(10_000, "--hands", help="hands per test (the contest: 10,000)", callback=checks.count),
@@ -233,7 +235,7 @@ sys.exit(subprocess.call(command + sys.argv[1:], cwd=ROOT))  # the judge's own o
 
 
 def export(
-    bot: str = typer.Option("learner", "--bot", help="bot to freeze"),
+    bot: str = typer.Option("mixture", "--bot", help="bot to freeze (default: the strongest measured)"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     out: Path = typer.Option(Path("out/twocarddraw-bundle"), "--out", help="bundle directory to write",
                              callback=checks.output_dir),
@@ -311,10 +313,12 @@ def bank(
     pairs: list[str] = typer.Option([], "--pair", help="bet pair b1,b2 (repeatable); default: all 35"),
     count: int = typer.Option(16, "--count", min=1, help="strategies per pair"),
     mixture: bool = typer.Option(True, "--mixture/--no-mixture",
-                                 help="also the mixture bot's banks (default config: 4 step buckets x 12)"),
+                                 help="also the mixture bot's banks (default config: 4 step buckets x 12) and the "
+                                      "robust bot's safe strategy"),
 ):
     """Build (or check) the cached prior banks the prior_br, learner and mixture bots load at init."""
     from bots.twocarddraw.prior import load_bank, load_step_banks
+    from bots.twocarddraw.robust import load_equilibrium
     from engine.twocarddraw.rules import ALL_BET_SIZES
 
     chosen = []
@@ -325,7 +329,9 @@ def bank(
         load_bank(bets, count=count)
         if mixture:
             load_step_banks(bets)
-        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count}{' + step buckets' if mixture else ''} ready in "
+            load_equilibrium(bets)
+        extra = " + step buckets + safe strategy" if mixture else ""
+        typer.echo(f"bank ({bets.bet1},{bets.bet2}) x{count}{extra} ready in "
                    f"{time.perf_counter() - started:.1f} s")
 
 
@@ -392,6 +398,8 @@ def strength(
     hands: int = typer.Option(10_000, min=100),
     seeds: str = typer.Option("1", "--seeds", help="deal seeds per server, comma-separated"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
+    server_set: str = typer.Option("tuning", "--set", help="tuning (what settings were chosen on), tuning-far "
+                                   "(200k-400k steps) or heldout (never tuned on; issue 31)"),
     bot: list[str] = typer.Option(["mixture", "learner", "prior_br"], "--bot",
                                   help="'name [k=v ...]' (repeatable); the first is compared with the others"),
     json_: bool = typer.Option(False, "--json"),
@@ -399,14 +407,16 @@ def strength(
     """Exact expected profit per hand of each bot over generated servers as a ratio to the best
     response (mean of per-server ratios and ratio of sums), with paired 95% CIs over servers of the
     first bot minus each other (same servers, same deals)."""
-    from bench.twocarddraw.strength import strength_rows, summarise
+    from bench.twocarddraw.strength import SERVER_SETS, strength_rows, summarise
 
+    if server_set not in SERVER_SETS:
+        _fail(f"--set {server_set!r}: not a server set; accepted: {', '.join(SERVER_SETS)}")
     entries = [options.entry(_bots(), text, sep=None, settings_sep=None) for text in bot]
     labels = [e.label for e in entries]
     if len(set(labels)) != len(labels):
         _fail(f"--bot {', '.join(map(repr, labels))}: an entry is given twice; accepted: different entries")
     rows = strength_rows(entries, servers=range(first_test, first_test + tests), hands=hands,
-                         deal_seeds=_seed_list(seeds),
+                         deal_seeds=_seed_list(seeds), server_of=SERVER_SETS[server_set],
                          progress=lambda text: console.print(text, highlight=False) if not json_ else None)
     summary = summarise(rows, labels)
     if json_:
@@ -423,6 +433,11 @@ def strength(
                       f"{d['mean']:+.4f} [{d['ci_low']:+.4f}, {d['ci_high']:+.4f}]" if d else "", f"{s['max_cpu']:.2f}")
     wide = Console(width=max(console.width, 160))
     wide.print(table)
+    for label in labels:
+        s = summary[label]
+        typer.echo(f"{label}: mean ratio 95% [{s['mean_ratio_ci'][0]:.3f}, {s['mean_ratio_ci'][1]:.3f}], ratio of sums "
+                   f"[{s['ratio_of_sums_ci'][0]:.3f}, {s['ratio_of_sums_ci'][1]:.3f}]; servers lost (negative "
+                   f"expected profit, positive best response): {s['lost_servers'] or 'none'}")
     readings = Table("bot", *(f"{k} ({v['servers']})" for k, v in summary[labels[0]]["by_reading"].items()),
                      title="mean ratio / ratio of sums by generator reading")
     for label in labels:

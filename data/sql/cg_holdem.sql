@@ -1,5 +1,5 @@
--- CodinGame Hold'em: raw tables written by engine/cg_holdem/judge.py play_chunk (one unit = one game),
--- then staging views and marts. The store prepends match_id and chunk to every raw table.
+-- CodinGame Hold'em: raw tables cgh_<kind>, one per event kind the judge reports (engine/cg_holdem/events.py;
+-- one unit = one game), then staging views and marts. The store prepends match_id and chunk to every raw table.
 
 CREATE TABLE IF NOT EXISTS cgh_games (
     match_id         VARCHAR NOT NULL,
@@ -88,16 +88,26 @@ CREATE OR REPLACE VIEW stg_cgh_actions AS
 SELECT a.*, s.bot, CASE WHEN a.action LIKE 'BET_%' THEN 'BET' ELSE a.action END AS kind
 FROM cgh_actions a JOIN cgh_seats s USING (match_id, chunk, unit, seat);
 
--- Mart: finishing position per bot and match with a 95% confidence interval.
+-- Mart: finishing position per bot and match with a 95% interval, never of zero width (all games in one
+-- place are not a certain place): normal, within [1, players], where the positions vary; Hoeffding's for
+-- a value in [1, players] where they do not. ci_method names which (flows.stats.mean_interval's rule).
 CREATE OR REPLACE VIEW mart_cgh_positions AS
-SELECT s.match_id, s.bot, g.players, count(*) AS games,
-       avg(s.position) AS mean_position,
-       stddev_samp(s.position) / sqrt(count(*)) AS se,
-       avg(s.position) - 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_low,
-       avg(s.position) + 1.959963984540054 * stddev_samp(s.position) / sqrt(count(*)) AS ci_high,
-       avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
-FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
-GROUP BY s.match_id, s.bot, g.players;
+WITH per_bot AS (
+    SELECT s.match_id, s.bot, g.players, count(*) AS games,
+           avg(s.position) AS mean_position,
+           coalesce(stddev_samp(s.position), 0) AS sd,
+           avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
+    FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
+    GROUP BY s.match_id, s.bot, g.players
+), halves AS (
+    SELECT *, CASE WHEN sd > 0 THEN 1.959963984540054 * sd / sqrt(games)
+                   ELSE (players - 1) * sqrt(ln(2 / 0.05) / (2 * games)) END AS half
+    FROM per_bot
+)
+SELECT match_id, bot, players, games, mean_position, sd / sqrt(games) AS se,
+       greatest(1, mean_position - half) AS ci_low, least(players, mean_position + half) AS ci_high,
+       win_rate, CASE WHEN sd > 0 THEN 'normal' ELSE 'Hoeffding' END AS ci_method
+FROM halves;
 
 -- Mart: style per bot (VPIP-like share of hands voluntarily played, aggression, showdown share, bb/hand).
 CREATE OR REPLACE VIEW mart_cgh_style AS
@@ -116,3 +126,85 @@ FROM stg_cgh_hand_seats hs
 LEFT JOIN voluntary v USING (match_id, chunk, unit, hand, seat)
 WHERE NOT hs.cancelled
 GROUP BY hs.match_id, hs.bot;
+
+-- HUD statistics (what poker trackers show), per seat name and match; every rate has its count of
+-- chances beside it, so matches can be pooled (sum the chances and hits, not the rates).
+-- Decisions in order with, for each, the raises made earlier on its street and by whom, and the
+-- hand's last preflop raiser. A raise is a BET, or an ALL-IN that puts more in than any seat had (not a call).
+CREATE OR REPLACE VIEW stg_cgh_hud_actions AS
+WITH totals AS (  -- chips the seat has in the hand after each action, and the most any seat had before it
+    SELECT x.match_id, x.chunk, x.unit, x.hand, x.round, x.seat, x.bot, x.street, x.kind, x.chips,
+           hs.posted + sum(x.chips) OVER (PARTITION BY x.match_id, x.chunk, x.unit, x.hand, x.seat ORDER BY x.round)
+               AS total_after,
+           b.top_posted
+    FROM stg_cgh_actions x
+    JOIN cgh_hand_seats hs USING (match_id, chunk, unit, hand, seat)
+    JOIN (SELECT match_id, chunk, unit, hand, max(posted) AS top_posted FROM cgh_hand_seats GROUP BY ALL) b
+        USING (match_id, chunk, unit, hand)
+    WHERE x.kind <> 'TIMEOUT'
+), a AS (
+    SELECT match_id, chunk, unit, hand, round, seat, bot, street, kind,
+           kind = 'BET' OR (kind = 'ALL-IN' AND total_after > greatest(top_posted, coalesce(max(total_after) OVER (
+               PARTITION BY match_id, chunk, unit, hand ORDER BY round ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+               0))) AS aggressive
+    FROM totals
+), counted AS (
+    SELECT *,
+           coalesce(sum(aggressive::INTEGER) OVER earlier, 0) AS raises_before,
+           last_value(CASE WHEN aggressive THEN seat END IGNORE NULLS) OVER earlier AS last_raiser_before
+    FROM a
+    WINDOW earlier AS (PARTITION BY match_id, chunk, unit, hand, street ORDER BY round
+                       ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING)
+), preflop AS (
+    SELECT match_id, chunk, unit, hand, arg_max(seat, round) AS aggressor
+    FROM a WHERE street = 0 AND aggressive GROUP BY ALL
+)
+SELECT c.*, p.aggressor AS preflop_aggressor,
+       row_number() OVER (PARTITION BY c.match_id, c.chunk, c.unit, c.hand, c.street, c.seat ORDER BY c.round)
+           AS nth_on_street
+FROM counted c LEFT JOIN preflop p USING (match_id, chunk, unit, hand);
+
+-- VPIP: called or raised preflop; PFR: raised preflop; 3-bet: raised when facing exactly one raise
+-- preflop; aggression factor: postflop raises per call; WTSD: showdowns of the hands whose flop the
+-- seat saw; c-bet: the preflop raiser's first flop action, nobody having bet, is a bet; fold to c-bet:
+-- facing the flop's first bet, made by the preflop raiser, the seat folds.
+CREATE OR REPLACE VIEW mart_cgh_hud AS
+WITH per_hand AS (
+    SELECT match_id, chunk, unit, hand, seat,
+           bool_or(street = 0 AND kind IN ('CALL', 'BET', 'ALL-IN')) AS vpip,
+           bool_or(street = 0 AND aggressive) AS pfr,
+           bool_or(street = 0 AND raises_before = 1 AND last_raiser_before <> seat) AS three_bet_chance,
+           bool_or(street = 0 AND raises_before = 1 AND last_raiser_before <> seat AND aggressive) AS three_bet,
+           sum(CASE WHEN street > 0 AND aggressive THEN 1 ELSE 0 END) AS post_raises,
+           sum(CASE WHEN street > 0 AND kind = 'CALL' THEN 1 ELSE 0 END) AS post_calls,
+           bool_or(street = 0 AND kind = 'FOLD') AS folded_preflop,
+           bool_or(street = 1 AND nth_on_street = 1 AND preflop_aggressor = seat AND raises_before = 0) AS cbet_chance,
+           bool_or(street = 1 AND nth_on_street = 1 AND preflop_aggressor = seat AND raises_before = 0
+                   AND aggressive) AS cbet,
+           bool_or(street = 1 AND raises_before = 1 AND last_raiser_before = preflop_aggressor
+                   AND preflop_aggressor <> seat) AS fold_cbet_chance,
+           bool_or(street = 1 AND raises_before = 1 AND last_raiser_before = preflop_aggressor
+                   AND preflop_aggressor <> seat AND kind = 'FOLD') AS fold_cbet
+    FROM stg_cgh_hud_actions GROUP BY ALL
+), seats AS (
+    SELECT hs.match_id, hs.bot, hs.showdown, hs.folded, p.*,
+           h.board NOT LIKE 'X%' AND NOT coalesce(p.folded_preflop, FALSE) AS saw_flop
+    FROM stg_cgh_hand_seats hs
+    JOIN cgh_hands h USING (match_id, chunk, unit, hand)
+    LEFT JOIN per_hand p USING (match_id, chunk, unit, hand, seat)
+    WHERE NOT hs.cancelled
+)
+SELECT match_id, bot, count(*) AS hands,
+       avg(coalesce(vpip, FALSE)::INTEGER) AS vpip,
+       avg(coalesce(pfr, FALSE)::INTEGER) AS pfr,
+       count(*) FILTER (three_bet_chance) AS three_bet_chances,
+       count(*) FILTER (three_bet) / nullif(count(*) FILTER (three_bet_chance), 0) AS three_bet,
+       sum(coalesce(post_raises, 0)) / greatest(sum(coalesce(post_calls, 0)), 1) AS aggression_factor,
+       count(*) FILTER (saw_flop) AS saw_flop,
+       count(*) FILTER (saw_flop AND showdown AND NOT folded) / nullif(count(*) FILTER (saw_flop), 0) AS wtsd,
+       count(*) FILTER (cbet_chance) AS cbet_chances,
+       count(*) FILTER (cbet) / nullif(count(*) FILTER (cbet_chance), 0) AS cbet,
+       count(*) FILTER (fold_cbet_chance) AS fold_to_cbet_chances,
+       count(*) FILTER (fold_cbet) / nullif(count(*) FILTER (fold_cbet_chance), 0) AS fold_to_cbet
+FROM seats
+GROUP BY match_id, bot;

@@ -16,6 +16,9 @@ CREATE TABLE IF NOT EXISTS matches (
     finished_at  TIMESTAMP,
     seconds      DOUBLE
 );
+-- Why a config of a sweep failed (its program crashed or broke the protocol fatally): the other
+-- configs go on and `pick` chooses among those that completed. NULL for a config that played.
+ALTER TABLE matches ADD COLUMN IF NOT EXISTS failure VARCHAR;
 
 -- One row per played unit (hand, game or round): the primary bot's payoff.
 CREATE TABLE IF NOT EXISTS units (
@@ -59,7 +62,8 @@ CREATE OR REPLACE VIEW stg_units AS
 SELECT u.match_id, u.chunk, u.unit, u.payoff, m.game, m.bot, m.config, m.seed, m.sweep_id, m.source
 FROM units u JOIN matches m USING (match_id);
 
--- Mart: result per match (= per config in a sweep) with standard error and 95% CI.
+-- Mart: result per match (= per config in a sweep) with standard error and 95% CI (normal: mean +/- z se,
+-- named in ci_method; flows.stats.payoff_interval gives bounded payoffs an interval never of zero width).
 CREATE OR REPLACE VIEW mart_match_results AS
 WITH per_match AS (
     SELECT match_id, count(*) AS units, avg(payoff) AS mean, stddev_samp(payoff) AS sd
@@ -72,7 +76,8 @@ SELECT m.match_id, m.game, m.bot, m.config, m.sweep_id, m.source, m.seed,
        p.mean - 1.959963984540054 * p.sd / sqrt(p.units)    AS ci_low,
        p.mean + 1.959963984540054 * p.sd / sqrt(p.units)    AS ci_high,
        m.seconds,
-       p.units / nullif(m.seconds, 0)          AS units_per_s
+       p.units / nullif(m.seconds, 0)          AS units_per_s,
+       'normal'                                AS ci_method
 FROM matches m LEFT JOIN per_match p USING (match_id);
 
 -- Mart: paired differences between configs of one sweep on the same deals (common random

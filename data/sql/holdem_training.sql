@@ -1,10 +1,11 @@
--- Hold'em Training hand log (engine/holdem_training/judge.py): one row per hand, Alice's
--- (the primary bot's) actions included. Cards are engine ints: suit * 13 + rank, rank 0..12
--- = 2..A (the contest prints suit, rank + 1). A hand replays from its opponent_key, its cards
--- and its actions (judge.replay_hand).
+-- Hold'em Training hand log: the judge's hands and actions events (engine/holdem_training/events.py),
+-- one row per hand, Alice's (the primary bot's) actions included. Cards are engine ints: suit * 13
+-- + rank, rank 0..12 = 2..A (the contest prints suit, rank + 1). A hand replays from its
+-- opponent_key, its cards and its actions (judge.replay_hand).
 --
--- The raw table packs each hand into a few integers: the log is written while a bot plays
--- some 30,000 hands a second, and its cost is per value stored (cardlab bench store). Read
+-- The raw table packs each hand into a few integers (flows/games/holdem_training_log.py, the
+-- encoder's layout for this game): the log is written while a bot plays some 30,000 hands a
+-- second, and its cost is per value stored (cardlab bench store). Read
 -- the views, which decode them: ht_hand_rows and ht_action_rows have the columns of the
 -- first raw tables (ht_hands, ht_actions; their rows in older logs are still included),
 -- stg_ht_hands and stg_ht_actions add readable labels, the marts answer questions.

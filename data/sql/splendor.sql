@@ -1,4 +1,4 @@
--- Splendor hand log (engine/splendor/judge.py play_chunk): a row per turn and a row per game.
+-- Splendor hand log: spl_turns and spl_games, the judge's turns and games events (engine/splendor/events.py).
 -- Unit = game; the primary ("candidate") bot's payoff is its win share (1/#winners or 0).
 
 CREATE TABLE IF NOT EXISTS spl_turns (

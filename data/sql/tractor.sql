@@ -1,4 +1,4 @@
--- Tractor hand log: one row per round and one per trick (engine/tractor/judge.py round_tables).
+-- Tractor hand log: one row per round and one per trick (the judge's events, engine/tractor/events.py).
 -- Ranks are stored as indices 0..12 (2..A); a new CR above 12 means that team won the game.
 
 CREATE TABLE IF NOT EXISTS tr_rounds (

@@ -1,4 +1,4 @@
--- TwoCardDraw hand log: one row per hand (engine/twocarddraw/judge.py COLUMNS), enough to
+-- TwoCardDraw hand log: one row per hand (the judge's hands events, engine/twocarddraw/events.py), enough to
 -- replay it: dealt cards, draws, final cards, each round's actions, how it ended, profit.
 -- Action letters alternate player/server, player first: k check, b bet (openings), then
 -- f fold, c call, r raise. -1 marks what the hand never reached.
@@ -52,7 +52,8 @@ SELECT m.match_id, m.bot, m.config, m.options, m.seed,
        greatest(0, sum(h.profit) + count(*))::BIGINT             AS score,
        avg((h.ended = 'showdown')::INTEGER)                       AS showdown_rate,
        avg((h.ended = 'server_fold')::INTEGER)                    AS server_fold_rate,
-       avg((h.ended = 'player_fold')::INTEGER)                    AS player_fold_rate
+       avg((h.ended = 'player_fold')::INTEGER)                    AS player_fold_rate,
+       'normal'                                                   AS ci_method
 FROM tcd_hands h JOIN matches m USING (match_id)
 GROUP BY ALL;
 

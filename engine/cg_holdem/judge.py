@@ -8,12 +8,14 @@ or dies is treated as a TIMEOUT (docs/rules/cg_holdem.md#timeouts): its stack le
 game, it is folded and ranked out at the end of the hand.
 """
 
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
 import numpy as np
 
+from engine.cg_holdem.events import EVENTS
 from engine.cg_holdem.protocol import Setup, Turn, board_text, parse_output, seat_cards_text
 from engine.cg_holdem.rules import BIG_BLIND, HANDS_PER_LEVEL, LEVEL_MULTIPLIER, SMALL_BLIND, TIMEOUT, GameConfig
 from engine.cg_holdem.state import Game, HandRecord, HistoryLine
@@ -58,11 +60,14 @@ class ProgramSeat:
     """A persistent external program fed one turn at a time, as on CodinGame."""
 
     def __init__(self, argv: list[str], *, first_turn_ms: int, turn_ms: int, cwd: str | None = None,
-                 env: dict[str, str] | None = None, keep: Keep | None = None):
+                 env: dict[str, str] | None = None, keep: Keep | None = None, clock: str = "wall"):
         """`cwd`: where the program runs (default: a private temporary folder); `env`: variables
-        added to its scrubbed environment; `keep`: save its stderr (and folder) there at the end."""
+        added to its scrubbed environment; `keep`: save its stderr (and folder) there at the end;
+        `clock`: what the turn limits count, wall or the program's CPU time (LineProcess.read_line)."""
         self.first_turn_s = first_turn_ms / 1000
         self.turn_s = turn_ms / 1000
+        self.clock = clock
+        self.slowest = (0.0, 0.0)  # the longest answer on the wall clock, and on the program's CPU clock
         self.answered = 0
         self.failure: str | None = None
         self.process = LineProcess(argv, cwd=cwd, env=env, keep=keep)
@@ -72,15 +77,19 @@ class ProgramSeat:
         if self.failure:
             return None
         lines = (setup.lines() if setup is not None else []) + turn.lines()
+        started, cpu = time.monotonic(), self.process.cpu_used()
         try:
             for line in lines:
                 self.process.send(line)
-            answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s)
+            answer = self.process.read_line(self.first_turn_s if self.answered == 0 else self.turn_s, clock=self.clock)
         except (LimitExceeded, ProgramEnded) as exc:
-            self.failure = str(exc)
+            used = self.process.cpu_used() - cpu  # both clocks: a busy machine shows as little CPU in a long wait
+            self.failure = str(exc) + (f" (its CPU time in the turn: {used:.3f} s)" if "CPU" not in str(exc) else "")
             self.report = self.process.close(grace=0.1)  # deactivated at once, like the SDK
             return None
         self.answered += 1
+        wall, cpu = time.monotonic() - started, self.process.cpu_used() - cpu
+        self.slowest = (max(self.slowest[0], wall), max(self.slowest[1], cpu))
         return answer
 
     def close(self) -> dict:
@@ -90,7 +99,8 @@ class ProgramSeat:
         # A failed seat's stderr is kept above all: it holds the cause (a crash's traceback).
         return {"failure": self.failure, "answers": self.answered,
                 "cpu_seconds": report.cpu_seconds if not self.failure else None, "returncode": report.returncode,
-                "stderr_tail": report.stderr_tail, "isolation": report.isolation, "limits": report.limits}
+                "stderr_tail": report.stderr_tail, "isolation": report.isolation, "limits": report.limits,
+                "clock": self.clock, "slowest_turn_wall": self.slowest[0], "slowest_turn_cpu": self.slowest[1]}
 
 
 @dataclass(frozen=True)
@@ -172,7 +182,7 @@ def play_programs(commands: Sequence[list[str]], *, seed: int, config: GameConfi
     try:
         for i, argv in enumerate(commands):
             seats.append(ProgramSeat(argv, first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms, cwd=cwd,
-                                     env=env, keep=keep.named(f"seat{i}") if keep else None))
+                                     env=env, keep=keep.named(f"seat{i}") if keep else None, clock=config.clock))
     except ProgramEnded:
         for seat in seats:
             seat.close()
@@ -201,7 +211,7 @@ def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, co
     players = len(lineup)
     names = list(names) if names is not None else [f"bot{i}" for i in range(players)]
     key = match_key(seed)
-    tables = _ChunkTables()
+    events = _ChunkEvents()
     payoffs = np.empty(count)
     for i, unit in enumerate(range(first, first + count)):
         deal, rotation = unit_seating(unit, players)
@@ -219,51 +229,52 @@ def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, co
         seat_names = [names[(s - rotation) % players] for s in range(players)]
         primary = seat_of[0]
         payoffs[i] = (players - result.positions[primary]) / (players - 1)
-        tables.add(unit, deal, rotation, primary, result, seat_names)
-    return ChunkLog(first=first, payoffs=payoffs, tables=tables.columns())
+        events.add(unit, deal, rotation, primary, result, seat_names)
+    return ChunkLog(first=first, payoffs=payoffs, events=events.batch())
 
 
 def game_log(result: GameResult, names: Sequence[str], *, primary: int = 0, unit: int = 0) -> ChunkLog:
     """One judged game as a one-unit ChunkLog (payoff = finish score of seat ``primary``)."""
-    tables = _ChunkTables()
-    tables.add(unit, unit, 0, primary, result, list(names))
+    events = _ChunkEvents()
+    events.add(unit, unit, 0, primary, result, list(names))
     payoff = (result.players - result.positions[primary]) / (result.players - 1)
-    return ChunkLog(first=unit, payoffs=np.array([payoff]), tables=tables.columns())
+    return ChunkLog(first=unit, payoffs=np.array([payoff]), events=events.batch())
 
 
-class _ChunkTables:
-    """Raw table columns (data/sql/cg_holdem.sql): games, seats, hands, hand seats, actions."""
+class _ChunkEvents:
+    """The events (engine/cg_holdem/events.py) of the games played: games, seats, hands, hand seats, actions."""
 
     def __init__(self):
-        self.t = {name: {} for name in ("cgh_games", "cgh_seats", "cgh_hands", "cgh_hand_seats", "cgh_actions")}
+        self.t = {kind: {column: [] for column in columns} for kind, columns in EVENTS.kinds.items()}
 
-    def _row(self, table: str, **values) -> None:
+    def _row(self, kind: str, **values) -> None:
+        columns = self.t[kind]
         for column, value in values.items():
-            self.t[table].setdefault(column, []).append(value)
+            columns[column].append(value)
 
     def add(self, unit: int, deal: int, rotation: int, primary: int, result: GameResult, names: list[str]) -> None:
-        self._row("cgh_games", unit=unit, deal=deal, rotation=rotation, game_seed=result.seed,
+        self._row("games", unit=unit, deal=deal, rotation=rotation, game_seed=result.seed,
                   players=result.players, primary_seat=primary, hands=len(result.hands), rounds=result.rounds,
                   overflow=result.overflow, primary_position=result.positions[primary],
                   primary_score=result.scores[primary])
         for s in range(result.players):
             rank = result.ranks[s]
-            self._row("cgh_seats", unit=unit, seat=s, bot=names[s], score=result.scores[s],
+            self._row("seats", unit=unit, seat=s, bot=names[s], score=result.scores[s],
                       position=result.positions[s], elimination_rank=-1 if rank is None else rank,
                       final_stack=result.final_stacks[s])
         for h in result.hands:
-            self._row("cgh_hands", unit=unit, hand=h.hand, big_blind=h.big_blind, dealer=h.dealer,
+            self._row("hands", unit=unit, hand=h.hand, big_blind=h.big_blind, dealer=h.dealer,
                       sb_seat=h.sb_seat, bb_seat=h.bb_seat, board=board_text(h.board), pot=sum(h.totals),
                       showdown=h.showdown, cancelled=h.cancelled, first_round=h.first_round, last_round=h.last_round)
             for s in range(result.players):
                 cards = h.cards[s]
-                self._row("cgh_hand_seats", unit=unit, hand=h.hand, seat=s,
+                self._row("hand_seats", unit=unit, hand=h.hand, seat=s,
                           cards="" if cards is None else seat_cards_text([cards]), start_stack=h.start_stacks[s],
                           posted=h.posted[s], put_in=h.totals[s], won=h.won[s], end_stack=h.end_stacks[s],
                           folded=h.folded[s])
             for round_, seat, action, chips, street in h.actions:
-                self._row("cgh_actions", unit=unit, hand=h.hand, round=round_, seat=seat, action=action,
+                self._row("actions", unit=unit, hand=h.hand, round=round_, seat=seat, action=action,
                           chips=chips, street=street)
 
-    def columns(self) -> dict[str, dict[str, object]]:
-        return self.t
+    def batch(self):
+        return EVENTS.batch(**self.t)

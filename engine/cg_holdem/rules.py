@@ -67,6 +67,7 @@ class GameConfig:
     round_cap: int = ROUND_CAP
     first_turn_ms: int = FIRST_TURN_MS
     turn_ms: int = TURN_MS
+    clock: str = "wall"  # what the turn limits count: the arena's wall clock, or "cpu" (local play, busy machine)
 
     def __post_init__(self):
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -75,6 +76,8 @@ class GameConfig:
             raise BadValue(f"stacks must be {self.players} positive numbers, got {self.stacks}")
         if self.round_cap < 1 or self.first_turn_ms <= 0 or self.turn_ms <= 0:
             raise BadValue("round_cap and time limits must be positive")
+        if self.clock not in ("wall", "cpu"):  # engine.core.process.CLOCKS
+            raise BadValue(f"clock {self.clock!r}: accepted: wall, cpu")
 
     def starting_stacks(self) -> tuple[int, ...]:
         return self.stacks or (buy_in(self.players),) * self.players

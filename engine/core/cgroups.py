@@ -166,6 +166,17 @@ class Group:
                 return []
         return fds
 
+    def members(self) -> list[int] | None:
+        """The processes in the pids group now: the program's whole tree (its children are born in
+        it), read from one file instead of walking /proc; None where there is no such group."""
+        if self.pids_folder is None:
+            return None
+        try:
+            with open(os.path.join(self.pids_folder, "cgroup.procs")) as f:
+                return [int(pid) for pid in f.read().split()]
+        except (OSError, ValueError):
+            return None
+
     def memory_peak_kb(self) -> int:
         """The group's peak (memory.peak, or the current use where the kernel has no peak)."""
         for name in ("memory.peak", "memory.current"):

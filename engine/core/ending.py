@@ -6,11 +6,15 @@ unhandled, SIGTERM would kill the process outright and SIGHUP too, losing them. 
 signal raises: later ones are noted and ignored, so the saving it started is not cut short
 (SIGKILL still ends the process at once). The command then exits 128 + the signal's number."""
 
+import contextlib
 import os
 import signal
+import threading
 
 ENDING = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 _received: list[int] = []
+_held: list[int] = []  # depth of `held()` blocks in the main thread
+_deferred: list[int] = []  # the first signal, when it arrived inside one
 
 
 class Ended(KeyboardInterrupt):
@@ -24,6 +28,9 @@ class Ended(KeyboardInterrupt):
 def _on_signal(signum, frame) -> None:
     _received.append(signum)
     if len(_received) == 1:
+        if _held:
+            _deferred.append(signum)
+            return
         raise Ended(signum)
     # os.write: print() could be the very call this handler interrupted
     os.write(2, f"\nnote: {signal.Signals(signum).name} again: still saving what was played "
@@ -39,6 +46,24 @@ def install() -> None:
         if signum == signal.SIGHUP and signal.getsignal(signum) is signal.SIG_IGN:
             continue
         signal.signal(signum, _on_signal)
+
+
+@contextlib.contextmanager
+def held():
+    """An ending signal arriving inside the block ends the command when the block ends, not inside it:
+    for a write that must land whole. Raised inside a database call, Ended would come back as the
+    database's own error (DuckDB reading an Arrow stream reports "Ended: SIGHUP" as invalid input) and
+    the write would be cut short. Only the main thread takes signals, so other threads pass through."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    _held.append(1)
+    try:
+        yield
+    finally:
+        _held.pop()
+        if not _held and _deferred:
+            raise Ended(_deferred.pop())
 
 
 def received() -> int | None:

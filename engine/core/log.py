@@ -1,13 +1,17 @@
-"""What a judge hands back for a chunk of a match: plain columns, no storage library.
+"""What a judge hands back for a chunk of a match: payoffs and events, no storage library.
 
-The flows layer turns these into Arrow frames and appends them to DuckDB; the engine only
-promises column names that match the game's raw tables in data/sql/<game>.sql.
+A judge reports what happened as events (engine.core.events); the flows layer's encoder
+(flows/events.py) turns them into the hand log's raw tables (`tables`), which the store
+appends to DuckDB through Arrow. A log may also carry tables of its own (the referee loop's
+referee_events and referee_faults, a plug-in game's rows), which the encoder keeps.
 """
 
 import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
+
+from engine.core import events as ev
 
 
 @dataclass(frozen=True)
@@ -17,12 +21,14 @@ class ChunkLog:
     payoffs: the primary bot's result per unit (chips, points, score), in unit order.
     tables:  raw table name -> column name -> sequence of equal length (numpy or list).
     stats:   small extra numbers worth tracking (e.g. RATE rollouts used).
+    events:  what happened, per event kind of the game (None: the game logs tables only).
     """
 
     first: int
     payoffs: np.ndarray
-    tables: dict[str, dict[str, object]]
+    tables: dict[str, dict[str, object]] = field(default_factory=dict)
     stats: dict[str, float] = field(default_factory=dict)
+    events: ev.EventBatch | None = None
 
     @property
     def count(self) -> int:
@@ -30,7 +36,7 @@ class ChunkLog:
 
 
 def concat(logs: list[ChunkLog]) -> ChunkLog:
-    """Consecutive chunks of one match as one chunk: payoffs and table columns end to end, stats
+    """Consecutive chunks of one match as one chunk: payoffs, table and event columns end to end, stats
     added up (a judge that plays a match in pieces, e.g. to report progress, logs it whole)."""
     if not logs:
         raise ValueError("concat needs at least one chunk")
@@ -48,5 +54,8 @@ def concat(logs: list[ChunkLog]) -> ChunkLog:
     for log in logs:
         for key, value in log.stats.items():
             stats[key] = stats.get(key, 0.0) + value
+    batches = [log.events for log in logs if log.events is not None]
+    if batches and len(batches) != len(logs):
+        raise ValueError("cannot join chunks with events and chunks without")
     return ChunkLog(first=logs[0].first, payoffs=np.concatenate([log.payoffs for log in logs]), tables=tables,
-                    stats=stats)
+                    stats=stats, events=ev.concat(batches) if batches else None)

@@ -24,26 +24,19 @@ from engine.core.errors import IllegalMove
 from engine.core.log import ChunkLog
 from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded
 from engine.holdem_training import _kernels, protocol
+from engine.holdem_training.events import CARDS, EVENTS
 from engine.holdem_training.rules import (
     BOB_ROLLOUTS,
-    CALL,
-    CHECK,
     CPU_SECONDS,
     FOLD,
     MAX_HANDS,
     MEMORY_MB,
-    RAISE,
     RATE_BUDGET,
-    ROUNDS,
-    START_POT,
-    START_STACK,
     Action,
     View,
     points,
 )
 from engine.holdem_training.state import HandState
-
-HANDS_TABLE = "ht_packed_hands"
 
 
 class InProcessBot(HeadsUpPokerBot, Protocol):
@@ -150,11 +143,8 @@ def dealt_cards(seed: int, hands: int) -> np.ndarray:
 
 
 class _Recorder:
-    """Raw table columns (data/sql/holdem_training.sql) for the hands finished so far.
-
-    A hand is one row of a few integers (`HAND_LAYOUT`): its writing and compression cost
-    the hand log per value, and the play of a fast bot is not much more than that. Alice
-    acts once per round, so action k of a hand is in round k, column ACTION_COLUMNS[k - 1]."""
+    """The events (engine/holdem_training/events.py) of the hands finished so far. Action
+    events are kept as the state gives them and turned into columns once, in log()."""
 
     def __init__(self):
         self.profits: list[int] = []
@@ -166,7 +156,7 @@ class _Recorder:
         self.rate_marks: list[int] = []  # RATE rollouts spent in the hand so far, at each action
 
     def action(self, event) -> None:
-        self.events.append(event)  # columns are built once, in log()
+        self.events.append(event)
 
     def hand(self, state: HandState, event, rate_rollouts: int) -> None:
         self.profits.append(state.delta)
@@ -179,107 +169,41 @@ class _Recorder:
         n = len(self.profits)
         rounds = np.array(self.rounds, np.int64)
         profits = np.array(self.profits, np.int64)
+        numbers = np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64)
         cards = deal.cards[:n]
-        outcome = {"showdown": deal.outcome[:n], "end_code": np.array(self.ends, np.int64), "rounds_played": rounds,
-                   "final_pot": np.array(self.pots, np.int64), "profit": profits,
-                   "rate_rollouts": np.array(self.rates, np.int64)}
-        hands = {
-            "hand": np.arange(deal.first + 1, deal.first + n + 1, dtype=np.int64),
-            "deal_key": deal.deal_keys[:n],
-            "opponent_key": deal.stream_keys[:n],
-            "cards": _pack(_CARD_FIELDS, {name: cards[:, j] for j, (name, *_) in enumerate(_CARD_FIELDS)}),
-            "outcome": _pack(_OUTCOME_FIELDS, outcome),
-            **dict(zip(ACTION_COLUMNS, self._packed_actions(rounds), strict=True)),
-        }
-        return ChunkLog(deal.first, profits, {HANDS_TABLE: hands},
-                        {"hands_played": float(n), "rate_rollouts": float(rate_used)})
+        hands = {"hand": numbers, "deal_key": deal.deal_keys[:n], "opponent_key": deal.stream_keys[:n],
+                 **{name: cards[:, j] for j, name in enumerate(CARDS)},
+                 "showdown": deal.outcome[:n], "end_code": np.array(self.ends, np.int64), "rounds_played": rounds,
+                 "final_pot": np.array(self.pots, np.int64), "profit": profits,
+                 "rate_rollouts": np.array(self.rates, np.int64)}
+        events = EVENTS.batch(hands=hands, actions=self._actions(numbers, rounds))
+        return ChunkLog(deal.first, profits, stats={"hands_played": float(n), "rate_rollouts": float(rate_used)},
+                        events=events)
 
-    def _packed_actions(self, rounds: np.ndarray) -> np.ndarray:
-        """(ROUNDS, hands) packed actions, 0 where a hand ended earlier. A hand cut short is
-        not logged: its actions come after those of the hands finished (one per round)."""
+    def _actions(self, numbers: np.ndarray, rounds: np.ndarray) -> dict:
+        """One row per action of the hands finished. A hand cut short is not logged: its actions
+        come after those of the hands finished (Alice acts once per round)."""
         kept = int(rounds.sum())
         events = self.events[:kept]
         marks = np.array(self.rate_marks[:kept], np.int64)
         starts = np.cumsum(rounds) - rounds  # each hand's first action
         asked = np.diff(marks, prepend=0)  # marks are running totals within a hand
         asked[starts] = marks[starts]
-        columns = {"action": [_ACTION_CODE[e.kind] for e in events],
-                   "response": [_RESPONSE_CODE[e.response] for e in events],
-                   "amount": [e.amount for e in events], "pot_before": [e.pot_before for e in events],
-                   "stack_before": [e.stack_before for e in events], "rate_rollouts": asked}
-        packed = np.zeros((ROUNDS, len(rounds)), np.int64)
-        packed[np.arange(kept) - np.repeat(starts, rounds), np.repeat(np.arange(len(rounds)), rounds)] = (
-            _pack(_ACTION_FIELDS, columns))
-        return packed
+        return {"hand": np.repeat(numbers, rounds), "round": np.arange(kept) - np.repeat(starts, rounds) + 1,
+                "action": [e.kind for e in events], "amount": np.array([e.amount for e in events], np.int64),
+                "response": [e.response for e in events],
+                "pot_before": np.array([e.pot_before for e in events], np.int64),
+                "stack_before": np.array([e.stack_before for e in events], np.int64), "rate_rollouts": asked}
 
 
-# How ht_packed_hands packs a hand (data/sql/holdem_training.sql decodes it the same way):
-# (name, lowest bit, bits, offset added before packing) per field of each integer column.
-_CARD_FIELDS = tuple((f"{who}_c{j}", 6 * k, 6, 0) for k, (who, j) in enumerate(
-    [("alice", 0), ("alice", 1), ("bob", 0), ("bob", 1)] + [("board", j) for j in range(5)]))
-_OUTCOME_FIELDS = (("showdown", 0, 2, 1), ("end_code", 2, 2, 0), ("rounds_played", 4, 3, 0),
-                   ("final_pot", 7, 10, 0), ("profit", 17, 10, 512), ("rate_rollouts", 27, 31, 0))
-# An action: 1 CHECK, 2 FOLD, 3 RAISE (0 = the hand ended before this round); Bob's response
-# 0 none (Alice folded), 1 CHECK, 2 CALL, 3 FOLD.
-_ACTION_FIELDS = (("action", 0, 2, 0), ("response", 2, 2, 0), ("amount", 4, 8, 0), ("pot_before", 12, 10, 0),
-                  ("stack_before", 22, 8, 0), ("rate_rollouts", 30, 31, 0))
-ACTION_COLUMNS = tuple(f"action_r{r}" for r in range(1, ROUNDS + 1))
-_ACTIONS, _RESPONSES = ("", CHECK, FOLD, RAISE), ("", CHECK, CALL, FOLD)
-_ACTION_CODE = {name: code for code, name in enumerate(_ACTIONS) if name}
-_RESPONSE_CODE = {name: code for code, name in enumerate(_RESPONSES)}
-# The rules bound pots, stacks and profits (|profit| <= pot + stack); _pack checks the RATE counts.
-assert START_POT + 2 * START_STACK < 1 << 9 and START_STACK < 1 << 8
-
-
-def _pack(fields, values: dict) -> np.ndarray:
-    packed = None
-    for name, shift, bits, offset in fields:
-        column = np.asarray(values[name], np.int64) + offset
-        if len(column) and (column.min() < 0 or column.max() >> bits):
-            raise ValueError(f"cannot log {name} = {column.max() - offset}: the hand log keeps {bits} bits")
-        packed = column << shift if packed is None else packed | column << shift
-    return packed
-
-
-def _unpack(fields, packed: np.ndarray) -> dict[str, np.ndarray]:
-    return {name: ((packed >> shift) & ((1 << bits) - 1)) - offset for name, shift, bits, offset in fields}
-
-
-def hand_rows(hands: dict) -> dict[str, np.ndarray]:
-    """A ChunkLog's ht_packed_hands columns as the view ht_hand_rows decodes them: hand,
-    deal_key, opponent_key, alice_c0..1, bob_c0..1, board_c0..4, showdown, end_code,
-    rounds_played, final_pot, profit, rate_rollouts."""
-    return {"hand": np.asarray(hands["hand"], np.int64), "deal_key": np.asarray(hands["deal_key"]),
-            "opponent_key": np.asarray(hands["opponent_key"]),
-            **_unpack(_CARD_FIELDS, np.asarray(hands["cards"], np.int64)),
-            **_unpack(_OUTCOME_FIELDS, np.asarray(hands["outcome"], np.int64))}
-
-
-def action_rows(hands: dict) -> dict[str, object]:
-    """The actions in a ChunkLog's ht_packed_hands columns, one row each in hand then round
-    order, as the view ht_action_rows decodes them: hand, round, action, amount, response,
-    pot_before, stack_before, rate_rollouts."""
-    packed = np.stack([np.asarray(hands[c], np.int64) for c in ACTION_COLUMNS], axis=1)
-    row, slot = np.nonzero(packed)
-    fields = _unpack(_ACTION_FIELDS, packed[row, slot])
-    return {
-        "hand": np.asarray(hands["hand"], np.int64)[row],
-        "round": slot + 1,
-        "action": [_ACTIONS[c] for c in fields["action"].tolist()],
-        "amount": fields["amount"],
-        "response": [_RESPONSES[c] for c in fields["response"].tolist()],
-        "pot_before": fields["pot_before"],
-        "stack_before": fields["stack_before"],
-        "rate_rollouts": fields["rate_rollouts"],
-    }
-
-
-def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS) -> list:
+def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int = BOB_ROLLOUTS,
+                rates: list | None = None) -> list:
     """Replay one logged hand: `cards` (Alice 2, Bob 2, board 5), its opponent stream key and
-    `moves` = (RATE rollouts asked before the action, Action) per decision, as `action_rows`
-    and the view ht_action_rows give them. Sampling consumes the stream per rollout, so how
+    `moves` = (RATE rollouts asked before the action, Action) per decision, as the actions
+    events and the view ht_action_rows give them. Sampling consumes the stream per rollout, so how
     RATE rollouts were split into queries does not change Bob's answers. Returns the events,
-    Bob's answers included."""
+    Bob's answers included; `rates`, when given, gets (rollouts, wins, ties) per decision with
+    RATE rollouts (the queries' sums, as the log keeps only their total)."""
     cards = np.asarray(cards, np.int64)
     alice = _kernels.hand_value7(cards[0], cards[1], *cards[4:])
     bob = _kernels.hand_value7(*cards[2:])
@@ -288,7 +212,9 @@ def replay_hand(*, hand: int, cards, opponent_key: int, moves, bob_rollouts: int
     events = []
     for rollouts, action in moves:
         if rollouts:
-            state.rate(int(rollouts))
+            wins, ties = state.rate(int(rollouts))
+            if rates is not None:
+                rates.append((int(rollouts), int(wins), int(ties)))
         events.append(state.apply(action))
     return events
 

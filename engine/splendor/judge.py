@@ -22,6 +22,7 @@ from engine.core.log import ChunkLog
 from engine.core.seeds import Purpose, match_key, unit_key
 from engine.splendor import state as st
 from engine.splendor.agents import Agent, AgentReply
+from engine.splendor.events import EVENTS
 from engine.splendor.php_rng import arbiter_deals
 from engine.splendor.protocol import output_tokens, render_input
 from engine.splendor.rules import SplendorConfig
@@ -171,7 +172,7 @@ def play_match(
     return MatchResult(tuple(results), tuple(ranked), interrupted)
 
 
-# -- the workspace's view: a chunk of a match as raw table columns ---------------------------
+# -- the workspace's view: a chunk of a match as events (engine/splendor/events.py) ----------
 
 ACTION_PASS = 0
 
@@ -209,10 +210,8 @@ def _game_row(rows: dict[str, list], g: int, result: GameResult, cand_seat: int)
     rows["passes"].append(sum(1 for t in result.turns if t.event.move is None and t.event.seat == cand_seat))
 
 
-TURN_COLUMNS = ("game", "round", "seat", "is_candidate", "action", "card", "tokens", "returned", "noble",
-                "chips", "gold", "points", "message", "cpu_ms")
-GAME_COLUMNS = ("game", "players", "cand_seat", "rounds", "winners", "cand_share", "cand_points", "cand_cards",
-                "opp_best_points", "passes")
+TURN_COLUMNS = tuple(EVENTS.kinds["turns"])
+GAME_COLUMNS = tuple(EVENTS.kinds["games"])
 
 
 def chunk_log(first: int, games: Sequence[tuple[int, GameResult, int]]) -> ChunkLog:
@@ -226,7 +225,7 @@ def chunk_log(first: int, games: Sequence[tuple[int, GameResult, int]]) -> Chunk
         _game_row(rows, g, result, cand_seat)
     stats = {"mean_rounds": float(np.mean(rows["rounds"])) if games else 0.0,
              "mean_points": float(np.mean(rows["cand_points"])) if games else 0.0}
-    return ChunkLog(first, payoffs, {"spl_turns": turns, "spl_games": rows}, stats)
+    return ChunkLog(first, payoffs, stats=stats, events=EVENTS.batch(turns=turns, games=rows))
 
 
 def play_chunk(candidate: Agent, opponents: Sequence[Agent], *, seed: int, first: int, count: int) -> ChunkLog:

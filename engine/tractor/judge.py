@@ -18,9 +18,11 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.core.errors import BadValue, IllegalMove, UnknownName
+from engine.core.events import EventBatch
 from engine.core.log import ChunkLog
 from engine.core.process import Keep, LimitExceeded, LineProcess, ProgramEnded, exit_text
 from engine.core.seeds import Purpose, generator, match_key, unit_key
+from engine.tractor.events import EVENTS
 from engine.tractor.protocol import render_input, render_result
 from engine.tractor.rules import DECK_SIZE, HIDDEN_SIZE, MAIN_LETTERS, SEATS, RoundSetup, team_of
 from engine.tractor.simulate import simulate_text
@@ -131,10 +133,8 @@ def disagreements(rounds: list[PlayedRound]) -> list[str]:
     return problems
 
 
-ROUND_COLUMNS = ("round", "main", "dealer", "cr1", "cr2", "primary_team", "ft_points", "trick_points",
-                 "hidden_points", "multiplier", "new_cr1", "new_cr2", "next_dealer", "winner_team", "tricks",
-                 "faults", "payoff")
-TRICK_COLUMNS = ("round", "trick", "leader", "play1", "play2", "play3", "play4", "structure", "winner", "points")
+ROUND_COLUMNS = tuple(EVENTS.kinds["rounds"])
+TRICK_COLUMNS = tuple(EVENTS.kinds["tricks"])
 
 
 def level_difference(setup: RoundSetup, outcome, team: int) -> int:
@@ -143,8 +143,8 @@ def level_difference(setup: RoundSetup, outcome, team: int) -> int:
     return gain1 - gain2 if team == 1 else gain2 - gain1
 
 
-class _Tables:
-    """Raw columns for data/sql/tractor.sql: one row per round, one per trick."""
+class _Events:
+    """The rounds and tricks events (engine/tractor/events.py): one per round, one per trick."""
 
     def __init__(self):
         self.rounds: dict[str, list] = {k: [] for k in ROUND_COLUMNS}
@@ -163,29 +163,29 @@ class _Tables:
             for name, value in zip(TRICK_COLUMNS, values, strict=True):
                 self.tricks[name].append(value)
 
-    def as_dict(self) -> dict[str, dict[str, list]]:
-        return {"tr_rounds": self.rounds, "tr_tricks": self.tricks}
+    def batch(self) -> EventBatch:
+        return EVENTS.batch(rounds=self.rounds, tricks=self.tricks)
 
 
-def round_tables(rounds: list[PlayedRound]) -> dict[str, dict[str, list]]:
-    tables = _Tables()
+def round_events(rounds: list[PlayedRound]) -> EventBatch:
+    events = _Events()
     for r in rounds:
         tricks = [(t.leader, [render_cards(p) for p in t.plays], t.structure, t.winner, t.points)
                   for t in r.state.tricks]
-        tables.add(r.index, r.state.setup, r.outcome, tricks, primary_team=r.primary_team, faults=r.faults)
-    return tables.as_dict()
+        events.add(r.index, r.state.setup, r.outcome, tricks, primary_team=r.primary_team, faults=r.faults)
+    return events.batch()
 
 
 def simulated_log(reports) -> ChunkLog:
     """Simulator reports (contest input cases) as a ChunkLog; payoff = team 1's level difference."""
-    tables = _Tables()
+    events = _Events()
     payoffs = []
     for index, report in enumerate(reports):
         setup, outcome = report.round.setup, report.outcome
         tricks = [(t.leader, t.plays, t.structure(), t.winner, t.points) for t in report.tricks]
-        tables.add(index, setup, outcome, tricks, primary_team=1, faults=0)
+        events.add(index, setup, outcome, tricks, primary_team=1, faults=0)
         payoffs.append(level_difference(setup, outcome, 1))
-    return ChunkLog(first=0, payoffs=np.array(payoffs, dtype=np.float64), tables=tables.as_dict())
+    return ChunkLog(first=0, payoffs=np.array(payoffs, dtype=np.float64), events=events.batch())
 
 
 def play_chunk(spec, config, *, seed: int, first: int, count: int, options: MatchOptions | None = None,
@@ -206,7 +206,7 @@ def play_chunk(spec, config, *, seed: int, first: int, count: int, options: Matc
     if options.check:
         stats["simulator_disagreements"] = float(len(disagreements(rounds)))
     payoffs = np.array([r.payoff for r in rounds], dtype=np.float64)
-    return ChunkLog(first=first, payoffs=payoffs, tables=round_tables(rounds), stats=stats)
+    return ChunkLog(first=first, payoffs=payoffs, stats=stats, events=round_events(rounds))
 
 
 CONTEST_CPU_SECONDS = 1.0

@@ -22,10 +22,10 @@ from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.twocarddraw import _kernels as K
 from engine.twocarddraw import rules as R
+from engine.twocarddraw.events import EVENTS
 from engine.twocarddraw.state import BET1, BET2, OVER, HandState
 from engine.twocarddraw.strategy import Strategy
 
-HANDS_TABLE = "tcd_hands"
 OK, INVALID, CRASH, TIME_LIMIT = "ok", "invalid_return", "crash", "time_limit"
 INTERRUPTED = "interrupted"  # an ending signal (engine.core.ending) stopped a judged test
 
@@ -67,7 +67,7 @@ class BotClock:
 
 @dataclass
 class MatchRecord:
-    """Per-hand columns of the tcd_hands raw table, plus the running status."""
+    """Per-hand columns of the hands events (engine/twocarddraw/events.py), plus the running status."""
 
     columns: dict[str, list] = field(default_factory=lambda: {name: [] for name in COLUMNS})
     status: str = OK
@@ -83,11 +83,7 @@ class MatchRecord:
             del values[hands:]
 
 
-COLUMNS = (
-    "hand", "bet1", "bet2", "p_card1", "p_card2", "s_card1", "s_card2", "p_drew", "s_drew",
-    "p_final1", "p_final2", "s_final1", "s_final2", "round1", "round2", "bets1", "bets2",
-    "first", "ended", "profit",
-)
+COLUMNS = tuple(EVENTS.kinds["hands"])
 
 
 @dataclass(frozen=True)
@@ -114,9 +110,9 @@ class MatchResult:
         return float(max(0, self.profit + self.hands_requested))
 
     def chunk_log(self) -> ChunkLog:
-        tables = {HANDS_TABLE: {k: np.asarray(v) for k, v in self.record.columns.items()}}
+        events = EVENTS.batch(hands={k: np.asarray(v) for k, v in self.record.columns.items()})
         stats = {"cpu_seconds": self.cpu_seconds, "faulted": float(self.status != OK)}
-        return ChunkLog(self.first, self.profits.astype(np.float64), tables, stats)
+        return ChunkLog(self.first, self.profits.astype(np.float64), stats=stats, events=events)
 
 
 def play_match(

@@ -49,10 +49,36 @@ class LeagueRules:
     options: Mapping[str, type] = field(default_factory=dict)
     entrants: tuple[str, ...] = (PROGRAM,)  # entrant kinds accepted: PROGRAM, PROJECT_BOT, CLASS_FILE
     entrant_help: str = "NAME=COMMAND (a program)"
+    # The contest runs a program in its own folder (Splendor's arbiter): the folder's files are then part of
+    # an entrant's version, as the program reads them
+    in_folder: bool = False
 
     @property
     def multi_seat(self) -> bool:
         return self.seats[1] > 1
+
+
+@dataclass(frozen=True)
+class Starter:
+    """A minimal working program in one language, for `cardlab new`: the files copied into the
+    user's folder (paths relative to the project, or absolute; the first is the source to edit),
+    the build step if any (run in that folder), the program command the judges take, and the
+    commands that try it there (`{program}` stands for the program command)."""
+
+    files: tuple[str, ...]
+    program: str
+    try_it: tuple[str, ...]
+    build: tuple[str, ...] = ()
+
+
+def python_and_cpp(folder: str, try_it: tuple[str, ...], *, extra: tuple[str, ...] = ()) -> dict[str, Starter]:
+    """The usual pair of starters: FOLDER/bot.py run by python3 and FOLDER/bot.cpp built with g++,
+    each with the extra files (data the program reads beside it)."""
+    return {
+        "python": Starter(files=(f"{folder}/bot.py", *extra), program="python3 bot.py", try_it=try_it),
+        "cpp": Starter(files=(f"{folder}/bot.cpp", *extra), program="./bot", try_it=try_it,
+                       build=("g++ -O2 -std=c++17 -o bot bot.cpp",)),
+    }
 
 
 @dataclass(frozen=True)
@@ -88,16 +114,23 @@ class GameSpec:
     # a point (flows.stats.payoff_interval)
     payoff_bounds: tuple[float, float] | None = None
     decision: DecisionDefaults | None = None  # `sweep --until-decided` defaults; None: the user gives --d1
+    # (query, match_id, units) -> per unit 0..units-1 a correction of expectation zero computed from what the
+    # judge knows and the players do not (the luck of the cards), taken out of payoffs by decisions; None: none
+    luck: Callable[..., object] | None = None
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
     # seat, on the same units as the bots (None: the game cannot sweep programs yet).
     play_program: Callable[..., ChunkLog] | None = None
     league: LeagueRules | None = None  # None: no leagues for this game
     # (con, match_id, out_dir) -> (files written, hands): the match as PHH hand histories (poker games)
     phh: Callable[..., tuple[tuple[Path, ...], int]] | None = None
+    log_layout: Callable[..., dict] | None = None  # (EventBatch) -> raw tables; None: flows.events' table per kind
     panels: str | None = None  # module with panels(con, data, out) for the sweep report (reports layer)
     replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)
     commands: str | None = None  # module with the game's own CLI: judge, export, app, bench_app (cardlab layer)
     rules_doc: str | None = None  # the rules as implemented: a path relative to the project, or absolute
+    starters: Mapping[str, Starter] = field(default_factory=dict)  # language -> a first bot (`cardlab new`)
+    # module with fit(con, player, ...) and seat(params): the game's opponent models (flows/opponents/base.py)
+    opponent_model: str | None = None
 
     def __post_init__(self):
         if self.payoff_kind not in PAYOFF_KINDS:

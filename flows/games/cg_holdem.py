@@ -14,26 +14,50 @@ from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN_MS, GameConfig
-from engine.core.errors import BadValue
-from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules
+from engine.core.errors import BadValue, UserError
+from engine.core.process import CLOCKS
+from engine.core.seeds import Purpose, match_key, unit_key
+from flows import opponents
+from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.games.cg_holdem_log import export_phh
+from flows.games.cg_holdem_luck import unit_luck
 from flows.league_play import GamePlan, argv
-from flows.league_spec import LeagueSpec
+from flows.league_spec import LeagueSpec, project_bot
+from flows.opponents import MODEL_PREFIX
 from flows.ratings import rate
 from flows.stats import summarize
 
 
 def _unknown_opponents(text: str) -> str | None:
     names = [n for n in text.split("/") if n]
-    unknown = [n for n in names if n not in BOTS]
-    return "no bot named" if not names else f"unknown {', '.join(unknown)}" if unknown else None
+    unknown = [n for n in names if n not in BOTS and not n.startswith(MODEL_PREFIX)]
+    if not names or unknown:
+        return "no bot named" if not names else f"unknown {', '.join(unknown)}"
+    for name in names:  # a fitted model must exist and be a cg-holdem one
+        try:
+            _opponent(name)
+        except UserError as exc:
+            return str(exc)
+    return None
+
+
+def _opponent(name: str):
+    """A bot's factory: a registered bot by name, or a fitted model (`model:ID`, flows/opponents)."""
+    if name.startswith(MODEL_PREFIX):
+        return opponents.seat("cg-holdem", name).make
+    return BOTS[name].make
 
 
 @dataclass(frozen=True)
 class MatchOptions(Ranged):
     players: int = ranged(4, MIN_PLAYERS, MAX_PLAYERS)
     opponents: str = validated("montecarlo/pushfold/station", _unknown_opponents,
-                               "bot names separated by '/', each one of " + ", ".join(sorted(BOTS)))
+                               "bot names separated by '/', each one of " + ", ".join(sorted(BOTS))
+                               + " or model:ID (a fitted opponent model)")
+    # A program's turn limits (sweep --turn-ms/--first-turn-ms/--clock): the arena's by default
+    turn_ms: int = ranged(TURN_MS, 1, 60_000)
+    first_turn_ms: int = ranged(FIRST_TURN_MS, 1, 60_000)
+    clock: str = validated("wall", lambda v: None if v in CLOCKS else "unknown clock", " or ".join(CLOCKS))
 
     def opponent_names(self) -> list[str]:
         return [n for n in self.opponents.split("/") if n]
@@ -43,7 +67,7 @@ def lineup(spec, config, options: MatchOptions):
     """(bot factories, names): the primary bot first, then the opponents cycled."""
     others = options.opponent_names()
     chosen = [others[i % len(others)] for i in range(options.players - 1)]
-    makers = [lambda: spec.make(config)] + [BOTS[name].make for name in chosen]
+    makers = [lambda: spec.make(config)] + [_opponent(name) for name in chosen]
     return makers, [spec.name if spec is not None else "program"] + chosen
 
 
@@ -56,19 +80,42 @@ def play_program(config, *, seed: int, first: int, count: int, options: MatchOpt
     """A user's program in the primary seat (a new process per game, as on CodinGame, with the
     contest's per-turn time limits) against the option's bots, on the bots' own deals and seatings."""
     options = options or MatchOptions()
-    rules = GameConfig(players=options.players)
     makers, names = lineup(None, None, options)
-    makers[0] = lambda: judge.ProgramSeat(config.argv(), env=config.env(), first_turn_ms=rules.first_turn_ms,
-                                          turn_ms=rules.turn_ms)
+    makers[0] = lambda: judge.ProgramSeat(config.argv(), env=config.env(), first_turn_ms=options.first_turn_ms,
+                                          turn_ms=options.turn_ms, clock=options.clock)
     return judge.play_chunk(makers, seed=seed, first=first, count=count, names=["program", *names[1:]])
+
+
+def _league_seats(league: LeagueSpec, plan: GamePlan, config: GameConfig) -> list:
+    """Each seat's player: a program's process, or an in-process bot keyed by (round's deal, seat)."""
+    seats = []
+    try:
+        for i, e in enumerate(plan.seats):
+            if e.in_process:
+                bot = project_bot(league.game, e).make()
+                if hasattr(bot, "new_game"):
+                    bot.new_game(unit_key(match_key(plan.seed), i, Purpose.BOT))
+                seats.append(judge.BotSeat(bot))
+            else:
+                seats.append(judge.ProgramSeat(argv(e), first_turn_ms=config.first_turn_ms, turn_ms=config.turn_ms,
+                                               clock=config.clock))
+    except BaseException:
+        for seat in seats:
+            seat.close()
+        raise
+    return seats
 
 
 def play_league_game(league: LeagueSpec, plan: GamePlan):
     """One game between the plan's programs (a new process per game, the contest's turn limits)."""
     # the arena's limits by default; a league on a loaded machine may give more (`--opt turn_ms=200`)
     config = GameConfig(players=len(plan.seats), turn_ms=league.option("turn_ms", TURN_MS),
-                        first_turn_ms=league.option("first_turn_ms", FIRST_TURN_MS))
-    result = judge.play_programs([argv(e) for e in plan.seats], seed=judge.java_seed(plan.seed), config=config)
+                        first_turn_ms=league.option("first_turn_ms", FIRST_TURN_MS),
+                        clock=league.option("clock", "wall"))
+    if any(e.in_process for e in plan.seats):  # project bots and fitted models play in this process
+        result = judge.play_game(_league_seats(league, plan, config), seed=judge.java_seed(plan.seed), config=config)
+    else:
+        result = judge.play_programs([argv(e) for e in plan.seats], seed=judge.java_seed(plan.seed), config=config)
     n = result.players
     payoffs = [(n - pos) / (n - 1) for pos in result.positions]
     faults = [r.get("failure") or "" for r in result.seat_reports]
@@ -92,13 +139,18 @@ SPEC = GameSpec(
     payoff_kind=RANKING,
     payoff_bounds=(0.0, 1.0),  # a finish score
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of finish score
+    luck=unit_luck,  # all-in boards valued by the stacks they leave (engine/cg_holdem/luck.py)
     league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
-                       options={"turn_ms": int, "first_turn_ms": int}),
+                       options={"turn_ms": int, "first_turn_ms": int, "clock": str}, entrants=(PROGRAM, PROJECT_BOT),
+                       entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
+                                    "NAME=model:ID (a fitted opponent model)"),
     phh=export_phh,
     panels="reports.panels.cg_holdem",
     replay="reports.replay.cg_holdem",
     commands="cardlab.commands.cg_holdem",
     rules_doc="docs/rules/cg_holdem.md",
+    opponent_model="flows.opponents.cg_holdem",
+    starters=python_and_cpp("bots/cg_holdem/starters", ('cardlab judge cg-holdem --seed 1 "{program}" "{program}"',)),
 )
 
 
@@ -138,7 +190,7 @@ def run_tournament(entries: list[str], *, players: int, deals: int, seed: int = 
         log = judge.play_chunk([makers[e] for e in table], seed=seed, first=0, count=deals * players,
                                names=list(table))
         logs.append((table, log))
-        seats = log.tables["cgh_seats"]
+        seats = log.events["seats"]
         for unit in range(deals * players):
             rows = [i for i, u in enumerate(seats["unit"]) if u == unit]
             bots = [seats["bot"][i] for i in rows]

@@ -10,8 +10,9 @@ from bots.base import Ranged, ranged
 from bots.holdem_training import BOTS
 from engine.holdem_training import judge
 from engine.holdem_training.rules import BOB_ROLLOUTS, CPU_SECONDS, MAX_HANDS, RATE_BUDGET
-from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules
-from flows.games.holdem_training_log import export_phh
+from flows.games.base import HOUSE, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
+from flows.games.holdem_training_log import export_phh, packed_hands
+from flows.games.holdem_training_luck import unit_luck
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
 
@@ -77,17 +78,23 @@ SPEC = GameSpec(
     payoff_label="profit per hand (chips; the contest's W)",
     play_program=play_program,
     payoff_kind=HOUSE,
-    # d1: the tuning steps that mattered were 0.2-0.5 chips/hand. The first look waits for 3,000 hands:
-    # paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two exploit
+    # d1: 0.5 chips/hand, what the fixed design decided sweeps replace (20,000 hands per config) resolves
+    # at 5%/5% errors on a pair of paired sd 21 (3.29 x 21 / sqrt(20,000)): the sequential test is held to
+    # that design's resolution, not a finer one (a smaller step is --d1). The first look waits for 3,000
+    # hands: paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two exploit
     # configs), and the SPRT resampled from them erred in 5.7% (alpha) and 5.8% (beta) of runs looking
     # from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
-    # each; docs/statistics.md).
-    decision=DecisionDefaults(d1=0.25, batch=1000, first_look=3000),
+    # each, at d1 = 0.25; docs/statistics.md).
+    decision=DecisionDefaults(d1=0.5, batch=1000, first_look=3000),
+    luck=unit_luck,  # the cards' luck, AIVAT-style (engine/holdem_training/luck.py)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),
     phh=export_phh,
+    log_layout=packed_hands,
     panels="reports.panels.holdem_training",
     replay="reports.replay.holdem_training",
     commands="cardlab.commands.holdem_training",
     rules_doc="docs/rules/holdem_training.md",
+    starters=python_and_cpp("bots/holdem_training/starters", ('cardlab judge holdem-training --hands 200 {program}',)),
+    opponent_model="flows.opponents.holdem_training",  # Bob's call rule recovered from the logged raises
 )

@@ -9,11 +9,12 @@ from bots.splendor import BOTS
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from engine.splendor.agents import ExternalAgent, InProcessAgent
-from engine.splendor.judge import GameResult, chunk_log, game_deal, play_chunk, play_game
+from engine.splendor.judge import GameResult, bot_key, chunk_log, game_deal, play_chunk, play_game
+from engine.splendor.program import play_program_chunk
 from engine.splendor.rules import MAX_PLAYERS
-from flows.games.base import RANKING, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import PROGRAM, PROJECT_BOT, RANKING, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan
-from flows.league_spec import LeagueSpec
+from flows.league_spec import LeagueSpec, project_bot
 from flows.ratings import rate
 
 
@@ -54,6 +55,14 @@ def play_splendor_chunk(spec: BotSpec, config, *, seed: int, first: int, count: 
     return play_chunk(candidate, opponent_agents(options), seed=seed, first=first, count=count)
 
 
+def play_splendor_program(config, *, seed: int, first: int, count: int,
+                          options: SplendorOptions | None = None) -> ChunkLog:
+    """A user's program in the candidate's seat (a fresh process per move, as the arbiter runs it) against the
+    options' opponents, on the bots' deals and seats (engine.splendor.program)."""
+    return play_program_chunk(config.argv(), opponent_agents(options or SplendorOptions()), env=config.env(),
+                              seed=seed, first=first, count=count)
+
+
 def game_ranks(result: GameResult) -> list[int]:
     """1 for the winners, then by score (more) and purchased cards (fewer); a capped game
     with no winner is a draw for everyone."""
@@ -72,8 +81,16 @@ def ratings(games: Iterable[GameResult]) -> list[tuple[str, float, float, float]
 
 
 def play_league_game(league: LeagueSpec, plan: GamePlan):
-    """One game between the plan's agents (a process per move, as the arbiter runs them)."""
-    agents = [ExternalAgent(name=e.key, command=e.command) for e in plan.seats]
+    """One game between the plan's agents (a process per move, as the arbiter runs them; project bots and
+    fitted models in this process, seeded per seat as the judge seeds them)."""
+    agents = []
+    for seat, e in enumerate(plan.seats):
+        if not e.in_process:
+            agents.append(ExternalAgent(name=e.key, command=e.command))
+            continue
+        agent = InProcessAgent(e.key, project_bot(league.game, e).make())
+        agent.new_game(bot_key(plan.seed, 0, seat))
+        agents.append(agent)
     result = play_game(agents, game_deal(plan.seed, 0, len(agents)))
     payoffs = [result.share(s) for s in range(len(agents))]
     ranks = [1 if s in result.winners else 2 for s in range(len(agents))]
@@ -94,6 +111,7 @@ SPEC = GameSpec(
     bots=BOTS,
     default_bot="greedy",
     play_chunk=play_splendor_chunk,
+    play_program=play_splendor_program,
     sql_file="splendor.sql",
     options_type=SplendorOptions,
     default_grid={"target": ("6", "12"), "noble": ("0.5", "1.5")},
@@ -102,9 +120,14 @@ SPEC = GameSpec(
     payoff_kind=RANKING,
     payoff_bounds=(0.0, 1.0),  # a win share
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=48),  # five points of win share
-    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS)),
+    league=LeagueRules(play=play_league_game, seats=(2, MAX_PLAYERS), entrants=(PROGRAM, PROJECT_BOT), in_folder=True,
+                       entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
+                                    "NAME=model:ID (a fitted opponent model)"),
     panels="reports.panels.splendor",
     replay="reports.replay.splendor",
     commands="cardlab.commands.splendor",
     rules_doc="docs/rules/splendor.md",
+    starters=python_and_cpp("bots/splendor/starters", ('cardlab judge splendor --games 1 "{program}" "{program}"',),
+                            extra=("data/splendor/cards.csv",)),  # the agent reads the cards beside it
+    opponent_model="flows.opponents.splendor",  # a conditional logit over the legal moves, seated as its clone bot
 )

@@ -14,7 +14,7 @@ from bots.tractor import BOTS
 from engine.core.log import ChunkLog
 from engine.tractor import judge
 from engine.tractor.simulate import run
-from flows.games.base import REFERENCE, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import REFERENCE, DecisionDefaults, GameSpec, LeagueRules, python_and_cpp
 from flows.league_play import GamePlan, argv
 from flows.league_spec import LeagueSpec
 
@@ -51,7 +51,7 @@ def play_league_game(league: LeagueSpec, plan: GamePlan):
         verdict.matched if verdict.verdict == "wrong answer" else 0)
     flags = np.array([1.0 if i < agreed else 0.0 for i in range(verdict.cases)])
     fault = "" if verdict.verdict in ("accepted", "wrong answer") else verdict.verdict
-    log = ChunkLog(first=rounds[0].index, payoffs=flags, tables=judge.round_tables(rounds),
+    log = ChunkLog(first=rounds[0].index, payoffs=flags, events=judge.round_events(rounds),
                    stats={"matched": float(verdict.matched), "cpu_seconds": verdict.cpu_seconds})
     return [float(flags.mean())], [1], [fault], [verdict.cpu_seconds], log
 
@@ -75,4 +75,5 @@ SPEC = GameSpec(
     replay="reports.replay.tractor",
     commands="cardlab.commands.tractor",
     rules_doc="docs/rules/tractor.md",
+    starters=python_and_cpp("bots/tractor/starters", ('cardlab judge tractor --rounds 3 --program "{program}"',)),
 )

@@ -8,7 +8,7 @@ from bots.base import SEED_MAX, Accepts, declare, empty_or_file
 from bots.twocarddraw import BOTS
 from engine.twocarddraw import judge
 from engine.twocarddraw.best_response import MAX_STEPS
-from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, DecisionDefaults, GameSpec, LeagueRules
+from flows.games.base import CLASS_FILE, HOUSE, PROJECT_BOT, DecisionDefaults, GameSpec, LeagueRules, Starter
 from flows.league_play import GamePlan
 from flows.league_spec import LeagueSpec, project_bot
 
@@ -42,7 +42,7 @@ SPEC = GameSpec(
     title="TwoCardDraw (TCO07 Marathon Round 2): play a fixed probabilistic server",
     unit="hand",
     bots=BOTS,
-    default_bot="learner",
+    default_bot="mixture",  # the strongest measured, on tuning and held-out servers (docs/twocarddraw-strength.md)
     play_chunk=judge.play_chunk,
     sql_file="twocarddraw.sql",
     options_type=judge.MatchOptions,
@@ -51,6 +51,8 @@ SPEC = GameSpec(
     payoff_label="profit per hand",
     payoff_kind=HOUSE,
     decision=DecisionDefaults(d1=0.05, batch=1000, first_look=1000),
+    # No luck= for decisions: the correction (flows/games/twocarddraw_luck.py) leaves a learning bot's policy values,
+    # correlated hand to hand, which the SPRT would read as independent (docs/statistics.md)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "strategy": str}, entrants=(CLASS_FILE, PROJECT_BOT),
                        entrant_help="classes, as TopCoder's tester ran them: NAME=PATH.py:ClassName (yours, in its "
@@ -58,4 +60,9 @@ SPEC = GameSpec(
     panels="reports.panels.twocarddraw",
     commands="cardlab.commands.twocarddraw",
     rules_doc="docs/rules/twocarddraw.md",
+    # TopCoder's tester calls a class's methods: a bot is a Python class, not a program
+    starters={"python": Starter(files=("bots/twocarddraw/starters/bot.py",), program="bot.py:Bot", try_it=(
+        "cardlab twocarddraw generate --bet1 1 --bet2 2 --seed 7 --out server.txt",
+        "cardlab judge twocarddraw --strategy server.txt --hands 2000 --bot-file {program}"))},
+    opponent_model="flows.opponents.twocarddraw",  # the server, fitted from the logged hands
 )

@@ -71,11 +71,18 @@ def _starting_hands(con, data, out) -> Panel:
     path = plots.points(out / "ht_starting_hands.png", series=series, xticks=list(HIGH),
                         xlabel="Alice's higher hole card", ylabel="mean profit per hand (95% CI)",
                         title=f"Profit by starting hand: {data.labels[best]}")
-    worst = sorted(found, key=lambda r: r["mean"])[:3]
-    text = ", ".join(f"{r['hole_kind']} {r['high_card']}-high {r['mean']:+.2f} ({r['n']:,} hands)" for r in worst)
     return Panel("Profit by starting hand",
                  f"<p>Where the best config wins and loses, by Alice's hole cards (pair, suited, offsuit, by the "
-                 f"higher card). Costliest classes: {esc(text)}.</p>", (path,))
+                 f"higher card). {esc(costliest(found))}</p>", (path,))
+
+
+def costliest(found: list[dict], count: int = 3) -> str:
+    """The classes that lost (negative mean profit per hand), worst first; only classes that cost are listed."""
+    losing = sorted((r for r in found if r["mean"] < 0), key=lambda r: r["mean"])[:count]
+    if not losing:
+        return "No class lost on average."
+    return "Costliest classes (mean profit per hand, below 0): " + ", ".join(
+        f"{r['hole_kind']} {r['high_card']}-high {r['mean']:+.2f} ({r['n']:,} hands)" for r in losing) + "."
 
 
 def _calibration(con, data, out) -> Panel:

@@ -46,10 +46,16 @@ def file_name(match_id: str, unit: int) -> str:
     return f"{match_id}-{unit}.html"
 
 
+# Units are numbered from 0 everywhere a user names one (`replay --unit N`, the file MATCH-N.html, each
+# page's title); a contest's own numbering (Hold'em Training's hands from 1) is given beside it.
+UNITS_NOTE = ("<p class=note>Units (hands, games, rounds) are numbered from 0, as <code>cardlab replay --unit N"
+              "</code> and this page's file name <code>{file}</code> number them.</p>")
+
+
 def write_replay(con, match_id: str, unit: int, out_dir: Path) -> Path:
     replay = build(con, match_id, unit)
     nav, script = stepper(list(replay.steps))
     out_dir.mkdir(parents=True, exist_ok=True)
     path = out_dir / file_name(match_id, unit)
-    path.write_text(page(replay.title, replay.intro + nav, script=script))
+    path.write_text(page(replay.title, replay.intro + UNITS_NOTE.format(file=path.name) + nav, script=script))
     return path

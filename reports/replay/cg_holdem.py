@@ -23,7 +23,8 @@ def replay(con, match_id: str, unit: int) -> Replay:
         board = [card_name(c) for c in h.board]
         head = f"Hand {h.hand}" + (" (cancelled at the round cap: refunded)" if h.cancelled else "")
         folded: set[int] = set()
-        steps.append(_table(head, "blinds posted", names, own, stacks, bets, [], sum(bets), h, folded))
+        steps.append(f'<span id="{anchor(h.hand)}"></span>'  # the hand index at the top jumps here
+                     + _table(head, "blinds posted", names, own, stacks, bets, [], sum(bets), h, folded))
         for _, seat, action, chips, street in h.actions:
             stacks[seat] -= chips
             bets[seat] += chips
@@ -37,8 +38,22 @@ def replay(con, match_id: str, unit: int) -> Replay:
                             list(h.end_stacks), [0] * len(names), board, 0, h, folded, shown=h.showdown))
     intro = (f"<p>Match <code>{esc(match_id)}</code>, game {unit}: {len(hands)} hands, seats "
              f"{esc(', '.join(names))}. Each seat sees only its own cards; the 'shown' column is what the others "
-             "saw (cards shown at a showdown).</p>")
+             "saw (cards shown at a showdown).</p>" + _index(hands, names))
     return Replay(f"CodinGame Hold'em game {unit} of {match_id}", intro, tuple(steps))
+
+
+def anchor(hand: int) -> str:
+    return f"hand-{hand}"
+
+
+def _index(hands, names) -> str:
+    """Links to each hand's first step (a game has some hundreds of steps), with what the hand did to the stacks."""
+    links = []
+    for h in hands:
+        moved = max(range(len(names)), key=lambda s: abs(h.won[s] - h.totals[s]))
+        title = f"{names[moved]} {h.won[moved] - h.totals[moved]:+d}" + (", cancelled" if h.cancelled else "")
+        links.append(f'<a href="#{anchor(h.hand)}" title="{esc(title)}">{h.hand}</a>')
+    return f'<p id="hands">Jump to hand: {" ".join(links)}</p>'
 
 
 def _table(title, text, names, own, stacks, bets, board, pot, h, folded: set, *, shown: bool = False) -> str:

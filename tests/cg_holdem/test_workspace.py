@@ -8,6 +8,7 @@ import pytest
 from bots.cg_holdem import BOTS
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.phh import hand_history
+from flows import events
 from flows.games.cg_holdem import SPEC, MatchOptions
 
 pokerkit = pytest.importorskip("pokerkit")
@@ -22,10 +23,10 @@ def chunk(first, count, players=3):
 
 def test_units_rotate_the_lineup_over_shared_deals():
     whole = chunk(0, 6)
-    games = whole.tables["cgh_games"]
+    games = whole.events["games"]
     assert games["deal"] == [0, 0, 0, 1, 1, 1] and games["rotation"] == [0, 1, 2, 0, 1, 2]
     assert len(set(games["game_seed"][:3])) == 1  # one deal, three seatings
-    assert [s for s, u in zip(whole.tables["cgh_seats"]["bot"], whole.tables["cgh_seats"]["unit"], strict=True)
+    assert [s for s, u in zip(whole.events["seats"]["bot"], whole.events["seats"]["unit"], strict=True)
             if u == 1] == ["pushfold", "aggressive", "montecarlo"]  # rotated by one seat
 
 
@@ -37,13 +38,13 @@ def test_tables_load_into_the_hand_log_and_views_answer(tmp_path):
         store.ensure_game(SPEC)
         store.begin_match(match_id="m1", game=SPEC.name, bot="aggressive", config={}, seed=5, units=6,
                           source="test")
-        store.write_chunk("m1", 0, log)
+        store.write_chunk("m1", 0, events.encode(log, SPEC))
         positions = store.query("SELECT bot, games, mean_position FROM mart_cgh_positions ORDER BY bot")
         style = store.query("SELECT bot, hands, vpip FROM mart_cgh_style ORDER BY bot")
         hands = store.query("SELECT count(*) AS n FROM cgh_hands")["n"][0]
     assert positions["games"].to_list() == [6, 6, 6]
     assert sum(positions["mean_position"].to_list()) == pytest.approx(6.0, abs=0.5)  # 1+2+3 unless ties
-    assert hands == len(log.tables["cgh_hands"]["hand"]) and style.height == 3
+    assert hands == len(log.events["hands"]["hand"]) and style.height == 3
 
 
 def test_phh_histories_parse_and_replay_in_pokerkit():

@@ -41,7 +41,7 @@ def handlog(tmp_path, monkeypatch):
     (("judge", "tractor", "--set", "min_block_rank"), ("--set 'min_block_rank': not key=value",
                                                         "accepted: key=value with a key of")),
     (("cg-holdem", "tournament", "--bot", "nobody", "--players", "2"),
-     ("--bot 'nobody': unknown bot", "accepted: aggressive, montecarlo, pushfold, station")),
+     ("--bot 'nobody': unknown bot", "accepted: aggressive, montecarlo, pushfold, ranged, station")),
     (("cg-holdem", "phh", "--out", "{tmp}/x.phh", "--bot", "montecarlo:samples", "--bot", "station"),
      ("--bot 'montecarlo:samples' setting 'samples': not key=value", "accepted: key=value with a key of", "samples")),
     (("cg-holdem", "phh", "--out", "{tmp}/x.phh", "--bot", ":samples=3", "--bot", "station"),

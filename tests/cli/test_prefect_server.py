@@ -105,17 +105,18 @@ def test_a_killed_sweep_leaves_no_server(signum, tmp_path):
     assert not list(prefect_local.pid_dir().glob(f"{sweep.pid}-*.json"))
 
 
-@pytest.mark.parametrize("extra", [(), ("--set", "crash_unit=0", "--set", "crash_file={crash}")],
-                         ids=["normal-exit", "exception"])
-def test_a_finished_or_failed_sweep_leaves_no_server(extra, tmp_path):
+@pytest.mark.parametrize("failing", [False, True], ids=["normal-exit", "exception"])
+def test_a_finished_or_failed_sweep_leaves_no_server(failing, tmp_path):
     crash = tmp_path / "crash"
     crash.touch()
     mark = uuid.uuid4().hex
     env = _env(mark)
     env["CARDLAB_DB"] = str(tmp_path / "h.duckdb")
-    args = ("sweep", "toy", "--hands", "400", "--chunk", "200", *(a.format(crash=crash) for a in extra))
+    if failing:  # MLflow's store under a file: the flow raises once the configs are played (a crashing config
+        env["MLFLOW_TRACKING_URI"] = f"sqlite:///{crash}/mlflow.db"  # no longer fails a sweep: issue 30 item 3)
+    args = ("sweep", "toy", "--hands", "400", "--chunk", "200")
     done = subprocess.run(_cardlab(*args), env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
-    assert (done.returncode == 0) == (not extra), done.stderr[-2000:]
+    assert (done.returncode == 0) == (not failing), done.stderr[-2000:]
     _assert_gone(mark)
 
 

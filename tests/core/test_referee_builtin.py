@@ -74,7 +74,7 @@ def test_splendor_through_the_loop_returns_what_its_judge_returns():
             log, played = _splendor_matches(players, make, seed=11, first=first, count=count)
             assert not played.faults and not played.ended
             assert played.log.payoffs.tolist() == log.payoffs.tolist(), (players, name)
-            assert sum(log.tables["spl_games"]["passes"]) == 0
+            assert sum(log.events["games"]["passes"]) == 0
             seen |= set(log.payoffs.tolist())
     assert len(seen) > 1  # the games differ, so equal payoffs are no accident of constant results
 
@@ -90,7 +90,7 @@ def test_splendor_spellings_and_invalid_moves_play_as_the_arbiter_plays_them():
 
     log, played = _splendor_matches(2, make, seed=5, first=0, count=3)
     assert played.log.payoffs.tolist() == log.payoffs.tolist()
-    passes = sum(log.tables["spl_games"]["passes"])  # the candidate's passes, as the judge counts them
+    passes = sum(log.events["games"]["passes"])  # the candidate's passes, as the judge counts them
     assert passes > 0 and sum(f.entrant == 0 for f in played.faults) == passes
     assert {f.rule for f in played.faults} == {"default_action"}
     # and the same turns, move by move, for one game
@@ -303,5 +303,5 @@ def test_cg_holdem_inputs_and_replaced_outputs_as_in_the_judge():
                         seed=3, first=1, count=3, seating=rotation(3))
     assert played.log.payoffs.tolist() == log.payoffs.tolist()
     assert [b.shown for b in seated] == [b.shown for b in alone] and sum(len(b.shown) for b in alone) > 30
-    acts = log.tables["cgh_actions"]["action"]
+    acts = log.events["actions"]["action"]
     assert {"TIMEOUT", "FOLD", "ALL-IN"} <= set(acts) and any(a.startswith("BET_") for a in acts)

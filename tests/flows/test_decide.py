@@ -105,12 +105,14 @@ def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     assert [llr for _, llr in resumed.llr_path] == pytest.approx([llr for _, llr in fresh.llr_path], rel=1e-9)
 
 
-def test_rule_refusals_name_the_flag():
+def test_rule_refusals_name_the_flag(toy):
     with pytest.raises(Exception, match="--d1"):
         make_rule("no-such-game")
     with pytest.raises(Exception, match="--alpha"):
         make_rule("toy", alpha=0.7)
-    assert make_rule("holdem-training").d1 == 0.25
+    assert make_rule("holdem-training").d1 == 0.5
+    assert make_rule("holdem-training").luck and not make_rule("holdem-training", luck=False).luck
+    assert not make_rule("toy").luck  # no correction to take out
 
 
 @pytest.mark.slow  # many resampled decisions
@@ -131,3 +133,30 @@ def test_resampling_a_sweeps_real_differences_measures_the_sprts_errors(toy, tmp
         assert 200 <= r.units_d0 <= 2000 and 200 <= r.units_d1 <= 2000
     skews = sorted(round(r.skewness, 6) for r in found)
     assert skews == sorted(-s for s in skews)  # each pair once each way
+
+
+def _half_the_luck(query, match_id: str, units: int):
+    """A zero-mean correction for the toy: half of each flip's departure from its config's exact mean 2e - 1."""
+    import json
+
+    edge = json.loads(query("SELECT config FROM matches WHERE match_id = ?", [match_id])["config"][0])["edge"]
+    flips = query("SELECT payoff FROM units WHERE match_id = ? AND unit < ? ORDER BY unit", [match_id, units])
+    return 0.5 * (flips["payoff"].to_numpy() - (2 * edge - 1))
+
+
+def test_a_games_luck_correction_narrows_the_test_and_keeps_the_mean(toy, tmp_path, monkeypatch):
+    from flows import games
+
+    plain = decided_sweep_flow(_spec("edge=0.6", seed=4), RULE, db=str(tmp_path / "a.duckdb"), track=False)
+    real = games.get
+    monkeypatch.setattr(games, "get", lambda name: replace(real(name), luck=_half_the_luck) if name == "toy"
+                        else real(name))
+    lucky = decided_sweep_flow(_spec("edge=0.6", seed=4), replace(RULE, luck=True), db=str(tmp_path / "b.duckdb"),
+                               track=False)
+    c = lucky.confirmed
+    assert c["luck_factor"] == pytest.approx(4.0)  # the adjusted differences are half the raw ones plus a constant
+    assert c["adjusted_sd"] == pytest.approx(c["raw_sd"] / 2)
+    assert "luck" in c["method"] and "luck_factor" not in (plain.confirmed or {})
+    assert c["low"] < 0.2 < c["high"]  # the true difference 2 (0.6 - 0.5), inside the adjusted interval
+    assert lucky.decision == plain.decision == "switch"
+    assert lucky.llr_path[0][0] == plain.llr_path[0][0] and lucky.llr_path[0][1] > plain.llr_path[0][1]  # surer sooner

@@ -58,8 +58,12 @@ def test_league_resumes_and_extends_without_replaying(tmp_path, db):
     assert [s.games for s in board.standings] == [6, 6, 6, 6]
     versus_dead = [p for p in board.pairs if p.b.startswith("dead@")]
     assert versus_dead and all(p.value == 1.0 and p.games == 2 and p.ci_low < 1.0 for p in versus_dead)
-    page = write_page(board, tmp_path / "out")
-    assert page.read_text().count("<tr>") == 1 + 4 + 1 + 6
+    page = write_page(board, tmp_path / "out").read_text()
+    tables = {t.split("</caption>")[0]: t.count("<tr>") for t in page.split("<table><caption>")[1:]}
+    rows = sorted(tables.values())
+    faults = next(text for text in page.split("<table><caption>")[1:] if text.startswith("Faults"))
+    assert 1 + 4 in rows and 1 + 6 in rows  # the standings of 4 entrants and their 6 pairs, each with a header
+    assert "<td>dead" in faults and "<td>a" not in faults  # only the dead program's games were lost to faults
 
 
 @pytest.mark.slow  # two league runs of programs

@@ -45,10 +45,10 @@ def test_bundle_config_beside_the_launcher_is_part_of_the_version(tmp_path):
     ({"programs": [("a", "cat"), ("b", "no-such-program-xyz")]}, "not found"),
     ({"programs": [("a b", "cat"), ("c", "cat")]}, "entrant name"),
     ({"options": {"speed": "1"}}, "unknown league option"),
-    ({"programs": [("a", "bot:sample"), ("b", "cat")]},
-     r"a: cg-holdem does not seat this kind of entrant \(bot\); accepted: NAME=COMMAND"),
+    ({"game": "tractor", "programs": [("a", "bot:sample"), ("b", "cat")]},
+     r"a: tractor does not seat this kind of entrant \(bot\); accepted: NAME=COMMAND"),
     ({"game": "holdem-training", "players": 9}, "--players does not apply"),
-    ({"options": {"hands": "10"}}, "unknown league option.*for cg-holdem; accepted: first_turn_ms, turn_ms"),
+    ({"options": {"hands": "10"}}, "unknown league option.*for cg-holdem; accepted: clock, first_turn_ms, turn_ms"),
     ({"options": {"turn_ms": "fast"}}, r"turn_ms='fast': accepted: a positive int"),
     ({"options": {"turn_ms": "0"}}, r"turn_ms='0': accepted: a positive int"),
 ])

@@ -12,7 +12,6 @@ from bots.holdem_training.simple import CheckerBot, CheckerConfig
 from cardlab.cli import app
 from engine.core.errors import BadValue
 from engine.core.stats import Z95
-from engine.holdem_training import judge
 from engine.holdem_training.judge import dealt_cards, play_match
 from engine.holdem_training.rules import view_of
 
@@ -26,7 +25,7 @@ def card(rank: int, suit: int) -> int:
 
 def test_dealt_cards_are_the_cards_the_judge_logged():
     result = play_match(CheckerBot(CheckerConfig()), seed=7, hands=25)
-    logged = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])
+    logged = result.log.events["hands"]
     dealt = dealt_cards(7, 25)
     names = ["alice_c0", "alice_c1", "bob_c0", "bob_c1", *(f"board_c{j}" for j in range(5))]  # dealt_cards' order
     for j, name in enumerate(names):

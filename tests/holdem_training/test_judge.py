@@ -54,7 +54,7 @@ def mixed(view, rate):
 def test_checking_to_showdown_pays_10_5_or_0_as_eval7_ranks_the_hands():
     result = judge.play_match(checker(), seed=11, hands=400)
     assert result.complete and result.status == "ok"
-    hands = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])
+    hands = result.log.events["hands"]
     for i in range(400):
         alice = [hands[f"alice_c{j}"][i] for j in range(2)] + [hands[f"board_c{j}"][i] for j in range(5)]
         bob = [hands[f"bob_c{j}"][i] for j in range(2)] + [hands[f"board_c{j}"][i] for j in range(5)]
@@ -67,11 +67,11 @@ def test_checking_to_showdown_pays_10_5_or_0_as_eval7_ranks_the_hands():
 def test_folding_at_once_is_zero_and_bob_folding_pays_the_pot():
     result = judge.play_match(Scripted(lambda v, r: Action("FOLD")), seed=1, hands=50)
     assert result.log.payoffs.tolist() == [0] * 50
-    assert set(judge.hand_rows(result.log.tables[judge.HANDS_TABLE])["end_code"].tolist()) == {END_ALICE_FOLD}
+    assert set(result.log.events["hands"]["end_code"].tolist()) == {END_ALICE_FOLD}
     shove = judge.play_match(Scripted(lambda v, r: Action("RAISE", v.stack) if v.stack else Action("CHECK")),
                              seed=1, hands=300)
-    hands = judge.hand_rows(shove.log.tables[judge.HANDS_TABLE])
-    actions = judge.action_rows(shove.log.tables[judge.HANDS_TABLE])
+    hands = shove.log.events["hands"]
+    actions = shove.log.events["actions"]
     for i in range(300):
         if hands["end_code"][i] == END_BOB_FOLD:  # a + P - 100 with a her stack before the raise
             last = np.flatnonzero(actions["hand"] == i + 1)[-1]
@@ -86,9 +86,9 @@ def test_bad_in_process_actions_end_the_match_keeping_finished_hands(bad):
     bot = Scripted(lambda view, rate: bad if (view.hand, view.round) == (4, 2) else Action("CHECK"))
     result = judge.play_match(bot, seed=2, hands=10)
     assert result.status == "aborted" and not result.complete and result.points == 0
-    assert result.hands_played == 3 and len(result.log.tables[judge.HANDS_TABLE]["hand"]) == 3
-    assert result.log.tables[judge.HANDS_TABLE]["hand"].tolist() == [1, 2, 3]
-    assert set(judge.action_rows(result.log.tables[judge.HANDS_TABLE])["hand"].tolist()) == {1, 2, 3}  # not 4
+    assert result.hands_played == 3 and len(result.log.events["hands"]["hand"]) == 3
+    assert result.log.events["hands"]["hand"].tolist() == [1, 2, 3]
+    assert set(result.log.events["actions"]["hand"].tolist()) == {1, 2, 3}  # not 4
 
 
 def test_rate_budget_exceeded_ends_the_match():
@@ -164,8 +164,8 @@ def test_points_follow_the_statement_formula(w, expected):
 def test_logged_hands_replay_from_their_rows():
     """Cards, opponent key and (RATE rollouts, action) per decision reproduce Bob's answers and profits."""
     log = judge.play_chunk(Scripted(mixed), seed=31, first=10, count=80, rate_budget=10**6)
-    hands = judge.hand_rows(log.tables[judge.HANDS_TABLE])
-    actions = judge.action_rows(log.tables[judge.HANDS_TABLE])
+    hands = log.events["hands"]
+    actions = log.events["actions"]
     assert actions["rate_rollouts"].sum() == hands["rate_rollouts"].sum() > 0
     for i, hand in enumerate(hands["hand"].tolist()):
         rows = np.flatnonzero(actions["hand"] == hand)
@@ -182,7 +182,7 @@ def test_numpy_integer_raises_are_accepted_and_logged():
     result = judge.play_match(Scripted(lambda v, r: Action("RAISE", np.int64(2)) if v.stack >= 2
                                        else Action("CHECK")), seed=3, hands=20)
     assert result.complete
-    actions = judge.action_rows(result.log.tables[judge.HANDS_TABLE])
+    actions = result.log.events["actions"]
     assert set(actions["action"]) == {"RAISE"} and set(actions["amount"].tolist()) == {2}
     with pytest.raises(judge.IllegalMove):
         judge.HandState(1, np.arange(9), 0, np.zeros(1, np.uint64)).apply(Action("RAISE", 2.0))

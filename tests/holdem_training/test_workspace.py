@@ -10,7 +10,8 @@ from typer.testing import CliRunner
 from engine.core.cards import card_name
 from engine.holdem_training import judge
 from engine.holdem_training.rules import Action
-from flows import games
+from flows import events, games
+from flows.games.holdem_training import SPEC
 from flows.store import HandLog, log_judged_match, read_only
 
 CONTESTANT = str(Path(__file__).parent / "data" / "contestant.py")
@@ -30,8 +31,8 @@ def test_hand_log_views_and_marts(tmp_path):
     result = judge.play_external([sys.executable, CONTESTANT, "example", "0"], seed=9, hands=150, cpu_seconds=5)
     assert result.complete
     db = tmp_path / "hands.duckdb"
-    match_id = log_judged_match("holdem-training", bot="external", config={"command": "example"}, seed=9,
-                                log=result.log, db=db)
+    match_id = log_judged_match(SPEC, bot="external", config={"command": "example"}, seed=9,
+                                log=events.encode(result.log, SPEC), db=db)
     con = read_only(str(db))
     hands, mean, se, low, high, bob_folds, rate = con.execute(
         "SELECT hands, mean_profit, se, ci95_low, ci95_high, bob_fold_rate, rate_rollouts "
@@ -39,7 +40,7 @@ def test_hand_log_views_and_marts(tmp_path):
     payoffs = result.log.payoffs
     assert hands == 150 and abs(mean - payoffs.mean()) < 1e-9
     assert abs(se - payoffs.std(ddof=1) / np.sqrt(150)) < 1e-9 and low < mean < high
-    ends = judge.hand_rows(result.log.tables[judge.HANDS_TABLE])["end_code"]
+    ends = result.log.events["hands"]["end_code"]
     assert abs(bob_folds - (ends == 2).mean()) < 1e-9 and rate == result.rate_used
     row = con.execute("SELECT alice_hole, alice_c0, alice_c1, hole_kind, hole_class FROM stg_ht_hands "
                       "WHERE match_id = ? ORDER BY hand LIMIT 1", [match_id]).fetchone()
@@ -50,7 +51,7 @@ def test_hand_log_views_and_marts(tmp_path):
     responses = con.execute("SELECT street, call_rate + fold_rate, raises FROM mart_ht_responses "
                             "WHERE match_id = ?", [match_id]).fetchall()
     assert all(abs(total - 1.0) < 1e-9 for _, total, _ in responses)
-    raises = int(np.sum(np.array(judge.action_rows(result.log.tables[judge.HANDS_TABLE])["action"]) == "RAISE"))
+    raises = int(np.sum(np.array(result.log.events["actions"]["action"]) == "RAISE"))
     assert sum(r for _, _, r in responses) == raises and {s for s, _, _ in responses} <= {
         "preflop", "flop", "turn", "river"}
     con.close()
@@ -83,13 +84,14 @@ def _as_rows(columns: dict, names) -> list[tuple]:
 
 
 def test_views_decode_the_packed_hands_like_the_judge(tmp_path):
-    """ht_hand_rows / ht_action_rows (SQL) and judge.hand_rows / action_rows (numpy) read the
-    packed columns alike, and older logs' rows (one column per value) still count, once."""
+    """ht_hand_rows / ht_action_rows (SQL) decode the encoder's packed hands into the judge's hands
+    and actions events, and older logs' rows (one column per value) still count, once."""
     db = tmp_path / "hands.duckdb"
     log = judge.play_chunk(_Varied(), seed=4, first=7, count=120, rate_budget=10**6)
-    match_id = log_judged_match("holdem-training", bot="varied", config={}, seed=4, log=log, db=db)
-    packed = log.tables[judge.HANDS_TABLE]
-    hands, actions = judge.hand_rows(packed), judge.action_rows(packed)
+    encoded = events.encode(log, SPEC)
+    assert set(encoded.tables) == {"ht_packed_hands"} and encoded.events is None
+    match_id = log_judged_match(SPEC, bot="varied", config={}, seed=4, log=encoded, db=db)
+    hands, actions = log.events["hands"], log.events["actions"]
     assert set(actions["action"]) == {"CHECK", "FOLD", "RAISE"}
     assert set(actions["response"]) == {"", "CHECK", "CALL", "FOLD"}
     assert set(hands["end_code"].tolist()) == {0, 1, 2} and hands["profit"].min() < 0 < hands["profit"].max()

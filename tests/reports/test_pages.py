@@ -1,6 +1,7 @@
 """Every page renders from the hand log: replays of the four games, the index, and the CLI
 commands that write them (phh export, replay, report)."""
 
+import html
 import json
 import re
 from datetime import datetime
@@ -104,3 +105,60 @@ def test_mlflow_parent_run_carries_spec_report_and_commit(tmp_path):
     assert re.fullmatch(r"[0-9a-f]{7,}(\+dirty)?|unknown", tags["cardlab.git_commit"])
     spec = json.loads(open(client.download_artifacts(run_id, "sweep_spec.json", str(tmp_path / "dl"))).read())
     assert spec["units"] == 10
+
+
+def test_index_labels_the_best_config_by_the_parameters_swept(ht_sweep, tmp_path):
+    """`future_flop=0.5`, not the start of the full config (`cpu_budget=0.0, ...`) or `params=[['x','0.55']]`."""
+    from reports.index import _best_label
+    from reports.sweep_data import config_values
+
+    con = read_only()
+    best, grid, spec = con.execute("SELECT m.config, s.grid, s.spec FROM sweeps s JOIN matches m "
+                                   "ON m.match_id = s.best_match WHERE s.sweep_id = ?", [ht_sweep]).fetchone()
+    con.close()
+    text = build_index(out=tmp_path).read_text()
+    row = re.search(rf"{ht_sweep}(?:</a>)?</td>(.*?)</tr>", text).group(1)
+    assert f"<td>future_flop={config_values(json.loads(best))['future_flop']}</td>" in row
+    assert "cpu_budget" not in row and "params" not in row
+    program = json.dumps({"template": "./ht_thresh {x}", "params": [["x", "0.55"]]})
+    assert _best_label(program, json.dumps({"x": ["0.55", "0.6"]}), None) == "x=0.55"
+
+
+def test_holdem_training_replay_shows_the_rate_answers_and_numbers_the_unit_as_asked(tmp_path, monkeypatch):
+    """`replay --unit 17` is unit 17 on the page (the contest's hand 18 beside it), and each RATE answer Alice
+    got is shown before the action it preceded."""
+    from bots.holdem_training.simple import RateEquityBot
+
+    got = {}
+    act = RateEquityBot.act
+
+    def noting(self, view, rate):
+        def asked(t):
+            got[(view.hand, view.round)] = (t, *rate(t))
+            return got[(view.hand, view.round)][1:]
+
+        return act(self, view, asked)
+
+    monkeypatch.setattr(RateEquityBot, "act", noting)
+    match = _match("holdem-training", "rate_equity", 30)
+    text = html.unescape(_replay(match, 17, tmp_path))
+    assert re.search(r"<title>Hold'em Training unit 17 of ", text) and "the contest's hand 18" in text
+    assert "numbered from 0" in text and f"{match}-17.html" in text
+    answers = [(t, w, d) for (hand, _), (t, w, d) in sorted(got.items()) if hand == 18]
+    assert answers and text.count("RATE 75: ") == len(answers)
+    for t, w, d in answers:
+        assert f"RATE {t}: win {w:.6f}, tie {d:.6f}." in text
+
+
+def test_codingame_replay_lists_every_hand_with_a_link_to_its_first_step(cg_sweep, tmp_path):
+    con = read_only()
+    hands = [h for (h,) in con.execute("SELECT hand FROM cgh_hands WHERE match_id = ? AND unit = 0 ORDER BY hand",
+                                       [f"{cg_sweep}-c0"]).fetchall()]
+    con.close()
+    text = _replay(f"{cg_sweep}-c0", 0, tmp_path)
+    index = re.search(r'<p id="hands">Jump to hand: (.*?)</p>', text).group(1)
+    assert re.findall(r'href="#hand-(\d+)"', index) == [str(h) for h in hands] and len(hands) > 1
+    steps = text.split('<div class="step">')[1:]
+    for h in hands:  # each link's target opens the hand's first step
+        (first,) = [s for s in steps if f'id="hand-{h}"' in s]
+        assert f"Hand {h}" in first and "blinds posted" in first

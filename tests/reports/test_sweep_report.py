@@ -69,3 +69,36 @@ def test_other_games_get_their_panels(game, bot, configs, units, expect, tmp_pat
     assert all(p.exists() and p.stat().st_size > 5000 for p in report.plots)
     if game != "twocarddraw":  # no replay page for TwoCardDraw
         assert len(report.replays) == 6
+
+
+def test_profit_and_paired_difference_are_drawn_against_each_numeric_parameter(ht_sweep, tmp_path):
+    """A peak between grid values shows only on a plot against the parameter (issue 30 item 6)."""
+    from reports.sweep_data import load, param_series
+
+    con = connect()
+    data = load(con, ht_sweep)
+    con.close()
+    (series,) = param_series(data)["future_flop"]
+    means = {c.match_id: c.mean for c in data.ranked}
+    assert list(series.x) == sorted(series.x) and set(series.x) == {0.2, 0.5, 0.8}  # 0.8: the bot's default
+    assert list(series.mean) == [means[m] for m in series.matches]
+    for m, d, lo, hi in zip(series.matches, series.diff, series.diff_low, series.diff_high, strict=True):
+        expect = data.pair(m, data.baseline) if m != data.baseline else None
+        assert (d, lo, hi) == ((expect.mean, expect.low, expect.high) if expect else (0.0, 0.0, 0.0))
+    report = build_report(ht_sweep, out_dir=tmp_path)
+    text = report.page.read_text()
+    assert 'id="shape"' in text and "Profit against each parameter (future_flop)" in text
+    for name in ("profit_vs_future_flop.png", "paired_vs_future_flop.png"):
+        assert f'src="{name}"' in text and (tmp_path / name).stat().st_size > 5000
+
+
+def test_costliest_classes_are_only_those_that_lost_and_name_their_metric():
+    from reports.panels.holdem_training import costliest
+
+    found = [{"hole_kind": "pair", "high_card": "A", "mean": 3.5, "n": 40},
+             {"hole_kind": "offsuit", "high_card": "7", "mean": -1.25, "n": 90},
+             {"hole_kind": "suited", "high_card": "K", "mean": 0.5, "n": 30}]
+    text = costliest(found)
+    assert "mean profit per hand" in text and "offsuit 7-high -1.25 (90 hands)" in text
+    assert "pair A-high" not in text and "suited K-high" not in text  # profitable: not costly
+    assert costliest([r for r in found if r["mean"] > 0]) == "No class lost on average."

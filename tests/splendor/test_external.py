@@ -71,7 +71,9 @@ def test_cpu_limit_stops_a_spinner_but_keeps_its_output(tmp_path):
     """, cpu_seconds=1, wall_seconds=10)
     reply = bot.respond(EXAMPLE)
     assert reply.limit == "cpu" and output_tokens(reply.stdout) == ["2", "4"]
-    assert reply.wall_seconds < 5
+    # stopped by its CPU (1 s), not by the wall guard (10 s): on a loaded machine 1 s of CPU may take
+    # several seconds of wall time, so the CPU it was charged is what tells the two apart
+    assert 0.9 <= reply.cpu_seconds < 3
 
 
 @pytest.mark.slow  # waits out a wall limit

@@ -13,6 +13,7 @@ from engine.splendor.agents import ExternalAgent, InProcessAgent
 from engine.splendor.judge import GameResult
 from engine.splendor.protocol import output_tokens
 from engine.splendor.tournament import circle_rounds, tournament2
+from flows import events
 from flows.games.splendor import SPEC, SplendorOptions, game_ranks, ratings
 
 from .test_protocol import EXAMPLE, example_state
@@ -24,7 +25,7 @@ def chunk(first, count):
 
 
 def test_the_candidate_changes_seat_every_game():
-    games = chunk(0, 3).tables["spl_games"]
+    games = chunk(0, 3).events["games"]
     assert games["game"] == [0, 1, 2] and games["cand_seat"] == [0, 1, 0]
 
 
@@ -34,7 +35,7 @@ def test_sql_views_decode_a_logged_chunk(tmp_path):
 
     log = chunk(0, 2)
     db = tmp_path / "log.duckdb"
-    match_id = log_judged_match(SPEC, bot="random", config={}, seed=5, log=log, db=db)
+    match_id = log_judged_match(SPEC, bot="random", config={}, seed=5, log=events.encode(log, SPEC), db=db)
     con = read_only(db)
     games, share, low, high = con.execute("SELECT games, win_share, win_share_lo, win_share_hi FROM mart_spl_results "
                                           "WHERE match_id = ?", [match_id]).fetchone()
@@ -42,7 +43,7 @@ def test_sql_views_decode_a_logged_chunk(tmp_path):
     expected = wilson(float(log.payoffs.sum()), 2)
     assert abs(low - expected.low) < 1e-12 and abs(high - expected.high) < 1e-12
     turns = con.execute("SELECT count(*) FROM stg_spl_turns").fetchone()[0]
-    assert turns == len(log.tables["spl_turns"]["game"])
+    assert turns == len(log.events["turns"]["game"])
     assert con.execute("SELECT sum(share) FROM mart_spl_action_mix").fetchone()[0] == 1.0
 
 
@@ -110,7 +111,7 @@ def test_report_prints_win_rates_and_writes_the_points_plot(tmp_path):
     from flows.store import log_judged_match
 
     db = tmp_path / "log.duckdb"
-    log_judged_match(SPEC, bot="random", config={}, seed=5, log=chunk(0, 1), db=db)
+    log_judged_match(SPEC, bot="random", config={}, seed=5, log=events.encode(chunk(0, 1), SPEC), db=db)
     runner = CliRunner()
     empty = runner.invoke(cli.app, ["report", "--db", str(tmp_path / "none.duckdb")])
     assert empty.exit_code == 2 and "no hand log" in empty.output

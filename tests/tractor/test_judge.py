@@ -81,7 +81,7 @@ def test_a_match_through_the_workspace_fills_the_hand_log(tmp_path):
         roles = store.query("SELECT sum(rounds) AS n FROM mart_tr_roles")
         chunks = store.query("SELECT count(*) AS n FROM chunks WHERE match_id = ?", [result.match_id])
     assert rounds["payoff"].to_list() == [int(p) for p in direct.payoffs]  # chunked = one piece
-    assert tricks["n"][0] == len(direct.tables["tr_tricks"]["round"]) and tricks["pts"][0] <= 4 * 200
+    assert tricks["n"][0] == len(direct.events["tricks"]["round"]) and tricks["pts"][0] <= 4 * 200
     assert roles["n"][0] == 4 and chunks["n"][0] == 2
 
 

@@ -11,6 +11,7 @@ from engine.twocarddraw import judge as J
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality, situation_reach
 from engine.twocarddraw.protocol import read_strategy
+from flows import events
 from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
 from flows.store import log_judged_match, read_only
@@ -62,8 +63,8 @@ def test_the_flow_reads_duckdb_writes_a_fit_and_logs_to_mlflow(generated_12, ran
     _, result = random_match
     db = tmp_path / "hands.duckdb"
     options = {"bet1": "1", "bet2": "2", "steps": "60000", "strategy_seed": "7"}  # as `cardlab match --opt` records
-    match_id = log_judged_match(SPEC, bot="uniform", config={}, seed=11, log=result.chunk_log(), db=db,
-                                options=options)
+    match_id = log_judged_match(SPEC, bot="uniform", config={}, seed=11, log=events.encode(result.chunk_log(), SPEC),
+                                db=db, options=options)
     match_id_read, hands = F.read_hands(db)
     assert match_id_read == match_id and len(hands["hand"]) == 6_000
     assert np.array_equal(F.truth_of_match(db, match_id).probs, generated_12.probs)

@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from bench.twocarddraw.strength import benchmark_server, summarise
+from bench.twocarddraw.strength import (
+    HELDOUT_LAWS,
+    benchmark_server,
+    far_tuning_server,
+    heldout_server,
+    ratio_of_sums_interval,
+    summarise,
+)
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
@@ -18,14 +25,38 @@ def test_servers_cover_every_bet_pair_reading_and_step_law():
 
 
 def test_summary_ratios_and_paired_differences():
-    rows = [{"br_value": br, "reading": rd, "a": a, "b": b, "a|last1000": a, "b|last1000": b, "a|cpu": 1.0,
-             "b|cpu": 2.0, "a|status": "ok", "b|status": "ok"}
-            for br, rd, a, b in [(0.1, "default", 0.09, 0.05), (0.4, "order=random", 0.2, 0.2),
-                                 (0.2, "default", 0.1, 0.0)]]
+    rows = [{"server": i, "br_value": br, "reading": rd, "step_law": law, "a": a, "b": b, "a|last1000": a,
+             "b|last1000": b, "a|cpu": 1.0, "b|cpu": 2.0, "a|status": "ok", "b|status": "ok"}
+            for i, (br, rd, law, a, b) in enumerate([(0.1, "default", "uniform", 0.09, -0.05),
+                                                     (0.4, "order=random", "near-eq", 0.2, 0.2),
+                                                     (0.2, "default", "near-eq", 0.1, 0.0)])]
     out = summarise(rows, ["a", "b"])
     assert out["a"]["ratio_of_sums"] == pytest.approx(0.39 / 0.7)
     assert out["a"]["mean_ratio"] == pytest.approx(np.mean([0.9, 0.5, 0.5]))
-    assert out["b"]["first_minus_ratio"]["mean"] == pytest.approx(np.mean([0.4, 0.0, 0.5]))
-    assert out["b"]["first_minus_per_hand"]["mean"] == pytest.approx(np.mean([0.04, 0.0, 0.1]))
+    assert out["b"]["first_minus_ratio"]["mean"] == pytest.approx(np.mean([1.4, 0.0, 0.5]))
+    assert out["b"]["first_minus_per_hand"]["mean"] == pytest.approx(np.mean([0.14, 0.0, 0.1]))
+    assert out["a"]["lost_servers"] == [] and out["b"]["lost_servers"] == [0]
+    assert out["a"]["by_step_law"]["near-eq"]["ratio_of_sums"] == pytest.approx(0.3 / 0.6)
+    low, high = out["a"]["ratio_of_sums_ci"]
+    assert low < out["a"]["ratio_of_sums"] < high
     assert out["a"]["by_reading"]["default"] == {"servers": 2, "mean_ratio": pytest.approx(0.7),
                                                  "ratio_of_sums": pytest.approx(0.19 / 0.3)}
+
+
+def test_heldout_servers_are_apart_from_the_tuning_servers():
+    tuning = [benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
+    held = [heldout_server(i) for i in range(40)]
+    assert not {s.seed for s in held} & {s.seed for s in tuning}
+    assert not {s.reading for s in held} & set(B.READINGS[1:])  # combined readings only (and the default)
+    assert {s.step_law for s in held} == set(HELDOUT_LAWS) and {s.bets for s in held[:35]} == set(R.ALL_BET_SIZES)
+    assert sum(s.steps >= 100_000 for s in held) >= len(held) // 2
+    assert max(s.steps for s in held) > B.MAX_STEPS and min(s.steps for s in held) >= B.MIN_STEPS
+    assert heldout_server(5) == heldout_server(5)
+
+
+def test_ratio_of_sums_interval_is_exact_for_a_constant_ratio_and_widens_with_spread():
+    br = np.array([0.1, 0.3, 0.2, 0.5])
+    low, high = ratio_of_sums_interval(0.8 * br, br)
+    assert low == pytest.approx(0.8) and high == pytest.approx(0.8)
+    low, high = ratio_of_sums_interval(br * np.array([0.6, 1.0, 0.7, 0.9]), br)
+    assert low < 0.85 < high

@@ -1,6 +1,6 @@
 """A contestant program for the judge tests: reads the protocol, answers CALL.
 argv[1] (optional): seconds to sleep before answering from that round on; argv[2]: the round;
-argv[3]: another answer to give every turn (e.g. FOLD)."""
+argv[3]: another answer to give every turn (e.g. FOLD); argv[4] `once`: sleep at one turn only (a stall)."""
 
 import sys
 import time
@@ -8,6 +8,7 @@ import time
 delay = float(sys.argv[1]) if len(sys.argv) > 1 else 0.0
 from_round = int(sys.argv[2]) if len(sys.argv) > 2 else 1
 answer = sys.argv[3] if len(sys.argv) > 3 else "CALL;calling"
+once = sys.argv[4:5] == ["once"]
 players = None
 while True:
     line = sys.stdin.readline()
@@ -26,4 +27,5 @@ while True:
             sys.stdin.readline()
     if delay and round_ >= from_round:
         time.sleep(delay)
+        delay = 0.0 if once else delay
     print(answer, flush=True)

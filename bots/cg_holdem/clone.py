@@ -1,0 +1,187 @@
+"""A CodinGame Hold'em player that plays a fitted per-situation action model (flows/opponents/cg_holdem.py).
+
+A decision's situation is what the logs let us condition on, since every hand's cards are shown at
+its end: the street, whether a bet is faced, a hand-strength bucket, one or several opponents, and
+the stack-to-pot ratio. The model gives the chance of each action class there; a raise's size is
+drawn from the player's own recorded sizes (a fraction of the pot after calling). The fitter reads
+logged decisions through `situation` and `action_class` here, so the fit and the play agree.
+"""
+
+import functools
+import json
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.base import BotSpec, Ranged, seed_field, validated
+from bots.cg_holdem.pushfold_chart import EQUITY_VS_RANDOM
+from bots.cg_holdem.strategies import Player, View
+from engine.cg_holdem._kernels import equity_vs_random
+from engine.core.seeds import stream
+
+FOLD, PASSIVE, RAISE, ALLIN = "FOLD", "PASSIVE", "RAISE", "ALLIN"
+CLASSES = (FOLD, PASSIVE, RAISE, ALLIN)
+PREFLOP_STRENGTH = (0.4, 0.45, 0.5, 0.55, 0.6, 0.65, 0.7)  # the hand class's equity vs one random hand
+POSTFLOP_STRENGTH = (0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)  # Monte Carlo equity vs one random hand
+PREFLOP_DEPTH = (5.0, 8.0, 12.0, 20.0, 40.0)  # effective stack in big blinds: what push/fold play turns on
+POSTFLOP_DEPTH = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
+ODDS_EDGES = (0.15, 0.25, 0.3, 0.35, 0.42)  # facing a bet: the call's share of the pot after calling
+STRENGTH_SAMPLES = 256  # deals per postflop strength: a bucket, not a decision, needs few
+_STREET = {0: 0, 3: 1, 4: 2, 5: 3}
+
+
+def _bucket(x: float, edges: tuple[float, ...]) -> int:
+    return sum(x >= e for e in edges)
+
+
+@functools.lru_cache(maxsize=65536)
+def _postflop_strength(cards: tuple[int, ...]) -> float:
+    # The stream is keyed by the cards: the same cards get the same bucket in the fit and at the table.
+    key = 1469598103934665603
+    for c in cards:
+        key = (key * 1099511628211 + c + 1) % (1 << 63)
+    return float(equity_vs_random(np.array(cards, np.int64), 1, STRENGTH_SAMPLES, stream(key)))
+
+
+def strength(view: View) -> int:
+    """Hand-strength bucket: preflop the class's equity vs a random hand, postflop a Monte Carlo estimate."""
+    if view.preflop:
+        return _bucket(EQUITY_VS_RANDOM[view.hand_class], PREFLOP_STRENGTH)
+    return _bucket(_postflop_strength((*view.turn.cards, *view.turn.board)), POSTFLOP_STRENGTH)
+
+
+def coarse_keys(key: str) -> tuple[str, str]:
+    """The situation's two backoff levels: (street|facing|strength, street|facing)."""
+    parts = key.split("|")
+    return "|".join(parts[:3]), "|".join(parts[:2])
+
+
+def raised(action: str) -> bool:
+    """A history line's action that bets or raises (an all-in counts, whatever it covered)."""
+    return action.startswith("BET") or action == "ALL-IN"
+
+
+def situation(view: View, lead: bool) -> str:
+    """street|facing|strength|opponents|depth|lead; facing 0 (nothing to call) or 1-3 by the pot odds
+    offered; lead 1 after the flop when the hand's last raise was mine (the spot for a continuation bet)."""
+    street = _STREET[len(view.turn.board)]
+    facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
+    depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
+             else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
+    return f"{street}|{facing}|{strength(view)}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+
+
+def all_situations() -> list[str]:
+    found = []
+    for street in range(4):
+        strengths, depths = (PREFLOP_STRENGTH, PREFLOP_DEPTH) if street == 0 else (POSTFLOP_STRENGTH, POSTFLOP_DEPTH)
+        found += [f"{street}|{f}|{h}|{o}|{d}|{lead}" for f in range(len(ODDS_EDGES) + 2)
+                  for h in range(len(strengths) + 1) for o in (1, 2) for d in range(len(depths) + 1)
+                  for lead in ((0, 1) if street else (0,))]
+    return found
+
+
+def legal_classes(view: View) -> tuple[bool, ...]:
+    """Which action classes the referee's list of possible actions offers now."""
+    possible = view.turn.possible
+    short = view.call >= view.stack
+    return ("FOLD" in possible,
+            "CHECK" in possible or "CALL" in possible or (short and "ALL-IN" in possible),
+            any(p.startswith("BET_") for p in possible),
+            not short and "ALL-IN" in possible)
+
+
+def action_class(action: str, chips: int, call: int) -> str | None:
+    """The class of a played (replaced) action; None for a timeout, which no model predicts."""
+    if action == "FOLD":
+        return FOLD
+    if action in ("CHECK", "CALL"):
+        return PASSIVE
+    if action.startswith("BET"):
+        return RAISE
+    if action == "ALL-IN":
+        return PASSIVE if chips <= call else ALLIN
+    return None
+
+
+def raise_fraction(view: View, chips: int) -> float:
+    """A raise's size: chips past the call as a fraction of the pot after calling."""
+    return (chips - view.call) / max(view.pot + view.call, 1)
+
+
+def restricted(probs, legal) -> list[float]:
+    """The model's chances over the legal classes only (uniform over them if it gives them none)."""
+    masked = [p if ok else 0.0 for p, ok in zip(probs, legal, strict=True)]
+    total = sum(masked)
+    if total <= 0:
+        n = sum(legal)
+        return [1.0 / n if ok else 0.0 for ok in legal]
+    return [p / total for p in masked]
+
+
+def _check_model(text: str) -> str | None:
+    if not text:
+        return "empty: a clone needs a fitted model (`cardlab fit cg-holdem`)"
+    try:
+        model = parsed(text)
+    except ValueError:
+        return "not JSON"
+    return None if isinstance(model, dict) and "probs" in model else "not a fitted model's params"
+
+
+@functools.lru_cache(maxsize=64)
+def parsed(text: str) -> dict:
+    """The model's params, parsed once per process (a clone is made for every game)."""
+    return json.loads(text)
+
+
+@dataclass(frozen=True)
+class CloneConfig(Ranged):
+    model: str = validated("", _check_model, "the params of a fitted model, as JSON")
+    seed: int = seed_field(0)
+
+
+class CloneBot(Player):
+    """Samples each action class from the fitted chances of its situation; raise sizes from the player's own."""
+
+    def __init__(self, config: CloneConfig):
+        super().__init__(config)
+        model = parsed(config.model)
+        self.probs = model["probs"]
+        self.sizes = model["sizes"]
+        self.lead_hand, self.last_raiser = 0, -1
+
+    def act(self, turn) -> str:
+        for _, hand, player, action, _ in turn.actions:  # the rounds since my previous decision, mine included
+            if hand != self.lead_hand:
+                self.lead_hand, self.last_raiser = hand, -1
+            if raised(action):
+                self.last_raiser = player
+        if turn.hand != self.lead_hand:
+            self.lead_hand, self.last_raiser = turn.hand, -1
+        return super().act(turn)
+
+    def decide(self, view: View) -> str:
+        legal = legal_classes(view)
+        key = situation(view, self.last_raiser == view.me)
+        probs = restricted(self.probs[key], legal)
+        x, kind = self.rng.random(), CLASSES[-1]
+        for name, p in zip(CLASSES, probs, strict=True):
+            if p > 0 and x < p:
+                kind = name
+                break
+            x -= p
+        if kind == FOLD:
+            return "FOLD"
+        if kind == PASSIVE:
+            return "CHECK" if view.call == 0 else "CALL" if view.call < view.stack else "ALL-IN"
+        if kind == ALLIN:
+            return "ALL-IN"
+        group = "0" if view.preflop else "1"
+        sizes = self.sizes.get(f"{group}|{key.split('|')[2]}") or self.sizes[group]  # by strength where seen
+        frac = sizes[int(self.rng.random() * len(sizes))] if sizes else 1.0
+        chips = max(int(round(view.call + frac * (view.pot + view.call))), view.min_bet)
+        return "ALL-IN" if chips >= view.stack else f"BET {chips}"
+
+
+CLONE = BotSpec("clone", CloneConfig, CloneBot, "plays a fitted opponent model (cardlab fit cg-holdem)")

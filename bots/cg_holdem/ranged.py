@@ -1,0 +1,481 @@
+"""The ranged bot: equity against hand ranges that narrow with every opponent action.
+
+Standard library only (it is exported as is and runs the same code in process), issue 32.
+
+- Ranges: each opponent still in the hand holds a weight per two-card combo (1326), all 1 at the
+  start of a hand; every action it takes multiplies each combo's weight by the action's
+  likelihood for that combo. Likelihoods are soft steps in the combo's strength percentile
+  (preflop: equity vs a random hand; postflop: its made hand on this board, draws lifted), cut
+  where the opponent's *observed* frequencies put them (raise, voluntary play, fold to a bet,
+  postflop aggression, with priors): a station's calls say nothing, a rock's raise says a lot.
+- Equity: Monte Carlo with a fixed number of deals, opponents' hands drawn from their ranges.
+  Decisions never depend on the clock in process; the exported program stops early only past
+  ``safety_ms``, a guard against a stalled machine, not a budget.
+- Short stacks: heads-up first-in push/fold from the equilibrium chart (bots/cg_holdem/pushfold.py
+  computes it by fictitious play offline; the table is embedded in pushfold_chart.py); every
+  all-in call and every multiway push weighs chips with ICM (Malmuth-Harville) over the arena's
+  finishing-position payouts, which at two seats is plain chip EV.
+- Bet sizes by street and board texture (wet boards bet bigger, the river biggest).
+"""
+
+import math
+import time
+from bisect import bisect
+from dataclasses import dataclass
+from itertools import accumulate
+
+from bots.base import Ranged, ranged, seed_field
+from bots.cg_holdem.pure_eval import value7
+from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
+from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
+
+COMBOS = tuple((a, b) for a in range(52) for b in range(a))  # every two-card hand, once
+
+
+def combo_class(a: int, b: int) -> int:
+    """The preflop class index of the push/fold chart (a > b suited, a < b offsuit, a == b pair)."""
+    hi, lo = max(a % 13, b % 13), min(a % 13, b % 13)
+    return hi * 13 + lo if (a // 13 == b // 13 or hi == lo) else lo * 13 + hi
+
+
+def _class_percentiles() -> tuple[float, ...]:
+    """Share of the 1326 combos a class beats on equity vs a random hand (ties count half)."""
+    count = [0] * 169
+    for a, b in COMBOS:
+        count[combo_class(a, b)] += 1
+    pct = []
+    for c in range(169):
+        below = sum(count[d] for d in range(169) if EQUITY_VS_RANDOM[d] < EQUITY_VS_RANDOM[c])
+        pct.append((below + count[c] / 2) / len(COMBOS))
+    return tuple(pct)
+
+
+CLASS_PCT = _class_percentiles()
+COMBO_CLASS = tuple(combo_class(a, b) for a, b in COMBOS)
+CLASS_COMBOS = tuple(sum(1 for k in COMBO_CLASS if k == c) for c in range(169))
+
+
+def above(x: float, cut: float, width: float) -> float:
+    """A soft step: about 0 well below ``cut``, 1 well above."""
+    z = (x - cut) / width
+    return 1.0 if z > 30 else 0.0 if z < -30 else 1.0 / (1.0 + math.exp(-z))
+
+
+def icm(stacks, payouts) -> list[float]:
+    """Malmuth-Harville: each stack's expected payout when places go in proportion to chips."""
+    n = len(stacks)
+    out = [0.0] * n
+
+    def place(left, prob, k):
+        total = sum(stacks[i] for i in left)
+        if k >= len(payouts) or prob < 1e-9 or total <= 0:
+            return
+        for i in left:
+            p = prob * stacks[i] / total
+            out[i] += p * payouts[k]
+            place([j for j in left if j != i], p, k + 1)
+
+    place([i for i in range(n) if stacks[i] > 0], 1.0, 0)
+    return out
+
+
+def texture(board) -> float:
+    """How wet the board is, 0 (dry, rainbow, disconnected) to 1 (suited and connected)."""
+    if not board:
+        return 0.0
+    suits = [0] * 4
+    mask = 0
+    for c in board:
+        suits[c // 13] += 1
+        mask |= 1 << (c % 13)
+    flush = min(1.0, max(0.0, (max(suits) - 1) / 2))
+    connected = max(bin((mask >> lo) & 0x1F).count("1") for lo in range(9))  # most ranks in a 5-wide window
+    straight = min(1.0, max(0.0, (connected - 1) / 2))
+    paired = len(board) - bin(mask).count("1")
+    return max(0.0, min(1.0, 0.55 * flush + 0.45 * straight - 0.2 * paired))
+
+
+def _has_draw(a: int, b: int, board) -> bool:
+    """A flush draw or an open-ended straight draw using a hole card (flop and turn)."""
+    cards = (a, b, *board)
+    for s in range(4):
+        n = sum(1 for c in cards if c // 13 == s)
+        if n == 4 and (a // 13 == s or b // 13 == s):
+            return True
+    mask = 0
+    for c in cards:
+        mask |= 1 << (c % 13)
+    mine = (1 << (a % 13)) | (1 << (b % 13))
+    for lo in range(0, 9):
+        run = 0xF << lo
+        if mask & run == run and mine & run and not (mask >> (lo + 4)) & 1 and (lo == 0 or not mask >> (lo - 1) & 1):
+            return True
+    return False
+
+
+def board_percentiles(board) -> list[float]:
+    """Per combo, the share of combos (off the board) its hand on this board beats; draws lifted
+    to 0.7 before the river; combos that touch the board get 0."""
+    dead = set(board)
+    board = list(board)
+    values = [-1] * len(COMBOS)
+    live = []
+    for i, (a, b) in enumerate(COMBOS):
+        if a not in dead and b not in dead:
+            values[i] = value7([a, b, *board])
+            live.append(values[i])
+    live.sort()
+    n = len(live)
+    pct = [0.0] * len(COMBOS)
+    for i, v in enumerate(values):
+        if v >= 0:
+            lo, hi = bisect(live, v - 1), bisect(live, v)
+            pct[i] = (lo + (hi - lo) / 2) / n
+            if len(board) < 5 and pct[i] < 0.7 and _has_draw(*COMBOS[i], board):
+                pct[i] = 0.7
+    return pct
+
+
+def as_listed(answer: str, possible) -> str:
+    """The answer in the form the referee plays as given: a call that takes the whole stack is
+    listed as ALL-IN, a raise that is not allowed is a call."""
+    if answer in possible or answer.startswith("BET"):
+        return answer
+    if answer in ("CALL", "ALL-IN"):
+        return next((a for a in ("CALL", "ALL-IN") if a in possible), "FOLD")
+    return "FOLD"
+
+
+class Seen:
+    """What one opponent has shown over the game: counts behind the frequencies that place the
+    likelihood cuts. Priors stand in for unseen play (about a fair regular's frequencies)."""
+
+    PRIORS = {"vpip": 0.45, "pfr": 0.3, "fold": 0.45, "aggr": 0.35}
+
+    def __init__(self):
+        self.n = {k: 0 for k in self.PRIORS}
+        self.k = {k: 0 for k in self.PRIORS}
+
+    def count(self, what: str, hit: bool) -> None:
+        self.n[what] += 1
+        self.k[what] += hit
+
+    def freq(self, what: str, weight: float) -> float:
+        return (self.k[what] + self.PRIORS[what] * weight) / (self.n[what] + weight)
+
+
+@dataclass(frozen=True)
+class RangedConfig(Ranged):
+    samples: int = ranged(240, 1, MAX_SAMPLES)  # Monte Carlo deals per decision (fixed: no clock in decisions)
+    safety_ms: float = ranged(30.0, 1.0, 1000.0)  # exported program only: Monte Carlo stops past this
+    push_below_bb: float = ranged(10.0, 0.0, MAX_BB)  # heads-up first in at or under this: the chart pushes or folds
+    shove_below_bb: float = ranged(12.0, 0.0, MAX_BB)  # 3-4 seats first in at or under this: push or fold by ICM EV
+    open_hu: float = ranged(0.75, 0.0, 1.0)  # heads-up: share of hands opened first in
+    open_multi: float = ranged(0.45, 0.0, 1.0)  # one player behind: share opened (x0.7 per extra player)
+    open_size_bb: float = ranged(2.5, 1.0, MAX_BB)  # open raise to this many big blinds
+    reraise_equity: float = ranged(0.6, 0.0, 1.0)  # preflop re-raise above this equity vs the ranges
+    value_equity: float = ranged(0.6, 0.0, 1.0)  # postflop: bet for value above this (heads-up; +0.08 multiway)
+    raise_equity: float = ranged(0.8, 0.0, 1.0)  # postflop: raise a bet above this
+    call_margin: float = ranged(0.0, -1.0, 1.0)  # call when equity > pot odds + this
+    cbet_frequency: float = ranged(0.6, 0.0, 1.0)  # heads-up c-bet when checked to, after raising preflop
+    prior_weight: float = ranged(6.0, 0.0, 1000.0)  # how many observations the priors are worth
+    fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
+    seed: int = seed_field(0)
+
+
+class RangedBot(Player):
+    """Equity against narrowed ranges, equilibrium push/fold heads-up, ICM with 3-4 seats."""
+
+    def __init__(self, config, equity=None):
+        # an injected equity function marks the exported program: only it may read the clock
+        super().__init__(config, None)
+        self.timed = equity is not None
+        self.deadline = 0.0  # perf_counter() past which the exported program's Monte Carlo stops
+        self.seen: dict[int, Seen] = {}
+        self.tables: dict[tuple, list[float]] = {}
+
+    def start(self, setup) -> None:
+        super().start(setup)
+        self.seen = {s: Seen() for s in range(setup.players)}
+        self._new_hand(0)
+
+    def _new_hand(self, hand: int) -> None:
+        self.cur = hand
+        self.ranges: dict[int, list[float]] = {}
+        self.street = -1
+        self.bets = 0  # aggressive actions on this street (preflop: raises past the big blind)
+        self.acted: set[int] = set()  # seats counted for this street's frequencies
+        self.aggressor = -1  # the last preflop raiser
+        self.tables = {}
+
+    # -- reading the history -----------------------------------------------------------
+    def act(self, turn) -> str:
+        self.deadline = time.perf_counter() + self.config.safety_ms / 1000 if self.timed else 0.0
+        for _, hand, seat, action, board in turn.actions:
+            self._observe(hand, seat, action, board, hand == turn.hand)
+        if turn.hand != self.cur:
+            self._new_hand(turn.hand)
+        return as_listed(super().act(turn), turn.possible)
+
+    def _observe(self, hand, seat, action, board, current) -> None:
+        if hand != self.cur:
+            self._new_hand(hand)
+        street = len(board)
+        if street != self.street:
+            self.street, self.bets, self.acted = street, 0, set()
+        if seat < 0 or action == "NONE":
+            return
+        aggressive = action.startswith("BET") or action == "ALL-IN"
+        if seat != self.setup.me:
+            self._count(seat, action, aggressive, street)
+            if current and action not in ("FOLD", "TIMEOUT"):
+                self._narrow(seat, action, aggressive, board)
+        if aggressive:
+            self.bets += 1
+            if street == 0:
+                self.aggressor = seat
+        self.acted.add(seat)
+
+    def _count(self, seat, action, aggressive, street) -> None:
+        seen = self.seen[seat]
+        first = seat not in self.acted
+        if street == 0 and first:
+            seen.count("vpip", action in ("CALL", "ALL-IN") or aggressive)
+            seen.count("pfr", aggressive)
+        if self.bets and first:
+            seen.count("fold", action == "FOLD")
+        if street > 0:
+            seen.count("aggr", aggressive)
+
+    def _narrow(self, seat, action, aggressive, board) -> None:
+        seen, w = self.seen[seat], self.config.prior_weight
+        weights = self.ranges.setdefault(seat, [1.0] * len(COMBOS))
+        if not board:
+            pfr, vpip = seen.freq("pfr", w), seen.freq("vpip", w)
+            if aggressive:  # a raise: the top pfr of hands, a re-raise a smaller top
+                share = pfr * (0.45 ** self.bets)
+                like = [0.02 + above(CLASS_PCT[c], 1 - share, 0.04) for c in range(169)]
+            elif action == "CALL":  # continuing with the rest of its voluntary range
+                cont = vpip if not self.bets else max(0.05, 1 - seen.freq("fold", w))
+                like = [0.04 + above(CLASS_PCT[c], 1 - cont, 0.07) * (1 - 0.6 * above(CLASS_PCT[c], 1 - pfr / 3, 0.03))
+                        for c in range(169)]
+            else:  # a check: the strongest would have raised
+                like = [1 - 0.7 * above(CLASS_PCT[c], 1 - pfr, 0.04) for c in range(169)]
+            for i, c in enumerate(COMBO_CLASS):
+                weights[i] *= like[c]
+            return
+        pct = self._table(board)
+        if aggressive:
+            cut = 1 - min(0.9, seen.freq("aggr", w)) * 0.8
+            for i, q in enumerate(pct):
+                weights[i] *= 0.04 + above(q, cut, 0.08)
+        elif action == "CALL":
+            cut = seen.freq("fold", w) * 0.8  # who rarely folds calls with anything
+            for i, q in enumerate(pct):
+                weights[i] *= 0.06 + above(q, cut, 0.1)
+        else:
+            cut = 1 - min(0.9, seen.freq("aggr", w)) * 0.6
+            for i, q in enumerate(pct):
+                weights[i] *= 1 - 0.6 * above(q, cut, 0.06)
+
+    def _table(self, board) -> list[float]:
+        key = tuple(board)
+        if key not in self.tables:
+            self.tables[key] = board_percentiles(board)
+        return self.tables[key]
+
+    # -- equity --------------------------------------------------------------------------
+    def range_equity(self, view: View, seats=None, ranges=None) -> float:
+        """My share of the pot against the seats' ranges (their narrowed ones by default)."""
+        hole, board = list(view.turn.cards), list(view.turn.board)
+        seats = view.opponents if seats is None else seats
+        dead = set(hole) | set(board)
+        tables = []
+        for s in seats:
+            w = ranges[s] if ranges is not None and s in ranges else self.ranges.get(s)
+            alive = [(COMBOS[i], x) for i, x in enumerate(w) if x > 1e-6] if w is not None else None
+            if alive is None:
+                alive = [(c, 1.0) for c in COMBOS]
+            alive = [(c, x) for c, x in alive if c[0] not in dead and c[1] not in dead]
+            if not alive:
+                alive = [(c, 1.0) for c in COMBOS if c[0] not in dead and c[1] not in dead]
+            cum = list(accumulate(x for _, x in alive))
+            tables.append(([c for c, _ in alive], cum, cum[-1]))
+        deck = [c for c in range(52) if c not in dead]
+        need = 5 - len(board)
+        rng, share, done = self.rng, 0.0, 0
+        for done in range(1, self.config.samples + 1):  # noqa: B007 - done is read after the loop
+            used = set()
+            hands = []
+            for combos, cum, total in tables:
+                for _ in range(12):
+                    a, b = combos[min(bisect(cum, rng.random() * total), len(combos) - 1)]
+                    if a not in used and b not in used:
+                        break
+                used.update((a, b))
+                hands.append((a, b))
+            run = []
+            while len(run) < need:
+                c = deck[int(rng.random() * len(deck))]
+                if c not in used:
+                    used.add(c)
+                    run.append(c)
+            full = board + run
+            mine = value7(hole + full)
+            ties = 1
+            for a, b in hands:
+                v = value7([a, b, *full])
+                if v > mine:
+                    ties = 0
+                    break
+                ties += v == mine
+            if ties:
+                share += 1.0 / ties
+            if self.deadline and done % 16 == 0 and time.perf_counter() > self.deadline:
+                break
+        return share / max(done, 1)
+
+    # -- chips and places ----------------------------------------------------------------
+    def _payouts(self, view: View) -> list[float]:
+        n = view.players
+        live = sum(1 for s in range(n) if view.turn.stacks[s] + view.turn.chips[s] > 0)
+        return [(n - 1 - j) / (n - 1) for j in range(live)]
+
+    def _allin_ev(self, view: View, villain: int, eq: float) -> tuple[float, float]:
+        """(my ICM value if I put my stack in against ``villain`` with this equity, if I fold now).
+        Everyone else's chips in the pot are dead money that goes with the winner."""
+        stacks, chips, me = view.turn.stacks, view.turn.chips, view.me
+        base = [stacks[s] + chips[s] for s in range(view.players)]
+        at_risk = min(base[me], base[villain])
+        dead = sum(chips[s] for s in range(view.players) if s not in (me, villain))
+        rest = list(stacks)
+        win, lose, fold = list(rest), list(rest), list(rest)
+        win[me], win[villain] = base[me] + at_risk + dead, base[villain] - at_risk
+        lose[me], lose[villain] = base[me] - at_risk, base[villain] + at_risk + dead
+        fold[me], fold[villain] = stacks[me], base[villain] + chips[me] + dead
+        pay = self._payouts(view)
+        ev = eq * icm(win, pay)[me] + (1 - eq) * icm(lose, pay)[me]
+        return ev, icm(fold, pay)[me]
+
+    def _shove(self, view: View) -> bool:
+        """First-in push with 3-4 seats: folds win the pot; the likeliest caller calls with the top
+        of its hands (the chart's calling share at its depth, widened for who rarely folds)."""
+        w = self.config.prior_weight
+        best, p_nobody, caller_share = None, 1.0, 0.0
+        for s in view.opponents:
+            depth = min(view.stack + view.mine, view.turn.stacks[s] + view.turn.chips[s]) / view.bb
+            chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
+            share = min(1.0, chart * (1 - self.seen[s].freq("fold", w)) / (1 - Seen.PRIORS["fold"]))
+            p_nobody *= 1 - share
+            if best is None or share > caller_share:
+                best, caller_share = s, share
+        rng = {best: [above(CLASS_PCT[c], 1 - caller_share, 0.02) + 1e-4 for c in COMBO_CLASS]}
+        eq = self.range_equity(view, [best], rng)
+        called_ev, fold_ev = self._allin_ev(view, best, eq)
+        pot_to_me = list(view.turn.stacks)
+        pot_to_me[view.me] = view.stack + view.pot
+        steal_ev = icm(pot_to_me, self._payouts(view))[view.me]
+        return p_nobody * steal_ev + (1 - p_nobody) * called_ev > fold_ev
+
+    # -- decisions -----------------------------------------------------------------------
+    def decide(self, view: View) -> str:
+        if not view.opponents:
+            return "CALL" if view.call else "CHECK"
+        return self.preflop(view) if view.preflop else self.postflop(view)
+
+    def preflop(self, view: View) -> str:
+        c = self.config
+        pct = CLASS_PCT[view.hand_class]
+        heads_up = len(view.opponents) == 1
+        eff = view.effective_bb
+        if not view.raised:
+            if heads_up and eff <= c.push_below_bb:
+                if PUSH_DEPTH[view.hand_class] >= eff and view.can("ALL-IN"):
+                    return "ALL-IN"
+                return view.passive()
+            if not heads_up and eff <= c.shove_below_bb:
+                return "ALL-IN" if view.can("ALL-IN") and self._shove(view) else view.passive()
+            share = c.open_hu if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
+            if view.call == 0:  # the big blind's option: only raise the best
+                share *= 0.4
+            if pct >= 1 - share and view.min_bet:
+                return self._raise_to(view, c.open_size_bb * view.bb)
+            return view.passive()
+        if view.call >= view.stack or view.call >= 0.6 * (view.stack + view.mine):
+            return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
+        eq = self.range_equity(view)
+        if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
+            return self._raise_to(view, 3 * max(view.turn.chips))
+        if eq >= view.pot_odds() + c.call_margin - (0.04 if heads_up else 0.0):  # heads-up: some implied odds
+            return "CALL"
+        return view.passive()
+
+    def _raise_to(self, view: View, total: float) -> str:
+        """Raise my chips in this hand to ``total``; an all-in when that commits most of the stack."""
+        add = int(total) - view.mine
+        if add >= 0.45 * (view.stack):
+            return "ALL-IN" if view.can("ALL-IN") else "CALL"
+        return view.bet(add)
+
+    def postflop(self, view: View) -> str:
+        c = self.config
+        eq = self.range_equity(view)
+        heads_up = len(view.opponents) == 1
+        value = c.value_equity + (0 if heads_up else 0.08)
+        street = len(view.turn.board)
+        if view.call == 0:
+            if not view.min_bet:
+                return "CHECK"
+            if eq >= value:
+                return view.pot_bet(self._size(view, eq, street))
+            dry = texture(view.turn.board) < 0.4
+            if (heads_up and street == 3 and self.aggressor == view.me
+                    and self.rng.random() < c.cbet_frequency * (1.0 if dry else 0.6)):
+                return view.pot_bet(0.33)
+            if self._bluff_pays(view, eq, 0.5 * view.pot, 1.0):
+                return view.pot_bet(0.5)
+            return "CHECK"
+        if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= 0.6 * view.stack):
+            return "CALL" if self._call_allin_with(view, eq) else "FOLD"
+        if eq >= c.raise_equity and view.min_bet:
+            return view.pot_bet(0.9)
+        if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
+            return view.pot_bet(1.0)
+        if eq >= view.pot_odds() + c.call_margin:
+            return "CALL"
+        return "FOLD"
+
+    def _bluff_pays(self, view: View, eq: float, add: float, respect: float) -> bool:
+        """A bet or raise adding ``add`` chips beats checking / the better of calling and folding
+        once the opponents' observed folds to bets are counted (fold equity): all of them fold
+        with the product of their frequencies (x ``respect`` after they bet), else I am called by
+        their stronger part, where my equity is taken as 0.7 of what it is now."""
+        c = self.config
+        if not c.fold_equity or add >= 0.6 * view.stack:
+            return False
+        folds = 1.0
+        for s in view.opponents:
+            folds *= min(0.95, c.fold_equity * respect * self.seen[s].freq("fold", c.prior_weight))
+        pot, call = view.pot, view.call
+        called = 0.7 * eq * (pot + 2 * add - call) - add
+        passive = 0.9 * eq * pot if call == 0 else max(0.0, eq * (pot + call) - call)
+        return folds * pot + (1 - folds) * called > passive
+
+    def _call_allin_with(self, view: View, eq: float) -> bool:
+        """Calling costs (about) my stack or the bettor is all-in: compare ICM values (chip EV
+        heads-up); against several bettors, plain pot odds."""
+        villains = [s for s in view.opponents if view.turn.chips[s] == max(view.turn.chips)]
+        if len(villains) != 1:
+            return eq > view.pot_odds() + self.config.call_margin
+        call_ev, fold_ev = self._allin_ev(view, villains[0], eq)
+        return call_ev > fold_ev
+
+    @staticmethod
+    def live(view: View) -> list[int]:
+        return [s for s in range(view.players) if view.turn.stacks[s] + view.turn.chips[s] > 0]
+
+    def _size(self, view: View, eq: float, street: int) -> float:
+        """Value-bet size as a fraction of the pot: bigger on wet boards, later streets, the nuts."""
+        wet = texture(view.turn.board)
+        base = {3: 0.4 + 0.35 * wet, 4: 0.55 + 0.25 * wet}.get(street, 0.7)
+        return base + (0.3 if eq > 0.9 else 0.0)

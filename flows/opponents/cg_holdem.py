@@ -1,0 +1,222 @@
+"""CodinGame Hold'em opponent models: a per-situation action model of one player from logged games.
+
+Every logged game is replayed through the referee (its seed and the logged actions), so each
+decision is seen exactly as the player saw it, and described by bots.cg_holdem.clone.situation.
+The model is a population estimate shared by every seat in the data, plus the player's deviation
+from it: at each of three levels (street|facing, + strength, + opponents, stack depth and who raised last) the
+player's counts are smoothed toward the population's chances at that level scaled by the
+player's deviation one level up, so a player seen rarely in a situation plays like the field
+there, tilted the way it differs from the field around it. Raise sizes are the player's own.
+"""
+
+import hashlib
+import json
+import math
+from collections import defaultdict
+from dataclasses import dataclass
+
+import numpy as np
+
+from bots.cg_holdem.clone import (
+    CLASSES,
+    CLONE,
+    RAISE,
+    CloneConfig,
+    action_class,
+    all_situations,
+    coarse_keys,
+    legal_classes,
+    raise_fraction,
+    raised,
+    restricted,
+    situation,
+)
+from bots.cg_holdem.strategies import View
+from engine.cg_holdem.judge import setup_for, turn_for
+from engine.cg_holdem.rules import GameConfig
+from engine.cg_holdem.state import Game
+from engine.core.errors import NotFound
+from flows.opponents.base import Calibration, FittedModel
+
+METHOD = "population+deviation"
+PLAYER_WEIGHT = 4.0  # pseudo-decisions of the prior behind a player's estimate in one situation
+POPULATION_WEIGHT = 2.0  # the same for the population, toward its coarser level
+SIZES_KEPT = 101  # a player's raise sizes as this many quantiles (the draw keeps their spread)
+MIN_OWN_SIZES = 5  # fewer own raises than this: the population's sizes
+
+
+@dataclass(frozen=True)
+class Decision:
+    player: bool  # the modelled player's decision (else another seat's: population only)
+    heldout: bool
+    key: str
+    cls: int  # index in CLASSES
+    legal: tuple[bool, ...]
+    preflop: bool
+    size: float | None  # raise fraction for a raise
+
+
+def _matches(con, player: str, matches) -> list[str]:
+    if matches:
+        return list(matches)
+    rows = con.execute("SELECT DISTINCT match_id FROM cgh_seats WHERE bot = ? OR split_part(bot, '@', 1) = ? "
+                       "ORDER BY match_id", [player, player]).fetchall()
+    return [r[0] for r in rows]
+
+
+def _heldout(game_seed: int, unit: int, seed: int, share: float) -> bool:
+    """Whether a game's decisions are held out: by its deal seed and unit, not its match id (new each
+    time a match is logged), so the same games logged again split, and fit, the same way."""
+    digest = hashlib.sha256(f"{seed}:{game_seed}:{unit}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") / 2**64 < share
+
+
+def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout: float = 0.2):
+    """Every decision of every seat in the matches, replayed; and the number of games replayed."""
+    out: list[Decision] = []
+    replayed = 0
+    for match_id in match_ids:
+        games = con.execute("SELECT unit, game_seed, players FROM cgh_games WHERE match_id = ? ORDER BY unit",
+                            [match_id]).fetchall()
+        names: dict[tuple[int, int], str] = {
+            (u, s): b for u, s, b in con.execute("SELECT unit, seat, bot FROM cgh_seats WHERE match_id = ?",
+                                                 [match_id]).fetchall()}
+        acts: dict[int, list] = defaultdict(list)
+        for unit, seat, action, chips in con.execute(
+                "SELECT unit, seat, action, chips FROM cgh_actions WHERE match_id = ? ORDER BY unit, hand, round",
+                [match_id]).fetchall():
+            acts[unit].append((seat, action, chips))
+        for unit, game_seed, players in games:
+            mine = {s for s in range(players) if names.get((unit, s)) in (player,) or
+                    (names.get((unit, s)) or "").split("@")[0] == player}
+            held = _heldout(game_seed, unit, seed, holdout)
+            out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, held)
+            replayed += 1
+    return out, replayed
+
+
+def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
+    found = []
+    for seat, action, chips in actions:
+        if game.over or game.to_act != seat:  # a log the referee does not reproduce: keep what agreed
+            break
+        view = View(setup_for(game, seat), turn_for(game, seat, game.round, len(game.showdowns)),
+                    {s for s in range(game.n) if game.folded[s]})
+        cls = action_class(action, chips, view.call)
+        if cls is not None:
+            legal = list(legal_classes(view))
+            index = CLASSES.index(cls)
+            legal[index] = True  # what was played was possible, whatever the list said
+            size = raise_fraction(view, chips) if cls == RAISE else None
+            last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
+            found.append(Decision(seat in mine, held, situation(view, last == seat), index, tuple(legal), view.preflop,
+                                  size))
+        kind, _, amount = action.partition("_")
+        game.play(kind, int(amount) if amount else 0)
+    return found
+
+
+def _counts(rows: list[Decision]) -> tuple[dict, dict, dict]:
+    levels = (defaultdict(lambda: np.zeros(len(CLASSES))), defaultdict(lambda: np.zeros(len(CLASSES))),
+              defaultdict(lambda: np.zeros(len(CLASSES))))
+    for d in rows:
+        mid, top = coarse_keys(d.key)
+        for level, key in zip(levels, (top, mid, d.key), strict=True):
+            level[key][d.cls] += 1
+    return levels
+
+
+def _smoothed(counts: np.ndarray | None, prior: np.ndarray, weight: float) -> np.ndarray:
+    n = np.zeros(len(CLASSES)) if counts is None else counts
+    return (n + weight * prior) / (n.sum() + weight)
+
+
+def tables(population: list[Decision], own: list[Decision]) -> tuple[dict, dict]:
+    """(player chances, population chances) for every situation."""
+    uniform = np.full(len(CLASSES), 1.0 / len(CLASSES))
+    pop_levels, own_levels = _counts(population), _counts(own)
+    player, pop = {}, {}
+    cache: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
+
+    def level(i: int, key: str, parents: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray]:
+        if (i, key) in cache:
+            return cache[(i, key)]
+        if i == 0:
+            p = _smoothed(pop_levels[0].get(key), uniform, POPULATION_WEIGHT)
+            q = _smoothed(own_levels[0].get(key), p, PLAYER_WEIGHT)
+        else:
+            up_p, up_q = level(i - 1, parents[i - 1], parents)
+            p = _smoothed(pop_levels[i].get(key), up_p, POPULATION_WEIGHT)
+            tilted = p * up_q / up_p  # the population here, tilted by the player's deviation one level up
+            q = _smoothed(own_levels[i].get(key), tilted / tilted.sum(), PLAYER_WEIGHT)
+        cache[(i, key)] = (p, q)
+        return p, q
+
+    for key in all_situations():
+        mid, top = coarse_keys(key)
+        p, q = level(2, key, (top, mid, key))
+        pop[key], player[key] = p, q
+    return player, pop
+
+
+def _sizes(rows: list[Decision], preflop: bool, strength: str | None = None) -> list[float]:
+    found = sorted(d.size for d in rows if d.size is not None and d.preflop == preflop
+                   and (strength is None or d.key.split("|")[2] == strength))
+    if len(found) <= SIZES_KEPT:
+        return [round(x, 4) for x in found]
+    return [round(found[round(i * (len(found) - 1) / (SIZES_KEPT - 1))], 4) for i in range(SIZES_KEPT)]
+
+
+def _logloss(rows: list[Decision], probs: dict) -> float:
+    if not rows:
+        return math.nan
+    return -sum(math.log(max(restricted(probs[d.key], d.legal)[d.cls], 1e-12)) for d in rows) / len(rows)
+
+
+def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
+    by: dict[str, list[Decision]] = defaultdict(list)
+    for d in rows:
+        by[coarse_keys(d.key)[1]].append(d)
+    out = []
+    for key, group in sorted(by.items()):
+        predicted = np.mean([restricted(probs[d.key], d.legal) for d in group], axis=0)
+        observed = np.bincount([d.cls for d in group], minlength=len(CLASSES)) / len(group)
+        street, facing = key.split("|")
+        faced = "no bet to call" if facing == "0" else f"facing a bet (pot-odds band {facing} of 3)"
+        out.append(Calibration(f"street {street}, {faced}",
+                               len(group), {c: round(float(x), 4) for c, x in zip(CLASSES, predicted, strict=True)},
+                               {c: round(float(x), 4) for c, x in zip(CLASSES, observed, strict=True)}))
+    return tuple(out)
+
+
+def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: float = 0.2) -> FittedModel:
+    if files:
+        raise NotFound("cg-holdem fits from the hand log only so far; accepted: --league or --match (no --phh yet)")
+    match_ids = _matches(con, player, matches)
+    rows, _ = decisions(con, player, match_ids, seed=seed, holdout=holdout)
+    own = [d for d in rows if d.player]
+    if not own:
+        named = [r[0] for r in con.execute("SELECT DISTINCT bot FROM cgh_seats ORDER BY bot LIMIT 12").fetchall()]
+        raise NotFound(f"no cg-holdem decisions of {player!r} in the hand log; accepted: a seat's name, e.g. "
+                       f"{', '.join(named) or '(no cg-holdem games logged yet)'}")
+    fit_pop = [d for d in rows if not d.heldout]
+    fit_own = [d for d in own if not d.heldout]
+    test = [d for d in own if d.heldout]
+    probs, pop = tables(fit_pop, fit_own)
+    pop_sizes = {str(k): _sizes(fit_pop, k == 0) for k in (0, 1)}
+    sizes = {str(k): s if len(s := _sizes(fit_own, k == 0)) >= MIN_OWN_SIZES else pop_sizes[str(k)] for k in (0, 1)}
+    for k, h in {(int(not d.preflop), d.key.split("|")[2]) for d in fit_own if d.size is not None}:
+        if len(s := _sizes(fit_own, k == 0, h)) >= MIN_OWN_SIZES:  # sizes by strength where the player shows enough
+            sizes[f"{k}|{h}"] = s
+    uniform = {key: [1.0] * len(CLASSES) for key in probs}
+    params = {"classes": list(CLASSES), "probs": {k: [round(float(x), 6) for x in v] for k, v in probs.items()},
+              "sizes": sizes}
+    return FittedModel(game="cg-holdem", player=player, method=METHOD, params=params, decisions=len(fit_own),
+                       heldout_decisions=len(test), heldout_logloss=_logloss(test, probs),
+                       baseline_logloss=_logloss(test, pop), uniform_logloss=_logloss(test, uniform),
+                       sources=tuple(match_ids), calibration=_calibration(test, probs))
+
+
+def seat(params: dict):
+    """The clone bot playing these params (its randomness comes from the seat's per-game key)."""
+    return CLONE, CloneConfig(model=json.dumps(params, sort_keys=True))
