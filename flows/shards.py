@@ -11,7 +11,8 @@ of those files works unchanged.
   old copy rather than adding to it, whatever the order the files are seen in.
 - **Updates**: a table with a primary key (matches, sweeps, ...) takes, per key and column, the
   latest non-NULL value written (hidden column `_written`, ns). So finishing a match appends a
-  row with the key and the new columns only. (A column cannot be set back to NULL.)
+  row with the key and the new columns only. A row sets a column back to NULL by naming it in
+  its hidden column `_cleared` (e.g. a failed config opened again: failure, finished_at).
 - **Compaction** (`compact`) merges a table's files into `_c-<stamp>.parquet`, whose footer
   lists the files it covers. A reader drops every file a present compacted file covers, so it
   sees each row once while both exist; covered files are deleted only GRACE_S later, so a
@@ -44,6 +45,7 @@ from engine.core.errors import BadValue, Unavailable
 SUFFIX = ".parquet"
 COMPACT = "_c-"
 WRITTEN = "_written"  # hidden: ns when a row of a keyed table was written (the latest wins)
+CLEARED = "_cleared"  # hidden, in keyed tables: the columns a row sets back to NULL (a list of names)
 KEY_COLUMN = "_key"  # hidden, in compacted files: the key of the shard a row came from
 RAW_TABLE = "raw table"  # the comment on a raw table's view (duckdb_views().comment)
 BIG_FILE = 64 << 20  # a compacted file this big is not merged again
@@ -153,7 +155,8 @@ class ShardLog:
         return folder
 
     def write(self, table: str, frame: pa.Table, *, key: str | None = None) -> Path:
-        """One shard with these rows. With `key`, it replaces the rows written before under that key."""
+        """One shard with these rows. With `key`, it replaces the rows written before under that key.
+        In a keyed table a frame may carry CLEARED (see `cleared`)."""
         spec = self.table(table)
         if key is not None and not KEY.match(key):
             raise BadValue(f"shard key {key!r} has characters other than letters, digits and ._=+-")
@@ -168,8 +171,24 @@ class ShardLog:
         return [self.write(table, frame, key=key) for table, frame, key in items]
 
 
+def cleared(frame: pa.Table, columns: Iterable[str]) -> pa.Table:
+    """`frame` with every row setting `columns` back to NULL (in a keyed table): an update that
+    clears a value is an appended row like any other."""
+    names = sorted(columns)
+    return frame.append_column(CLEARED, pa.array([names] * frame.num_rows, pa.list_(pa.string())))
+
+
 def conform(table: Table, frame: pa.Table) -> pa.Table:
-    """The frame's columns cast to the table's types, in the table's order (missing ones stay out)."""
+    """The frame's columns cast to the table's types, in the table's order (missing ones stay out);
+    a keyed table's CLEARED column, naming its own non-key columns, last."""
+    if CLEARED in frame.column_names:
+        names = {n for row in frame.column(CLEARED).to_pylist() for n in row or ()}
+        wrong = sorted(names - set(table.columns) | names & set(table.key)) if table.key else sorted(names)
+        if wrong or not table.key:
+            raise KeyError(f"table {table.name!r} cannot set {wrong} back to NULL; accepted: its columns outside "
+                           f"its primary key {list(table.key)}")
+        clear = frame.column(CLEARED).cast(pa.list_(pa.string()))
+        return conform(table, frame.drop_columns([CLEARED])).append_column(CLEARED, clear)
     unknown = [name for name in frame.column_names if name not in table.schema.names]
     if unknown:
         raise KeyError(f"table {table.name!r} has no column(s) {sorted(unknown)}; it has {table.columns}")
@@ -335,7 +354,7 @@ def _empty(table: Table, extra: tuple[tuple[str, str], ...] = ()) -> str:
 
 def _rows(table: Table, resolved: Resolved, extra: tuple[tuple[str, str], ...] = ()) -> str:
     """Every row of the resolved files (with the hidden columns) and every column of the table."""
-    hidden = ((WRITTEN, "BIGINT"),) if table.key else ()
+    hidden = ((WRITTEN, "BIGINT"), (CLEARED, "VARCHAR[]")) if table.key else ()
     empty = _empty(table, hidden + extra)
     if not resolved.files:
         return empty
@@ -353,7 +372,8 @@ def table_sql(table: Table, resolved: Resolved) -> str:
         return f"SELECT {cols} FROM ({rows})"
     keys = ", ".join(f'"{c}"' for c in table.key)
     merged = ", ".join(f'"{c}"' if c in table.key else
-                       f'arg_max("{c}", {WRITTEN}) FILTER (WHERE "{c}" IS NOT NULL) AS "{c}"' for c in table.columns)
+                       f'arg_max_null("{c}", {WRITTEN}) FILTER (WHERE "{c}" IS NOT NULL OR '
+                       f"list_contains({CLEARED}, '{c}')) AS \"{c}\"" for c in table.columns)
     return f"SELECT {merged} FROM ({rows}) GROUP BY {keys}"
 
 
@@ -440,7 +460,7 @@ def _compact_table(root: Path, table: Table, min_files: int, grace: float) -> Co
             if path.name.startswith(COMPACT):
                 covers += covers_of(path)
         part = Resolved(files=merge, dropped={k: v for k, v in resolved.dropped.items() if Path(k) in merge})
-        cols = ", ".join(f'"{c}"' for c in table.columns + ([WRITTEN] if table.key else []))
+        cols = ", ".join(f'"{c}"' for c in table.columns + ([WRITTEN, CLEARED] if table.key else []))
         key = f"coalesce({KEY_COLUMN}, split_part(parse_filename(filename), '~', 1)) AS {KEY_COLUMN}"
         con = duckdb.connect()
         try:

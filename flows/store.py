@@ -35,6 +35,7 @@ import numpy as np
 import polars as pl
 import pyarrow as pa
 
+from engine.core import ending
 from engine.core.errors import BadValue, MissingFile, Unavailable
 from engine.core.log import ChunkLog
 from flows import shards
@@ -275,8 +276,10 @@ class HandLog:
     # -- writing -----------------------------------------------------------------------
     def _write(self, items: list[tuple[str, pa.Table, str | None]]) -> None:
         """Write these shards all to the log or, when its disk refuses one, all to a fallback folder.
-        Checks every frame first, so a bad one writes nothing."""
-        with self._lock:
+        Checks every frame first, so a bad one writes nothing. An ending signal arriving meanwhile ends
+        the command once the write is done (ending.held): raised inside Arrow's writer it would cut the
+        write short, and a chunk's files would land without its `chunks` row."""
+        with self._lock, ending.held():
             log = self._writer(self.path)
             items = [(table, shards.conform(log.table(table), frame), key) for table, frame, key in items]
             failures: list[tuple[Path, str]] = []
@@ -304,11 +307,14 @@ class HandLog:
             raise NoRoom(f"the hand log {self.path} could not be written ({failures[0][1]}), and no fallback folder "
                          f"could keep the write ({tried}): free space on one of these disks; this write is not kept")
 
-    def put(self, table: str, rows: list[dict] | pa.Table, *, key: str | None = None) -> None:
+    def put(self, table: str, rows: list[dict] | pa.Table, *, key: str | None = None,
+            cleared: Iterable[str] = ()) -> None:
         """Append rows to a table. With `key`, they replace the rows written before under that key;
-        in a table with a primary key, a later row's non-NULL values win per key."""
+        in a table with a primary key, a later row's non-NULL values win per key, and `cleared` names
+        columns these rows set back to NULL."""
         frame = rows if isinstance(rows, pa.Table) else pa.Table.from_pylist(rows)
-        self._write([(table, frame, key)])
+        cleared = tuple(cleared)
+        self._write([(table, shards.cleared(frame, cleared) if cleared else frame, key)])
 
     def begin_match(self, *, match_id: str, game: str, bot: str, config: dict, seed: int, units: int, source: str,
                     options: dict | None = None, sweep_id: str | None = None) -> None:
@@ -327,10 +333,13 @@ class HandLog:
         the units it stored, and its options say why."""
         row = {"match_id": match_id, "finished_at": _now(), "seconds": float(seconds), "units": units}
         if status is not None:
-            found = self._lookup("matches", "options", "match_id = ?", [match_id])
-            options = json.loads((found[0][0] if found else None) or "{}")
-            row["options"] = json.dumps(options | {"status": status}, sort_keys=True)
+            row["options"] = json.dumps(self.match_options(match_id) | {"status": status}, sort_keys=True)
         self.put("matches", [row])
+
+    def match_options(self, match_id: str) -> dict:
+        """The match's options as stored now ({} for a match with none): to append a changed copy."""
+        found = self._lookup("matches", "options", "match_id = ?", [match_id])
+        return json.loads((found[0][0] if found else None) or "{}")
 
     def set_match_units(self, match_id: str, units: int) -> None:
         self.put("matches", [{"match_id": match_id, "units": int(units)}])

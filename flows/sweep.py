@@ -317,17 +317,19 @@ def _failed_attempts(store: HandLog, match_id: str) -> int:
 
 def _record_failure(store: HandLog, match_id: str, reason: str) -> None:
     """matches.failure says why; options.failed_attempts counts the tries (a resume retries only once)."""
-    store.con.execute("UPDATE matches SET failure = ?, options = json_merge_patch(coalesce(options, '{}'), "
-                      "json_object('failed_attempts', coalesce(CAST(json_extract(options, '$.failed_attempts') "
-                      "AS INTEGER), 0) + 1)) WHERE match_id = ?", [reason, match_id])
+    options = store.match_options(match_id)
+    options["failed_attempts"] = int(options.get("failed_attempts", 0)) + 1
+    store.put("matches", [{"match_id": match_id, "failure": reason, "options": json.dumps(options, sort_keys=True)}])
 
 
 def _clear_failures(store: HandLog, match_ids: list[str]) -> None:
-    """Open failed configs again: they play their missing chunks as if never tried (the count of tries stays)."""
+    """Open failed configs again: they play their missing chunks as if never tried (the count of tries stays).
+    Nothing is deleted: an appended row sets failure and finished_at back to NULL and drops the status."""
     for match_id in match_ids:
-        store.con.execute("UPDATE matches SET failure = NULL, finished_at = NULL, "
-                          "options = json_merge_patch(coalesce(options, '{}'), '{\"status\": null}') "
-                          "WHERE match_id = ?", [match_id])
+        options = store.match_options(match_id)
+        options.pop("status", None)
+        store.put("matches", [{"match_id": match_id, "options": json.dumps(options, sort_keys=True)}],
+                  cleared=("failure", "finished_at"))
 
 
 def _all_failed(sweep_id: str, game: str, failed: dict[str, str]):

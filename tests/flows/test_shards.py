@@ -123,6 +123,26 @@ def test_a_later_row_updates_a_keyed_table_and_a_key_replaces_its_rows(toy, tmp_
         assert store.query("SELECT unit FROM toy_flips WHERE match_id = 'x'")["unit"].to_list() == [1]
 
 
+def test_a_later_row_sets_named_columns_back_to_null_and_compaction_keeps_it(toy, tmp_path):
+    db = tmp_path / "handlog"
+    with HandLog(db) as store:
+        store.begin_match(match_id="m1", game="toy", bot="coin", config={}, seed=1, units=10, source="sweep")
+        store.put("matches", [{"match_id": "m1", "failure": "crashed", "finished_at": "2026-01-01 00:00:00"}])
+        store.put("matches", [{"match_id": "m1", "seconds": 2.0}], cleared=("failure", "finished_at"))
+        wanted = [("coin", None, None, 2.0)]
+        sql = "SELECT bot, failure, finished_at, seconds FROM matches"
+        assert store.query(sql).rows() == wanted  # cleared, the other columns kept
+        store.put("matches", [{"match_id": "m1", "failure": "again"}])
+        assert store.query("SELECT failure FROM matches").rows() == [("again",)]  # a later value wins again
+        store.put("matches", [{"match_id": "m1"}], cleared=("failure",))
+        assert [c.merged for c in shards.compact(db, store.schema, grace=0) if c.table == "matches"] == [5]
+        assert store.query(sql).rows() == wanted
+        with pytest.raises(KeyError, match="cannot set \\['match_id'\\] back to NULL"):
+            store.put("matches", [{"match_id": "m1"}], cleared=("match_id",))
+        with pytest.raises(KeyError, match="cannot set"):
+            store.put("units", [{"match_id": "m1", "chunk": 0, "unit": 0, "payoff": 1.0}], cleared=("payoff",))
+
+
 def test_a_write_lands_whole_or_not_at_all(toy, tmp_path, monkeypatch):
     db = tmp_path / "handlog"
     monkeypatch.setenv("CARDLAB_SPOOL_FALLBACK", "")  # no fallback folder: a refused write stops

@@ -6,12 +6,12 @@ import json
 import sys
 from pathlib import Path
 
-import duckdb
 import pytest
 from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
 from flows.settings import Paths
+from flows.store import read_only
 from flows.sweep import ResumeRefused, SweepFailed, SweepSpec, parse_grid, resume_spec, sweep_flow, validate
 
 RAISER = f"{sys.executable} {Path(__file__).parent / 'data' / 'ht_raiser.py'}"
@@ -34,7 +34,7 @@ def one_failed(toy, tmp_path_factory):
 
 
 def _read(db: str, sql: str, params=()) -> list:
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     try:
         return con.execute(sql, list(params)).fetchall()
     finally:
@@ -69,7 +69,7 @@ def test_mlflow_shows_the_failed_config_as_a_failed_run_with_its_reason(one_fail
 
 def test_pick_chooses_among_completed_configs_and_names_the_failed_one(one_failed):
     _, db, _, outcome = one_failed
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     picked = sweep_record.pick(con, "toy", "s-onefail")
     con.close()
     assert picked.match_id == outcome.best.match_id
@@ -93,7 +93,7 @@ def test_a_closed_sweep_plays_its_failed_configs_again_only_when_asked(toy, tmp_
     spec, db = _toy_spec(marker, "s-retry"), str(tmp_path / "h.duckdb")
     first = sweep_flow(spec, db=db, track=False)
     failed = next(r for r in first.runs if r.failure)
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     with pytest.raises(ResumeRefused, match="is complete: nothing to resume .*1 failed config.* --retry-failed"):
         resume_spec(con, "s-retry", {"game": "toy"})
     assert resume_spec(con, "s-retry", {"game": "toy"}, retry_failed=True) == spec
@@ -102,10 +102,34 @@ def test_a_closed_sweep_plays_its_failed_configs_again_only_when_asked(toy, tmp_
     again = sweep_flow(spec, db=db, track=False, retry_failed=True)
     assert all(r.failure is None and r.units == 400 for r in again.runs)
     assert again.units_written == 400 - failed.units  # only what the failed config missed
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     assert sweep_record.pick(con, "toy", "s-retry").failed == ()
     assert sweep_record.failures(con, "s-retry") == {}
+    # the failure was cleared by an appended row, and the config then finished: no failed status is left
+    assert con.execute("SELECT failure, options->>'status', options->>'failed_attempts', finished_at IS NOT NULL "
+                       "FROM matches WHERE match_id = ?", [failed.match_id]).fetchall() == [(None, None, "1", True)]
     con.close()
+
+
+def test_workers_that_write_their_chunks_fail_only_the_failing_config(toy, tmp_path, monkeypatch):
+    """CARDLAB_WORKERS_WRITE=1: the tasks write the chunks they play; a failing config is recorded as failed
+    with its reason all the same, the others finish, and --retry-failed completes it."""
+    monkeypatch.setenv("CARDLAB_WORKERS_WRITE", "1")
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    spec, db = _toy_spec(marker, "s-direct"), str(tmp_path / "h.duckdb")
+    first = sweep_flow(spec, db=db, track=False)
+    by_value = {r.overrides["crash_unit"]: r for r in first.runs}
+    assert by_value["-1"].units == 400 and by_value["-1"].failure is None and first.best is by_value["-1"]
+    assert "toy crash in unit 150" in by_value["150"].failure and by_value["150"].units < 400
+    assert _read(db, "SELECT failure FROM matches WHERE match_id = ?", [by_value["150"].match_id]) == [
+        (by_value["150"].failure,)]
+    marker.unlink()
+    again = sweep_flow(spec, db=db, track=False, retry_failed=True)
+    assert [(r.units, r.failure) for r in again.runs] == [(400, None), (400, None)]
+    assert again.units_written == 400 - by_value["150"].units
+    assert _read(db, "SELECT count(*), count(DISTINCT unit) FROM units WHERE match_id = ?",
+                 [by_value["150"].match_id]) == [(400, 400)]
 
 
 def test_resuming_an_open_sweep_retries_a_failed_config_once_not_for_ever(toy, tmp_path):
