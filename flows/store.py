@@ -522,8 +522,8 @@ def _import_duckdb(source: Path, path: Path) -> int:
         with HandLog(path) as store:
             for name in games.names():
                 store.ensure_game(games.get(name))
-            for sql in ("league.sql", "decisions.sql"):
-                store.apply_sql(SQL_DIR / sql)
+            for sql in sorted(SQL_DIR.glob("*.sql")):  # leagues, decisions, opponent models, ...
+                store.apply_sql(sql)
             known = store.schema.tables
             for table in tables:
                 if table in known:
@@ -535,6 +535,9 @@ def _import_duckdb(source: Path, path: Path) -> int:
 
 
 def _frames(log: ChunkLog) -> dict[str, pa.Table]:
+    if log.events is not None:  # flows.events.encode: the one encoder from events to tables
+        raise ValueError("a chunk's events must be encoded into tables (flows.events.encode) before the hand log "
+                         "stores it; they would be lost")
     frames = {"units": pa.table({
         "unit": np.arange(log.first, log.first + log.count, dtype=np.int32),
         "payoff": np.asarray(log.payoffs, dtype=np.float64),
@@ -584,9 +587,10 @@ def log_judged_match(
     """Log a whole judged match (e.g. an external program through a judge) as chunk 0.
 
     A full disk does not lose it: the match goes to a fallback folder and a note says so."""
-    from flows import games
+    from flows import events, games
 
     adapter = games.get(game) if isinstance(game, str) else game
+    log = events.encode(log, adapter)  # as it is when the caller encoded it already
     match_id = new_match_id("j")
     started = time.perf_counter()
     with HandLog(db) as store:

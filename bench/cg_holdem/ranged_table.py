@@ -42,9 +42,9 @@ def rows(out: Path, bot: str) -> list[str]:
 
 def partial(db: Path, league: str, bot: str) -> list[str]:
     """A heads-up league's recorded games read from the hand log (Wilson interval on games won)."""
-    import duckdb
+    from flows.store import read_only
 
-    with duckdb.connect(str(db), read_only=True) as con:
+    with read_only(str(db)) as con:
         won, games = con.execute("SELECT sum(payoff), count(*) FROM league_seats WHERE league = ? "
                                  "AND split_part(entrant, '@', 1) = ?", [league, bot]).fetchone()
     if not games:
@@ -57,12 +57,11 @@ def partial(db: Path, league: str, bot: str) -> list[str]:
 def paired(before: Path, after: Path, league: str, bot: str = "ranged") -> str:
     """The same league played by two versions of the bot (two OUT folders, same seed, so the same
     deals and seatings): the mean difference of its finish score per game with a t interval."""
-    import duckdb
-
     from flows.stats import paired_mean_interval, summarize
+    from flows.store import read_only
 
     def scores(out: Path) -> dict[str, float]:
-        with duckdb.connect(str(out / "handlog.duckdb"), read_only=True) as con:
+        with read_only(str(out / "handlog.duckdb")) as con:
             found = con.execute("SELECT game_key, payoff FROM league_seats WHERE league = ? "
                                 "AND split_part(entrant, '@', 1) = ?", [league, bot]).fetchall()
         # the key names entrants with their versions: keep the round and the seat order only

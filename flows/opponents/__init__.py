@@ -20,6 +20,7 @@ from engine.core.errors import BadValue, NotFound, UnknownName
 from flows.games.base import SQL_DIR
 from flows.opponents.base import Calibration, FittedModel
 from flows.settings import Paths
+from flows.shards import safe_key
 
 MODEL_PREFIX = "model:"  # a seat played by a fitted model, beside `bot:NAME`
 OPPONENTS_SQL = SQL_DIR / "opponents.sql"
@@ -79,14 +80,13 @@ def save(model: FittedModel, *, store=None, version: str | None = None, mlflow: 
     run_id = _log_mlflow(model, mid, path) if mlflow else None
     if store is not None:
         store.apply_sql(OPPONENTS_SQL)
-        store.con.execute(
-            "INSERT OR REPLACE INTO opponent_models (model_id, game, player, version, sources, decisions,"
-            " heldout_decisions, method, heldout_logloss, baseline_logloss, uniform_logloss, path, mlflow_run,"
-            " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            [mid, model.game, model.player, version, json.dumps(list(model.sources)), model.decisions,
-             model.heldout_decisions, model.method, _finite(model.heldout_logloss),
-             _finite(model.baseline_logloss), _finite(model.uniform_logloss), str(path.resolve()), run_id,
-             datetime.now(UTC).replace(tzinfo=None)])
+        store.put("opponent_models", [{  # one file per id: a model fitted again replaces its row whole
+            "model_id": mid, "game": model.game, "player": model.player, "version": version,
+            "sources": json.dumps(list(model.sources)), "decisions": model.decisions,
+            "heldout_decisions": model.heldout_decisions, "method": model.method,
+            "heldout_logloss": _finite(model.heldout_logloss), "baseline_logloss": _finite(model.baseline_logloss),
+            "uniform_logloss": _finite(model.uniform_logloss), "path": str(path.resolve()), "mlflow_run": run_id,
+            "created_at": datetime.now(UTC).replace(tzinfo=None)}], key=safe_key(mid))
     return StoredModel(mid, path, run_id)
 
 

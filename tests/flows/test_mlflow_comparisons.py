@@ -3,12 +3,12 @@ the baseline and to the best; a judged match logged with --log has a run tagged 
 store that cannot take it costs one note, never the hand log's copy. MLFLOW_TRACKING_URI is the tests' temporary
 store (tests/conftest.py)."""
 
-import duckdb
 import numpy as np
 import pytest
 from mlflow.tracking import MlflowClient
 
 from flows.settings import Paths
+from flows.store import read_only
 from flows.sweep import SweepSpec, sweep_flow
 from tests.cli.test_validation import run
 
@@ -18,7 +18,7 @@ def _client() -> MlflowClient:
 
 
 def _payoffs(db: str, match_id: str) -> np.ndarray:
-    con = duckdb.connect(db, read_only=True)
+    con = read_only(db)
     try:
         rows = con.execute("SELECT payoff FROM units WHERE match_id = ? ORDER BY unit", [match_id]).fetchall()
     finally:

@@ -1,7 +1,6 @@
 """Opponent models (issue 27): fit a cg-holdem player from a small hand log, store and load it, and
 play it as `model:ID` in a match and a league game, deterministically per seed."""
 
-import duckdb
 import pytest
 
 from bots.base import ConfigError
@@ -10,7 +9,7 @@ from flows.games.cg_holdem import SPEC, MatchOptions
 from flows.league_play import plan_games
 from flows.league_spec import build
 from flows.match import MatchPlan, run_match
-from flows.store import HandLog
+from flows.store import HandLog, read_only
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +61,7 @@ def test_refit_on_the_same_data_is_the_same_model(workspace, station):
 
 
 def test_stored_model_is_in_the_hand_log_and_loads_back(workspace, station, stored):
-    con = duckdb.connect(str(workspace / "handlog.duckdb"), read_only=True)
+    con = read_only(str(workspace / "handlog.duckdb"))
     try:
         row = con.execute("SELECT game, player, decisions, method, path FROM opponent_models WHERE model_id = ?",
                           [stored.model_id]).fetchone()
@@ -120,7 +119,7 @@ def test_clone_test_of_an_exact_clone_agrees_and_ranks_the_same(stored):
 
 
 def test_hud_mart_reads_each_style(workspace):
-    con = duckdb.connect(str(workspace / "handlog.duckdb"), read_only=True)
+    con = read_only(str(workspace / "handlog.duckdb"))
     try:
         rows = con.execute("SELECT bot, sum(hands), max(pfr), max(three_bet), max(fold_to_cbet), max(wtsd), "
                            "sum(cbet_chances) FROM mart_cgh_hud GROUP BY bot").fetchall()

@@ -9,7 +9,6 @@ import shutil
 import sys
 from pathlib import Path
 
-import duckdb
 import pytest
 from mlflow.tracking import MlflowClient
 
@@ -17,7 +16,7 @@ from bots.program import ProgramConfig, folder_version, program_version, source_
 from flows import games, nightly, submissions, tracking
 from flows.league_spec import version_of
 from flows.settings import Paths
-from flows.store import HandLog
+from flows.store import HandLog, read_only
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate
 
 RAISER = Path(__file__).parent / "data" / "ht_raiser.py"
@@ -70,7 +69,7 @@ def swept(tmp_path_factory):
 def test_every_config_of_a_sweep_is_recorded_with_the_programs_hash(swept):
     bot, db, outcome = swept
     expected = program_version(f"{sys.executable} {bot} 2")
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     configs = [json.loads(c) for (c,) in con.execute("SELECT config FROM matches WHERE sweep_id = ? ORDER BY "
                                                      "match_id", [outcome.sweep_id]).fetchall()]
     con.close()
@@ -139,7 +138,7 @@ def test_a_sweep_is_not_resumed_with_a_rebuilt_program(swept):
     before = program_version(f"{sys.executable} {bot} 2")
     bot.write_text(bot.read_text() + "# rebuilt\n")
     try:
-        con = duckdb.connect(str(db), read_only=True)
+        con = read_only(str(db))
         with pytest.raises(ResumeRefused, match=f"played the program with hash {before}; it is now "
                                                 f"{program_version(f'{sys.executable} {bot} 2')}: resuming would mix"):
             resume_spec(con, outcome.sweep_id, {"game": "holdem-training"}, retry_failed=True)

@@ -6,7 +6,7 @@ import pytest
 from engine.core.errors import BadValue
 from engine.core.log import ChunkLog
 from flows.match import MatchPlan, play_chunk, run_match
-from flows.store import HandLog, read_only
+from flows.store import HandLog, log_judged_match, read_only
 
 
 def _rows(db, match_id):
@@ -90,3 +90,67 @@ def test_background_writer_raises_the_first_error_and_keeps_chunks_before_it(toy
             writer.close()
         assert store.written_chunks("m-bg") == {0}
         assert store.query("SELECT count(*) AS n FROM units WHERE match_id = 'm-bg'")["n"][0] == 100
+
+
+# units per game: small, every game's event tables still filled
+EVENT_UNITS = {"holdem-training": 40, "twocarddraw": 40, "tractor": 2, "splendor": 2, "cg-holdem": 3}
+
+
+@pytest.mark.parametrize("game", sorted(EVENT_UNITS))
+def test_every_games_encoded_events_are_stored_with_the_tables_columns_and_types_of_its_sql(game, tmp_path):
+    """The shard log holds a chunk's event tables as the DuckDB file log did: its rows inserted BY NAME
+    into the tables of core.sql and the game's SQL (the oracle below), same columns, types and values."""
+    import duckdb
+
+    from flows import games
+    from flows.games.base import SQL_DIR
+
+    adapter = games.get(game)
+    assert set(EVENT_UNITS) == set(games.installed())  # a new game gets a line here
+    n = EVENT_UNITS[game]
+    log, _ = play_chunk(MatchPlan(game=game, bot=adapter.default_bot, seed=3, units=n, chunk_size=n), 0, n)
+    assert log.events is None and log.tables  # play_chunk encoded them (flows.events)
+    with HandLog(tmp_path / "h") as store:
+        store.ensure_game(adapter)
+        store.write_chunk("m1", 0, log)
+    oracle = duckdb.connect()
+    for sql in (SQL_DIR / "core.sql", adapter.sql_path()):
+        oracle.execute(sql.read_text())
+    con = read_only(tmp_path / "h")
+    try:
+        for table, columns in log.tables.items():
+            oracle.register("incoming", pa_table(columns))
+            oracle.execute(f"INSERT INTO {table} BY NAME SELECT 'm1'::VARCHAR AS match_id, 0::INTEGER AS chunk, * "
+                           f"FROM incoming")
+            oracle.unregister("incoming")
+            kinds = "SELECT column_name, data_type FROM information_schema.columns WHERE table_name = ? ORDER BY ALL"
+            assert con.execute(kinds, [table]).fetchall() == oracle.execute(kinds, [table]).fetchall(), table
+            rows = f"SELECT * FROM {table} ORDER BY ALL"
+            got = con.execute(rows).fetchall()
+            assert got == oracle.execute(rows).fetchall() and len(got) == len(next(iter(columns.values()))), table
+    finally:
+        con.close()
+        oracle.close()
+
+
+def pa_table(columns: dict):
+    import pyarrow as pa
+
+    from flows.store import _arrow_column
+
+    return pa.table({name: _arrow_column(values) for name, values in columns.items()})
+
+
+def test_a_chunk_with_events_not_encoded_is_refused_not_stored_without_them(toy, tmp_path):
+    from engine.core import events as ev
+
+    flips = ev.EventSpec("toy", {"flips": {"unit": ev.INT, "heads": ev.BOOL}})
+    raw = ChunkLog(first=0, payoffs=np.ones(2), events=flips.batch(flips={"unit": [0, 1], "heads": [True, False]}))
+    with HandLog(tmp_path / "h") as store:
+        store.ensure_game(toy)
+        with pytest.raises(ValueError, match="must be encoded"):
+            store.write_chunk("m1", 0, raw)
+        assert store.written_chunks("m1") == set()
+        match_id = log_judged_match(toy, bot="coin", config={}, seed=1, log=raw, db=tmp_path / "h")
+        assert store.query("SELECT unit, heads FROM toy_flips WHERE match_id = ? ORDER BY unit",
+                           [match_id]).rows() == [(0, True), (1, False)]  # log_judged_match encodes them

@@ -1,6 +1,8 @@
 """Small real sweeps written straight into the test hand log (no Prefect): every config plays
 the same units, the first config is the bot's defaults (the baseline)."""
 
+from datetime import UTC, datetime
+
 import pytest
 
 from flows import sweep_record
@@ -51,18 +53,22 @@ def league(cg_sweep) -> tuple[str, list[str]]:
     name = f"page-{cg_sweep}"
     games = [("r0:a@aaa111,b@bbb222", f"{cg_sweep}-c0", (1, 2), ("", "no answer within 0.05 s")),
              ("r1:b@bbb222,a@aaa111", f"{cg_sweep}-c1", (2, 1), ("", ""))]
+    now = datetime.now(UTC).replace(tzinfo=None)
     with HandLog() as store:
         store.apply_sql(LEAGUE_SQL)  # as a league run does first
-        con = store.con
-        con.execute("INSERT INTO leagues VALUES (?, 'cg-holdem', 1, 2, '{}', now())", [name])
+        store.put("leagues", [{"league": name, "game": "cg-holdem", "seed": 1, "players": 2, "options": "{}",
+                               "created_at": now}])
         for k, (key, match, ranks, faults) in enumerate(games):
-            con.execute("INSERT INTO league_games VALUES (?, ?, ?, ?, ?, 0.1, now())", [name, key, k, k, match])
-            for seat, entrant in enumerate(key.split(":")[1].split(",")):
-                con.execute("INSERT INTO league_seats VALUES (?, ?, ?, ?, ?, 1, ?, ?, NULL)",
-                            [name, key, seat, entrant, 1.0 if ranks[seat] == 1 else 0.0, ranks[seat], faults[seat]])
-        for entrant, (mu, sigma, ordinal) in openskill_ratings(seat_rows(store.query, name)).items():
-            con.execute("INSERT INTO league_ratings VALUES (?, ?, ?, ?, ?, 2, now())",
-                        [name, entrant, mu, sigma, ordinal])
+            store.put("league_games", [{"league": name, "game_key": key, "round": k, "seed": k, "match_id": match,
+                                        "seconds": 0.1, "played_at": now}])
+            store.put("league_seats", [{"league": name, "game_key": key, "seat": seat, "entrant": entrant,
+                                        "payoff": 1.0 if ranks[seat] == 1 else 0.0, "units": 1, "rank": ranks[seat],
+                                        "fault": faults[seat]}
+                                       for seat, entrant in enumerate(key.split(":")[1].split(","))])
+        store.put("league_ratings", [{"league": name, "entrant": entrant, "mu": mu, "sigma": sigma, "ordinal": ordinal,
+                                      "games": 2, "updated_at": now}
+                                     for entrant, (mu, sigma, ordinal) in openskill_ratings(
+                                         seat_rows(store.query, name)).items()])
     return name, [m for _, m, _, _ in games]
 
 

@@ -7,13 +7,13 @@ import runpy
 import sys
 from pathlib import Path
 
-import duckdb
 import pytest
 
 from engine.splendor.agents import AgentReply
 from engine.splendor.judge import play_chunk
 from engine.splendor.program import ProgramCrashed, play_program_chunk
 from flows.games.splendor import SplendorOptions, opponent_agents
+from flows.store import read_only
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate
 
 # The league tests' buyer (points: the most points; cheap: the cheapest): it reads the cards file it is given,
@@ -74,7 +74,7 @@ def swept(tmp_path_factory):
 @pytest.mark.slow  # a sweep of programs started once per move
 def test_each_config_plays_what_its_rule_plays_in_process_on_the_same_deals(swept):
     db, outcome = swept
-    con = duckdb.connect(str(db), read_only=True)
+    con = read_only(str(db))
     try:
         for run in outcome.runs:
             style = run.overrides["style"]

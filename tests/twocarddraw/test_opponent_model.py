@@ -1,7 +1,6 @@
 """The TwoCardDraw server as an opponent model (issue 27): fitted from a logged match, shrunk toward
 the prior, scored on held-out hands, written as a strategy file, seated as its best response."""
 
-import duckdb
 import numpy as np
 import pytest
 
@@ -15,7 +14,7 @@ from flows import events
 from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
 from flows.opponents import twocarddraw as M
-from flows.store import log_judged_match
+from flows.store import log_judged_match, read_only
 from tests.twocarddraw.test_fit import UniformBot
 
 SMALL = {"buckets": "2", "bucket_count": "3"}  # small banks keep the test fast to build
@@ -55,7 +54,7 @@ def test_fit_from_the_hand_log_scores_held_out_hands_and_seats_the_best_response
                                                                                monkeypatch):
     db, match_id, hands = logged
     monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "log" / "hands.duckdb"))  # where model files go
-    with duckdb.connect(str(db), read_only=True) as con:
+    with read_only(str(db)) as con:
         model = M.fit(con, "server", seed=3, holdout=0.25)
         again = M.fit(con, "gen:1-2-60000-7", matches=[match_id], seed=3, holdout=0.25)
         other_split = M.fit(con, "server", seed=4, holdout=0.25)
@@ -80,7 +79,7 @@ def test_fit_from_the_hand_log_scores_held_out_hands_and_seats_the_best_response
 
 def test_bad_requests_get_one_line(logged):
     db, _, _ = logged
-    with duckdb.connect(str(db), read_only=True) as con:
+    with read_only(str(db)) as con:
         with pytest.raises(NotFound, match="accepted: server"):
             M.fit(con, "no-such-server.txt")
         with pytest.raises(NotFound, match="no twocarddraw match 'nope'"):
