@@ -6,8 +6,9 @@ game is replayed from its deal, the moves read back from the logged tokens and e
 against the logged chips, gold and points) and from the arbiter's own records (`files`, replayed by
 engine.splendor.record). A population model is fitted to every player's fit decisions (L2 toward 0),
 then the player's own model with an L2 pull toward the population (SHRINK), so a player with few
-decisions stays near the field. Held-out decisions (a hash of (source, game)) measure the player's
-model, the population model and uniform over the legal moves, and the calibration by move kind.
+decisions stays near the field. Held-out decisions (a hash of the game's deal: its cards' order and
+nobles, so a game logged again, or saved as an arbiter record, falls on the same side) measure the
+player's model, the population model and uniform over the legal moves, and the calibration by move kind.
 """
 
 import hashlib
@@ -47,10 +48,10 @@ class Decisions:
     kinds: list[np.ndarray] = field(default_factory=list)  # move kind (KINDS index) per row
     players: list[str] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
-    units: list[tuple[str, int]] = field(default_factory=list)  # (source, game)
+    units: list[str] = field(default_factory=list)  # the game's deal_key
     seen: set[str] = field(default_factory=set)  # every player the sources name
 
-    def add(self, game: st.GameState, code: int, player: str, unit: tuple[str, int]) -> None:
+    def add(self, game: st.GameState, code: int, player: str, unit: str) -> None:
         codes = st.legal_codes(game)
         if code not in codes:
             return
@@ -82,8 +83,15 @@ def code_of(game: st.GameState, move: st.Move) -> int:
     return base + slot[0] * 4 + slot[1]
 
 
-def in_heldout(source: str, game: int, seed: int, holdout: float) -> bool:
-    digest = hashlib.blake2b(f"{seed}:{source}:{game}".encode(), digest_size=8).digest()
+def deal_key(decks, nobles) -> str:
+    """What identifies a game: its deal (each level's card order and the nobles), not the match id, new
+    each time a match is logged; a logged game and its arbiter record have the same key."""
+    text = json.dumps([[list(map(int, d)) for d in decks], list(map(int, nobles))], separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def in_heldout(unit: str, seed: int, holdout: float) -> bool:
+    digest = hashlib.blake2b(f"{seed}:{unit}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") / 2**64 < holdout
 
 
@@ -208,12 +216,14 @@ def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[s
         turns = con.execute(
             "SELECT round, seat, action, tokens, returned, message, chips, gold, points FROM stg_spl_turns "
             "WHERE match_id = ? AND game = ? ORDER BY round, seat", [match_id, g]).fetchall()
-        moves = next((m for m in (replay_logged(d, players, turns) for d in _deals(seed, g, players)) if m), None)
-        if moves is None:
+        found = next(((d, m) for d in _deals(seed, g, players) if (m := replay_logged(d, players, turns))), None)
+        if found is None:
             skipped += 1
             continue
+        deal, moves = found
+        unit = deal_key(deal.decks, deal.nobles)
         for game, code, seat in moves:
-            into.add(game, code, names[seat], (match_id, g))
+            into.add(game, code, names[seat], unit)
             if _same_player(names[seat], player):
                 sources.add(match_id)
     return sorted(sources), skipped
@@ -246,12 +256,13 @@ def read_records(files, player: str, *, into: Decisions) -> list[str]:
                            "game-NNN.json files from arbiter.php --save or cardlab judge splendor --save") from None
         names = record["players"]
         into.seen.update(names)
+        unit = deal_key(record["decks"], record["nobles"])
         turns = [t for rnd in record["rounds"] for t in rnd]
         for k, turn in enumerate(turns):
             move = rec.move_of_turn(turn)
             if move is None:
                 continue
-            into.add(states[k], code_of(states[k], move), names[k % len(names)], (str(path), 0))
+            into.add(states[k], code_of(states[k], move), names[k % len(names)], unit)
             if _same_player(names[k % len(names)], player) and str(path) not in sources:
                 sources.append(str(path))
     return sources
@@ -360,7 +371,7 @@ def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float
         seen = sorted(data.seen | set(data.players))
         raise NotFound(f"no Splendor decisions of {player!r} in the chosen sources; players seen: "
                        + (", ".join(seen[:12]) or "none"))
-    held = np.array([in_heldout(s, g, seed, holdout) for s, g in data.units], dtype=bool)
+    held = np.array([in_heldout(u, seed, holdout) for u in data.units], dtype=bool)
     population = fit_logit(Stacked.of(data, ~held), l2=POPULATION_L2)
     weights = fit_logit(Stacked.of(data, mine & ~held), l2=SHRINK, prior=population)
     test = Stacked.of(data, mine & held)
