@@ -10,11 +10,12 @@ console = Console()
 
 
 def decisions(
-    game: str = typer.Option("holdem-training",
-                             help="Game whose pairs are run: holdem-training, twocarddraw, cg-holdem."),
+    game: str = typer.Option(None, help="Game whose pairs are run (default: the main job's game, the first "
+                                        "declaring a demo sweep; a game without pairs is refused with the list)."),
     repeats: int = typer.Option(10, help="Independent runs per pair (each on its own sweep seed).",
                                 callback=checks.count),
-    pair: list[str] = typer.Option([], "--pair", help="Pairs to run (default: all): null, worse, better."),
+    pair: list[str] = typer.Option([], "--pair", help="Pairs to run (default: all the game's; an unknown name is "
+                                                      "refused with the game's list)."),
     cap: int = typer.Option(20_000, help="Units per config and phase at most.", callback=checks.count),
     seed: int = typer.Option(1000, help="Run r plays sweep seed SEED + r.", callback=checks.seed),
     alpha: float = typer.Option(0.05, help="The SPRT's alpha (and the race's)."),
@@ -37,8 +38,10 @@ def decisions(
     differences resampled at d0 and at d1."""
     from bench.decisions import FIXED_PER_CONFIG, PAIRS, run
     from cardlab import prefect_local
+    from flows import games
     from flows.decide import make_rule
 
+    game = game or games.demo_game()  # named by the games' declarations, not here
     if luck:
         _luck(game, hands=luck, seed=seed, pairs=tuple(pair) or None)
         return
