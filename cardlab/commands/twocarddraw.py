@@ -349,7 +349,7 @@ def fit(
 ):
     """Estimate the server of a logged match from what the player saw (EM over hidden cards), write it
     as a strategy file and measure it against the truth as hands accumulate (Prefect flow)."""
-    from flows.fit_opponent import fit_opponent, read_hands, truth_of_match
+    from flows.opponents.twocarddraw_fit import fit_opponent, read_hands, truth_of_match
     from flows.settings import Paths
 
     marks = tuple(options.integers(checkpoints, "--checkpoints", lo=0,

@@ -4,7 +4,7 @@ The server is named by the option that selected it: the strategy file's name (`s
 `gen:BET1-BET2-STEPS-SEED` for a generated one; `server` (or `*`) takes every twocarddraw match
 asked for (they must share the bet sizes). The fit uses only what the player saw (the mixture
 bot's posterior over the server, online EM over its hidden cards, shrunk toward the prior with
-weight by the number of hands: flows/fit_opponent.py fit_server). Held-out figures score the
+weight by the number of hands: flows/opponents/twocarddraw_fit.py fit_server). Held-out figures score the
 server's true choices (the hand log keeps its cards) on the held-out hands.
 
 A TwoCardDraw match has one seat, the player's: the fitted server enters as the match option
@@ -26,7 +26,7 @@ from engine.core.errors import BadValue, NotFound
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.protocol import write_strategy
 from engine.twocarddraw.strategy import Strategy
-from flows import fit_opponent as F
+from flows.opponents import twocarddraw_fit as F
 from flows.opponents.base import Calibration, FittedModel
 
 GAME = "twocarddraw"

@@ -12,9 +12,9 @@ from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.best_response import best_response, policy_value
 from engine.twocarddraw.protocol import read_strategy
 from flows import events
-from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
 from flows.opponents import twocarddraw as M
+from flows.opponents import twocarddraw_fit as F
 from flows.store import log_judged_match
 from tests.twocarddraw.test_fit import UniformBot
 
