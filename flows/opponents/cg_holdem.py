@@ -230,7 +230,8 @@ def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
 def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: float = 0.2) -> FittedModel:
     """From the hand log (`matches`; None: every match where the player sat) and PHH `files` (files,
     folders, or `imported`: flows.histories); with files and no matches, from the files alone."""
-    paths = list({digest_of(p.read_bytes()): p for p in expand(files)}.values())  # one copy of each content
+    # one copy of each content, in the order of their hashes: the same histories are the same sources wherever kept
+    paths = [p for _, p in sorted({digest_of(p.read_bytes()): p for p in expand(files)}.items())]
     match_ids = [] if con is None or (files and not matches) else _matches(con, player, matches)
     rows, _ = decisions(con, player, match_ids, seed=seed, holdout=holdout) if match_ids else ([], 0)
     from_files, names = file_decisions(player, paths, seed=seed, holdout=holdout)
