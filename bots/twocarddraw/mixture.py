@@ -80,7 +80,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
         self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
-        self.rng = seeds.generator(seeds.unit_key(seeds.match_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
+        self.rng = seeds.generator(seeds.unit_key(self.draw_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                   seeds.Purpose.BOT))
         self.means = self._posterior_means()
         self.resolve()
