@@ -45,12 +45,17 @@ def _write_whole(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
-def import_file(path: Path) -> Kept:
-    """Check one PHH file and keep a copy of it (BadHistory / MissingFile in one line)."""
-    if not path.is_file():
-        raise MissingFile(f"{path}: no such file; accepted: PHH files (.phh, .phhs) or folders of them")
-    data = path.read_bytes()
-    hands = read_bytes(data, path.name)
+def import_files(paths) -> list[Kept]:
+    """Check every PHH file named (files, folders) and then keep a copy of each: a bad one (BadHistory,
+    MissingFile, one line) stops the import before anything is kept."""
+    checked = []
+    for path in expand(paths):
+        data = path.read_bytes()
+        checked.append((path, data, read_bytes(data, path.name)))
+    return [_keep(path, data, hands) for path, data, hands in checked]
+
+
+def _keep(path: Path, data: bytes, hands) -> Kept:
     digest = digest_of(data)
     folder = histories_dir()
     folder.mkdir(parents=True, exist_ok=True)

@@ -37,9 +37,9 @@ def phh_import(files: list[Path] = typer.Argument(..., help="PHH files (.phh, .p
                json_: bool = typer.Option(False, "--json", help="Print one JSON object (the last line of output).")):
     """Check CodinGame Hold'em hand histories (no-limit hold'em PHH, as PokerKit writes) and keep copies
     beside the hand log, so `cardlab fit cg-holdem --player NAME --phh imported` fits from them later."""
-    from flows.histories import expand, histories_dir, import_file
+    from flows.histories import histories_dir, import_files
 
-    kept = [import_file(path) for path in expand(files)]  # BadHistory, MissingFile: one line naming file and hand
+    kept = import_files(files)  # BadHistory, MissingFile: one line naming the file and the hand
     if json_:
         typer.echo(json.dumps({"folder": str(histories_dir()), "files": [_kept(k) for k in kept],
                                "hands": sum(k.hands for k in kept),

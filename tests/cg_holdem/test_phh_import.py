@@ -239,6 +239,7 @@ def test_import_of_a_malformed_file_is_one_line_and_keeps_nothing(tmp_path, monk
     monkeypatch.setenv("CARDLAB_HOME", str(tmp_path))
     monkeypatch.setenv("CARDLAB_DB", str(tmp_path / "handlog.duckdb"))
     (tmp_path / "in").mkdir()
+    (tmp_path / "in" / "a_good.phh").write_text(ELSEWHERE)  # checked first, yet not kept either
     (tmp_path / "in" / "broken.phh").write_text(MALFORMED[6][0])
     code, out, err = _cli(monkeypatch, "phh", "import", str(tmp_path / "in"))
     assert code == 2 and out == ""
