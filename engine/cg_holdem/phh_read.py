@@ -181,9 +181,12 @@ def _hand(fields: dict, name: str, digest: str, section: str, place: int) -> Han
     ante_paid = [min(int(a * scale), s) for a, s in zip(antes, whole, strict=True)]
     posted = [min(int(b * scale), s - a) for b, s, a in zip(blinds, whole, ante_paid, strict=True)]
     event, number = fields.get("event", ""), fields.get("hand", place)
+    contest = isinstance(event, str) and event.startswith(CG_EVENT)
     if not isinstance(number, int) or isinstance(number, bool) or number < 1:
-        raise _fail(name, section, f"hand = {number!r}; accepted: a hand number of 1 or more")
-    bb = big_blind(number) if isinstance(event, str) and event.startswith(CG_EVENT) else int(min_bet * scale)
+        if contest:  # the blind level depends on it
+            raise _fail(name, section, f"hand = {number!r}; accepted: a hand number of 1 or more")
+        number = place
+    bb = big_blind(number) if contest else int(min_bet * scale)
     if bb <= 0:
         bb = max(posted)
     if bb <= 0:
@@ -218,9 +221,12 @@ def _action(words: list[str], action: str, n: int, name: str, section: str):
         return p, verb, Decimal(0), None
     if verb == "cbr" and len(words) == 3:
         try:
-            return p, verb, Decimal(words[2]), None
+            amount = Decimal(words[2])
         except ArithmeticError:
-            raise _fail(name, section, f"action {action!r}: amount {words[2]!r}; accepted: a number") from None
+            amount = Decimal("NaN")
+        if not amount.is_finite():
+            raise _fail(name, section, f"action {action!r}: amount {words[2]!r}; accepted: a number")
+        return p, verb, amount, None
     if verb == "sm" and len(words) in (2, 3):
         shown = None if len(words) == 2 or words[2] == "-" else _cards(words[2], name, section, action)
         return p, verb, Decimal(0), shown

@@ -146,6 +146,30 @@ def test_pokerkit_reads_what_the_reader_accepts_and_agrees_on_the_stacks(logged)
         assert len(expected) == 8 and [list(step.turn.stacks) for step in replay(hand)] == expected
 
 
+def test_what_pokerkit_writes_is_read_with_its_stacks():
+    """A heads-up hand written by PokerKit itself (its quoting, a big-blind ante posted swapped)."""
+    game = pokerkit.NoLimitTexasHoldem((pokerkit.Automation.ANTE_POSTING, pokerkit.Automation.BET_COLLECTION,
+                                        pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
+                                        pokerkit.Automation.CARD_BURNING, pokerkit.Automation.CHIPS_PUSHING,
+                                        pokerkit.Automation.CHIPS_PULLING), False, {1: 200}, (100, 200), 200)
+    state = game((5000, 3000), 2)
+    state.deal_hole("AsKs")
+    state.deal_hole("7c7d")
+    for act in ("complete_bet_or_raise_to:600", "check_or_call", "deal_board:Jc3d5c", "check_or_call",
+                "complete_bet_or_raise_to:900", "complete_bet_or_raise_to:2200", "fold"):
+        name, _, arg = act.partition(":")
+        getattr(state, name)(*([int(arg)] if arg.isdigit() else [arg] if arg else []))
+    history = pokerkit.HandHistory.from_game_state(game, state)
+    history.players = ["bb", "button"]
+    text = history.dumps()
+    (hand,) = read_bytes(text.encode(), "pokerkit.phh")
+    assert "antes = [0, 200]" in text.replace("'", "")
+    assert hand.antes == (200, 0) and hand.blinds == (200, 100)  # swapped heads-up: p1, the big blind, posts both
+    assert [list(step.turn.stacks) for step in replay(hand)] == _pokerkit_stacks(text)[0]
+    steps = [step.text for step in replay(hand)]
+    assert steps == ["BET_500", "CALL", "CHECK", "BET_900", "BET_2200", "FOLD"]  # BET_x: the chips added
+
+
 def test_a_hand_from_elsewhere_reads_the_same_in_chips_or_currency(tmp_path):
     (tmp_path / "chips.phh").write_text(ELSEWHERE)
     (tmp_path / "money.phh").write_text(_currency(ELSEWHERE))
@@ -185,6 +209,8 @@ MALFORMED = [
      'actions = ["p2 cc", "p1 cc", "d db 2c3c"]\n', "a board of 2 cards"),
     ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [5, 10]\nmin_bet = 10\nstarting_stacks = [100, 100]\n'
      'actions = ["p1 bet 20"]\n', "action 'p1 bet 20'; accepted:"),
+    ('variant = "NT"\nantes = [0, 0]\nblinds_or_straddles = [5, 10]\nmin_bet = 10\nstarting_stacks = [100, 100]\n'
+     'actions = ["p2 cbr inf"]\n', "amount 'inf'; accepted: a number"),
     ("[1]\nvariant = 3\n[2]\nx = 1\n", "hand 1: no antes"),
 ]
 
