@@ -11,6 +11,7 @@ import re
 import shlex
 import shutil
 import sys
+import typing
 from pathlib import Path
 
 import typer
@@ -267,14 +268,19 @@ _NUMBERS = {int: ("a whole number", _WHOLE, "digits 0-9 with an optional sign, s
 
 
 def ascii_number(param, value) -> None:
-    """Stop on an int or float option's raw text that is not plain ASCII digits, in one line, before typer
-    converts it (its own refusal is a box that says nothing of what is accepted)."""
+    """Stop on an int or float option's raw text (each one, for a repeatable list[int] option) that is not plain
+    ASCII digits, in one line, before typer converts it (its own refusal is a box that says nothing of what is
+    accepted)."""
     kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
-    if kind not in _NUMBERS or not isinstance(value, str):
+    texts = [value]
+    if typing.get_origin(kind) is list and isinstance(value, (list, tuple)):
+        kind, texts = typing.get_args(kind)[0], list(value)
+    if kind not in _NUMBERS:
         return
     what, pattern, accepted = _NUMBERS[kind]
-    if not pattern.fullmatch(value):
-        fail(f"{_name(param)} {value!r} is not {what} in ASCII digits; accepted: {accepted}")
+    for text in texts:
+        if isinstance(text, str) and not pattern.fullmatch(text):
+            fail(f"{_name(param)} {text!r} is not {what} in ASCII digits; accepted: {accepted}")
 
 
 def _install_ascii_numbers() -> None:

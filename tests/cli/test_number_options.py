@@ -37,3 +37,9 @@ def test_ascii_counts_and_signed_seeds_still_pass_the_check():
     for kind, text in ((int, "20000"), (int, "-7"), (int, "+3"), (float, "0.25"), (float, "1e-3"), (float, ".5")):
         param = SimpleNamespace(type_descriptor=SimpleNamespace(annotation=kind), opts=["--x"], name="x")
         assert checks.ascii_number(param, text) is None, text
+
+
+def test_each_value_of_a_repeatable_number_option_takes_ascii_digits_only(handlog):
+    refused(run("cg-holdem", "tournament", "--players", "2", "--players", "\uff13"), "--players", "'\uff13'",
+            "ASCII digits")
+    assert not handlog.exists()
