@@ -16,8 +16,6 @@ from flows.phh_export import export_match
 from flows.store import HandLog, read_only
 from tests.cli.test_cli import cardlab as run_cli
 
-pokerkit = pytest.importorskip("pokerkit")
-
 EXACT = ("station", "montecarlo", 23)  # a match whose every hand PHH states exactly (no raise nobody could answer)
 MIXED = ("montecarlo", "aggressive", 26)  # one with raises over an all-in, which PHH can only write as calls
 
@@ -117,6 +115,7 @@ def test_the_only_differences_are_raises_nobody_could_answer(logged):
 
 def _pokerkit_stacks(text: str, scale: int = 1) -> list[list[list[int]]]:
     """Per hand, PokerKit's stacks just before each betting action (f, cc, cbr), times `scale`."""
+    pokerkit = pytest.importorskip("pokerkit")  # a test dependency (requirements-test.lock)
     hands = []
     for history in pokerkit.HandHistory.loads_all(text) if text.lstrip().startswith("[") else \
             [pokerkit.HandHistory.loads(text)]:
@@ -148,6 +147,7 @@ def test_pokerkit_reads_what_the_reader_accepts_and_agrees_on_the_stacks(logged)
 
 def test_what_pokerkit_writes_is_read_with_its_stacks():
     """A heads-up hand written by PokerKit itself (its quoting, a big-blind ante posted swapped)."""
+    pokerkit = pytest.importorskip("pokerkit")
     game = pokerkit.NoLimitTexasHoldem((pokerkit.Automation.ANTE_POSTING, pokerkit.Automation.BET_COLLECTION,
                                         pokerkit.Automation.BLIND_OR_STRADDLE_POSTING,
                                         pokerkit.Automation.CARD_BURNING, pokerkit.Automation.CHIPS_PUSHING,
