@@ -62,13 +62,31 @@ HELDOUT_LAWS = {"uniform": (B.MIN_STEPS, B.MAX_STEPS, False), "log-uniform": (B.
 def heldout_server(index: int) -> BenchServer:
     """Held-out server i: bet pair (13 i + 7 mod 35), step law cycling over HELDOUT_LAWS (half the
     servers at 100,000+ steps), reading cycling over HELDOUT_READINGS (pairs of alternatives)."""
-    bets = R.ALL_BET_SIZES[(index * 13 + 7) % len(R.ALL_BET_SIZES)]
-    seed = HELDOUT_SEED + index
+    return _heldout(index, R.ALL_BET_SIZES[(index * 13 + 7) % len(R.ALL_BET_SIZES)], HELDOUT_SEED + index,
+                    HELDOUT_READINGS)
+
+
+def _heldout(index: int, bets: R.BetSizes, seed: int, readings: tuple[B.Reading, ...]) -> BenchServer:
     rng = seeds.generator(seeds.unit_key(seeds.match_key(seed), index, seeds.Purpose.OPPONENT))
     law = tuple(HELDOUT_LAWS)[index % len(HELDOUT_LAWS)]
     lo, hi, log = HELDOUT_LAWS[law]
     steps = int(round(math.exp(rng.uniform(math.log(lo), math.log(hi))))) if log else int(rng.integers(lo, hi + 1))
-    return BenchServer(index, bets, steps, seed, HELDOUT_READINGS[index % len(HELDOUT_READINGS)], law)
+    return BenchServer(index, bets, steps, seed, readings[index % len(readings)], law)
+
+
+HELDOUT2_SEED = 9_500_000  # the second held-out set (drawn after the first was measured more than once)
+HELDOUT2_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),
+                     B.Reading(proposal="perturb", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
+
+
+def heldout2_server(index: int) -> BenchServer:
+    """Second held-out server i, drawn like heldout_server but apart from it: bet pair (17 i + 3 mod 35),
+    seeds from 9,500,000, reading combinations neither the tuning set nor the first held-out set uses
+    (pairs, a triple, all four alternatives), the same step laws in turn."""
+    return _heldout(index, R.ALL_BET_SIZES[(index * 17 + 3) % len(R.ALL_BET_SIZES)], HELDOUT2_SEED + index,
+                    HELDOUT2_READINGS)
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -83,7 +101,7 @@ def far_tuning_server(index: int) -> BenchServer:
 
 
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
-                                                        "heldout": heldout_server}
+                                                        "heldout": heldout_server, "heldout2": heldout2_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
