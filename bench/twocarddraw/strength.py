@@ -21,10 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.choice import BotChoice
+from bots.twocarddraw.robust import load_equilibrium
 from engine.core import seeds
 from engine.core.stats import Z95, summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
+from engine.twocarddraw.equilibrium import value as equilibrium_value
 from engine.twocarddraw.exact import exact_run
 
 
@@ -114,7 +116,8 @@ def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: in
         strategy = server.strategy()
         row = {"server": index, "bet1": server.bets.bet1, "bet2": server.bets.bet2, "steps": server.steps,
                "step_law": server.step_law, "reading": server.reading.label or "default",
-               "seed": server.seed, "br_value": B.best_response(strategy).value}
+               "seed": server.seed, "br_value": B.best_response(strategy).value,
+               "safe": safe_value(server.bets, strategy)}
         for e in entries:
             runs = [exact_run(makers[e.label](), strategy, seed=s, hands=hands) for s in deal_seeds]
             row[e.label] = float(np.mean([r.expected_per_hand for r in runs]))
@@ -127,6 +130,12 @@ def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: in
             progress(f"server {index} ({server.bets.bet1},{server.bets.bet2}) {server.steps} steps, "
                      f"{row['reading']}: BR {row['br_value']:+.4f}; {ratios}")
     return rows
+
+
+def safe_value(bets: R.BetSizes, strategy) -> float:
+    """What the game's safe strategy (the CFR+ equilibrium the robust bot caches) earns against this
+    server per hand: the floor a robust response should not fall below by more than the noise."""
+    return equilibrium_value(bets, load_equilibrium(bets).player, strategy.probs)
 
 
 def _paired(diff: np.ndarray) -> dict:
@@ -167,6 +176,11 @@ def summarise(rows: list[dict], labels: list[str]) -> dict:
             "max_cpu": float(max(r[f"{label}|cpu"] for r in rows)),
             "faults": sum(r[f"{label}|status"] != "ok" for r in rows),
         }
+        if all("safe" in r for r in rows):  # item 3: the bot against the safe strategy, server by server
+            minus_safe = ev - np.array([r["safe"] for r in rows])
+            out[label]["minus_safe_per_hand"] = {**_paired(minus_safe), "min": float(minus_safe.min()),
+                                                 "below": [r["server"] for r, d in zip(rows, minus_safe, strict=True)
+                                                           if d < 0]}
         if label != first:
             mine = np.array([r[first] for r in rows])
             out[label]["first_minus_ratio"] = _paired(mine / br - ratios)

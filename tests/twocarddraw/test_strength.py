@@ -46,6 +46,15 @@ def test_summary_ratios_and_paired_differences():
                                                  "ratio_of_sums": pytest.approx(0.19 / 0.3)}
 
 
+def test_summary_pairs_each_bot_with_the_safe_strategy_server_by_server():
+    rows = [{"server": i, "br_value": 0.2, "safe": safe, "reading": "default", "step_law": "uniform", "a": a,
+             "a|last1000": a, "a|cpu": 1.0, "a|status": "ok"}
+            for i, (safe, a) in enumerate([(-0.1, 0.05), (0.1, 0.08), (0.0, 0.1)])]
+    got = summarise(rows, ["a"])["a"]["minus_safe_per_hand"]
+    assert got["mean"] == pytest.approx(np.mean([0.15, -0.02, 0.1])) and got["min"] == pytest.approx(-0.02)
+    assert got["below"] == [1]
+
+
 def test_heldout_servers_are_apart_from_the_tuning_servers():
     tuning = [benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
     held = [heldout_server(i) for i in range(40)]
