@@ -5,10 +5,11 @@ Decisions come from the hand log (the spl_turns of judged matches, matches, swee
 game is replayed from its deal, the moves read back from the logged tokens and every turn checked
 against the logged chips, gold and points) and from the arbiter's own records (`files`, replayed by
 engine.splendor.record). A population model is fitted to every player's fit decisions (L2 toward 0),
-then the player's own model with an L2 pull toward the population (SHRINK), so a player with few
-decisions stays near the field. Held-out decisions (a hash of the game's deal: its cards' order and
-nobles, so a game logged again, or saved as an arbiter record, falls on the same side) measure the
-player's model, the population model and uniform over the legal moves, and the calibration by move kind.
+then the player's own model with an L2 pull toward the population, so a player with few decisions
+stays near the field; the pull is chosen per player (SHRINKS) on an inner quarter of its fitted
+games. Held-out decisions (a hash of the game's deal: its cards' order and nobles, so a game logged
+again, or saved as an arbiter record, falls on the same side) measure the player's model, the
+population model and uniform over the legal moves, and the calibration by move kind.
 """
 
 import hashlib
@@ -33,7 +34,10 @@ from flows.opponents.base import Calibration, FittedModel
 GAME = "splendor"
 METHOD = "conditional-logit"
 POPULATION_L2 = 1.0  # keeps the population fit finite when a feature separates the moves
-SHRINK = 10.0  # L2 pull of a player's weights toward the population's (in decisions' worth of evidence)
+# L2 pulls of a player's weights toward the population's to choose from: a strong one keeps a player seen in
+# few games near the field; a weak one lets a near-deterministic player (greedy) sharpen to its own choices
+SHRINKS = (10.0, 1.0, 0.1, 0.01)
+INNER = 0.25  # share of the fitted games (by deal) that choose the pull
 PHASES = ((1, 10, "rounds 1-10"), (11, 20, "rounds 11-20"), (21, 10**6, "rounds 21+"))
 _RETURNED = re.compile(r"a returnat jetoane de culorile ([0-9, ]+)\.$")
 
@@ -307,7 +311,7 @@ class Stacked:
         return float(np.log(self.sizes).mean()) if len(self) else float("nan")
 
 
-def fit_logit(data: Stacked, *, l2: float, prior: np.ndarray | None = None, steps: int = 50) -> np.ndarray:
+def fit_logit(data: Stacked, *, l2: float, prior: np.ndarray | None = None, steps: int = 100) -> np.ndarray:
     """Maximum likelihood by Newton's method with step halving: minimises the total negative
     log-likelihood + l2 / 2 * |w - prior|^2 (strictly convex for l2 > 0)."""
     prior = np.zeros(NUM_FEATURES) if prior is None else prior
@@ -361,6 +365,17 @@ def calibration(data: Stacked, w: np.ndarray, rounds: np.ndarray) -> tuple[Calib
     return tuple(out)
 
 
+def choose_shrink(data: Decisions, fitted: np.ndarray, population: np.ndarray, seed: int) -> tuple[float, dict]:
+    """The pull toward the population that best predicts an inner quarter of the fitted games (by deal) from
+    the rest: (the pull, the inner log-loss of each). The held-out games are not looked at."""
+    inner = np.array([in_heldout(f"inner:{u}", seed, INNER) for u in data.units], dtype=bool)
+    train, valid = Stacked.of(data, fitted & ~inner), Stacked.of(data, fitted & inner)
+    if not len(train) or not len(valid):
+        return SHRINKS[0], {}
+    losses = {s: valid.logloss(fit_logit(train, l2=s, prior=population)) for s in SHRINKS}
+    return min(losses, key=losses.get), losses
+
+
 def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float = 0.2,
                   sources: tuple[str, ...] = ()) -> FittedModel:
     """The population and the player's model from collected decisions, with held-out metrics."""
@@ -373,13 +388,15 @@ def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float
                        + (", ".join(seen[:12]) or "none"))
     held = np.array([in_heldout(u, seed, holdout) for u in data.units], dtype=bool)
     population = fit_logit(Stacked.of(data, ~held), l2=POPULATION_L2)
-    weights = fit_logit(Stacked.of(data, mine & ~held), l2=SHRINK, prior=population)
+    shrink, inner = choose_shrink(data, mine & ~held, population, seed)
+    weights = fit_logit(Stacked.of(data, mine & ~held), l2=shrink, prior=population)
     test = Stacked.of(data, mine & held)
     rounds = np.array(data.rounds)[mine & held]
     return FittedModel(
         game=GAME, player=player, method=METHOD,
         params={"features": list(FEATURES), "weights": [float(v) for v in weights],
-                "population": [float(v) for v in population], "shrink": SHRINK, "population_l2": POPULATION_L2,
+                "population": [float(v) for v in population], "shrink": shrink,
+                "inner_logloss": {str(k): round(v, 4) for k, v in inner.items()}, "population_l2": POPULATION_L2,
                 "population_decisions": int((~held).sum())},
         decisions=int((mine & ~held).sum()), heldout_decisions=len(test),
         heldout_logloss=test.logloss(weights), baseline_logloss=test.logloss(population),
