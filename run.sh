@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The two set-up commands of the README:  ./run.sh demo   and   ./run.sh test
-# Both install everything from nothing (a venv from the lock file) before they run.
+# Both install what they need from nothing before they run: demo the runtime (requirements.lock), test
+# adds the test packages (requirements-test.lock: pytest, lint, oracles). Measured: docs/setup.md.
 set -euo pipefail
 cd "$(dirname "$0")"; ROOT="$PWD"
 . .ci/env.sh
@@ -14,21 +15,37 @@ install_project() {  # the editable install: its metadata carries the games' ent
   cp pyproject.toml .venv/.project-stamp
 }
 
+install_lock() {  # $1: a lock file, installed into .venv (what it already holds at these pins stays)
+  if [ -x .cache/tools/bin/uv ] || { python3.11 -m venv .cache/tools && .cache/tools/bin/pip install -q uv==0.13.9; }; then
+    .cache/tools/bin/uv pip install -q --python .venv/bin/python --compile-bytecode -r "$1"
+  else
+    .venv/bin/pip install -q -r "$1"        # fallback: plain pip
+  fi
+}
+
 bootstrap() {
   local stamp=.venv/.lock-stamp
   if [ -x .venv/bin/python ] && cmp -s requirements.lock "$stamp" && [ -x .venv/bin/cardlab ]; then
     cmp -s pyproject.toml .venv/.project-stamp || install_project  # a new game or command: fresh metadata
     return
   fi
-  echo "cardlab: installing the locked environment into .venv (first run only)" >&2
+  echo "cardlab: installing the locked runtime into .venv (first run only)" >&2
+  local start=$SECONDS
   rm -rf .venv && python3.11 -m venv .venv
-  if [ -x .cache/tools/bin/uv ] || { python3.11 -m venv .cache/tools && .cache/tools/bin/pip install -q uv==0.13.9; }; then
-    .cache/tools/bin/uv pip install -q --python .venv/bin/python --compile-bytecode -r requirements.lock
-  else
-    .venv/bin/pip install -q -r requirements.lock        # fallback: plain pip
-  fi
+  install_lock requirements.lock
   install_project
   cp requirements.lock "$stamp"
+  echo "cardlab: runtime installed in $((SECONDS - start)) s" >&2
+}
+
+bootstrap_tests() {  # the runtime's venv plus the test packages; a new runtime lock rebuilt .venv and its stamp
+  local stamp=.venv/.test-lock-stamp
+  cmp -s requirements-test.lock "$stamp" && return
+  echo "cardlab: adding the test packages to .venv (first test run only)" >&2
+  local start=$SECONDS
+  install_lock requirements-test.lock
+  cp requirements-test.lock "$stamp"
+  echo "cardlab: test packages installed in $((SECONDS - start)) s" >&2
 }
 
 bootstrap
@@ -37,6 +54,7 @@ case "${1:-}" in
   demo) shift; exec cardlab demo "$@" ;;
   test)
     shift
+    bootstrap_tests
     command -v chromium >/dev/null 2>&1 || .ci/install-browser.sh  # the browser test of the report pages
     ruff check engine bots flows reports cardlab bench tests  # the project's own code: a user's bots elsewhere in the folder never fail the tests
     set +e; python -m pytest -q "$@"; rc=$?; set -e

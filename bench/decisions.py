@@ -5,6 +5,13 @@ Each run is a real decided sweep (race, then the SPRT on fresh deals) of one cha
 baseline, on its own sweep seed (so its own deals), in a scratch hand log; MLflow is left out (it
 does not change a decision). A wrong decision is "switch" where keeping is right, or "keep" where
 switching is; "undecided" at the cap is counted apart.
+
+A full run costs a sweep's overhead and, on the null pair, thousands of hands; bounding an error rate near
+alpha takes hundreds of runs. `pool` and `blocks` are the faster harness: the pair's configs play a long
+stretch of deals once (the judge's real output, the game's luck taken out by flows.decide.Outcomes), and the
+same SPRT (flows.stats.Sprt on flows.stats.paired_look, as the confirmation reads it) runs again and again
+on consecutive disjoint blocks of those paired differences: every run on hands no other run saw, so the runs
+are independent like the full pipeline's.
 """
 
 import shutil
@@ -13,8 +20,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+import numpy as np
+
 from engine.core.stats import Proportion, exact_binomial
-from flows.decide import Rule, make_rule, with_runner
+from flows.decide import Rule, defaults_for, make_rule, with_runner
+from flows.stats import paired_look
 from flows.sweep import SweepSpec
 
 FIXED_PER_CONFIG = 20_000  # today's design: every config gets 20,000 units
@@ -90,13 +100,21 @@ class PairResult:
         return 2 * FIXED_PER_CONFIG / self.mean_hands
 
 
+def look_every(game: str) -> int:
+    """Units between two looks: the game's chunk, as `sweep --until-decided` plays it (cardlab/cli.py)."""
+    found = defaults_for(game)
+    return found.batch if found else 1000
+
+
 def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int = 10, cap: int = FIXED_PER_CONFIG,
         seed: int = 1000, pairs: tuple[str, ...] | None = None, rule: Rule | None = None, workers: int | None = None,
-        progress=None) -> list[PairResult]:
-    """Every pair `repeats` times, run r on sweep seed `seed + r`; `cap` units per config and phase."""
+        batch: int | None = None, progress=None) -> list[PairResult]:
+    """Every pair `repeats` times, run r on sweep seed `seed + r`; `cap` units per config and phase, a look
+    every `batch` units (default: the game's)."""
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
     bot = bot or BOT[game]
     rule = rule or make_rule(game)
+    batch = min(cap, batch or look_every(game))
     folder = Path(tempfile.mkdtemp(prefix="cardlab-bench-decisions-"))
     decide = with_runner("threads", workers=workers)
     results = []
@@ -107,7 +125,7 @@ def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int =
             decisions, hands = [], []
             for r in range(repeats):
                 spec = SweepSpec(game=game, bot=bot, grid=tuple((k, (v,)) for k, v in pair.challenger),
-                                 units=cap, seed=seed + r, chunk_size=min(cap, 1000), baseline=pair.baseline)
+                                 units=cap, seed=seed + r, chunk_size=batch, baseline=pair.baseline)
                 got = decide(spec, rule, db=db, track=False)
                 decisions.append(got.decision)
                 hands.append(got.hands)
@@ -128,24 +146,29 @@ class Resampled:
     sd: float
     skewness: float
     kurtosis: float  # excess
-    alpha: float  # share of runs at d0 that said switch
-    beta: float  # share of runs at d1 that said keep
+    wrong_d0: Proportion  # runs at d0 that said switch, with the exact 95% interval of the rate
+    wrong_d1: Proportion  # runs at d1 that said keep
     units_d0: float  # mean units per config at d0
     units_d1: float
     undecided: float
     runs: int
+
+    @property
+    def alpha(self) -> float:
+        return self.wrong_d0.rate
+
+    @property
+    def beta(self) -> float:
+        return self.wrong_d1.rate
 
 
 def resample(con, sweep_id: str, rule: Rule, *, runs: int = 1000, cap: int = FIXED_PER_CONFIG, batch: int = 1000,
              seed: int = 1) -> list[Resampled]:
     """Every ordered pair of the sweep's configs (both signs of each difference: the skew's direction
     matters) as the confirmation would test it, `runs` times at d0 and at d1, looking every `batch` units."""
-    import numpy as np
-
     rows = con.execute("SELECT match_id FROM matches WHERE sweep_id = ? ORDER BY match_id", [sweep_id]).fetchall()
     ids = [r[0] for r in rows]
     rng = np.random.default_rng(seed)
-    test = rule.sprt()
     out = []
     for i, a in enumerate(ids):
         for b in ids[i + 1:]:
@@ -155,26 +178,30 @@ def resample(con, sweep_id: str, rule: Rule, *, runs: int = 1000, cap: int = FIX
             if len(d) < 2 or d.std() == 0:
                 continue
             for sign, name in ((1.0, f"{a} minus {b}"), (-1.0, f"{b} minus {a}")):
-                base = sign * (d - d.mean())
-                verdicts, units = {}, {}
-                for shift in (rule.d0, rule.d1):
-                    verdicts[shift], units[shift] = _sprt_runs(base + shift, test, rng, runs=runs, cap=cap,
-                                                               batch=batch)
-                sd = float(base.std())
-                z = base / sd
-                out.append(Resampled(
-                    name, sd, float((z ** 3).mean()), float((z ** 4).mean() - 3),
-                    float(np.mean(verdicts[rule.d0] == "H1")), float(np.mean(verdicts[rule.d1] == "H0")),
-                    float(units[rule.d0].mean()), float(units[rule.d1].mean()),
-                    float(np.mean(np.concatenate([verdicts[rule.d0], verdicts[rule.d1]]) == None)),  # noqa: E711
-                    runs))
+                out.append(resampled(name, sign * d, rule, rng, runs=runs, cap=cap, batch=batch))
     return out
+
+
+def resampled(name: str, d: np.ndarray, rule: Rule, rng, *, runs: int, cap: int, batch: int) -> Resampled:
+    """The SPRT `runs` times on `d` centred at d0 and shifted to d1, drawn with replacement."""
+    base = d - d.mean()
+    test = rule.sprt()
+    verdicts, units = {}, {}
+    for shift in (rule.d0, rule.d1):
+        verdicts[shift], units[shift] = _sprt_runs(base + shift, test, rng, runs=runs, cap=cap, batch=batch)
+    sd = float(base.std())
+    z = base / sd
+    return Resampled(
+        name, sd, float((z ** 3).mean()), float((z ** 4).mean() - 3),
+        exact_binomial(int(np.sum(verdicts[rule.d0] == "H1")), runs),
+        exact_binomial(int(np.sum(verdicts[rule.d1] == "H0")), runs),
+        float(units[rule.d0].mean()), float(units[rule.d1].mean()),
+        float(np.mean(np.concatenate([verdicts[rule.d0], verdicts[rule.d1]]) == None)),  # noqa: E711
+        runs)
 
 
 def _sprt_runs(values, test, rng, *, runs: int, cap: int, batch: int):
     """`runs` sequential tests on draws from `values`: each run's verdict (None at the cap) and units."""
-    import numpy as np
-
     verdicts = np.full(runs, None, dtype=object)
     used = np.full(runs, cap)
     n = np.zeros(runs)
@@ -194,3 +221,83 @@ def _sprt_runs(values, test, rng, *, runs: int, cap: int, batch: int):
             if verdict is not None:
                 verdicts[r], used[r], open_[r] = verdict, n[r], False
     return verdicts, used
+
+
+# ---------------------------------------------------------------------------------- the faster harness
+@dataclass(frozen=True)
+class Pooled:
+    """One pair's configs on the same long stretch of deals: per unit, challenger minus baseline, raw and
+    with the game's luck taken out (what decisions read)."""
+
+    pair: Pair
+    raw: np.ndarray
+    adjusted: np.ndarray
+
+
+def _play_outcomes(game: str, bot: str, config: tuple, seed: int, units: int, luck: bool):
+    """One config on `units` deals of `seed` in a scratch hand log of this process: (raw, adjusted) payoffs."""
+    from flows import games
+    from flows.decide import Outcomes
+    from flows.match import MatchPlan, run_match
+    from flows.store import HandLog
+
+    folder = Path(tempfile.mkdtemp(prefix="cardlab-bench-pool-"))
+    try:
+        with HandLog(str(folder / "handlog.duckdb")) as store:
+            run_match(MatchPlan(game=game, bot=bot, overrides=config, seed=seed, units=units,
+                                chunk_size=min(units, 5000)), store, match_id="pool", source="bench")
+            return Outcomes(store, games.get(game).luck if luck else None).of("pool", units)
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def pool(game: str = "holdem-training", *, bot: str | None = None, hands: int = 100_000, seed: int = 8000,
+         part: int = 10_000, pairs: tuple[str, ...] | None = None, luck: bool = True, workers: int = 2,
+         progress=None) -> list[Pooled]:
+    """The chosen pairs' configs on `hands` deals in parts of `part` (part p on seed `seed + p`, so each part
+    is one match per config and the parts play in parallel, each in its own process)."""
+    from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import get_context
+
+    chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
+    bot = bot or BOT[game]
+    configs = list(dict.fromkeys(c for p in chosen for c in (p.challenger, p.baseline)))
+    sizes = [min(part, hands - first) for first in range(0, hands, part)]
+    got: dict[tuple, list] = {c: [None] * len(sizes) for c in configs}
+    with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as ex:
+        jobs = {ex.submit(_play_outcomes, game, bot, c, seed + p, n, luck): (c, p)
+                for p, n in enumerate(sizes) for c in configs}
+        for job in jobs:
+            c, p = jobs[job]
+            got[c][p] = job.result()
+            if progress is not None:
+                progress(c, p, len(sizes))
+    whole = {c: (np.concatenate([r for r, _ in parts]), np.concatenate([a for _, a in parts]))
+             for c, parts in got.items()}
+    return [Pooled(p, whole[p.challenger][0] - whole[p.baseline][0], whole[p.challenger][1] - whole[p.baseline][1])
+            for p in chosen]
+
+
+def blocks(differences: np.ndarray, rule: Rule, *, batch: int, cap: int = FIXED_PER_CONFIG) -> list[tuple[str, int]]:
+    """The confirmation's SPRT run after run on consecutive disjoint blocks of real paired differences: each
+    run starts on the first unit no earlier run read, looks after every `batch` units (the SPRT itself waits
+    for its first look), and ends at a verdict or the cap, as flows/decide.py's confirmation does. Returns
+    each run's decision (switch, keep or undecided) and units per config; the last run is dropped when the
+    differences end before it does."""
+    test = rule.sprt()
+    out, start = [], 0
+    while True:
+        n, verdict = 0, None
+        while verdict is None and n < cap:
+            n = min(n + batch, cap)
+            if start + n > len(differences):
+                return out
+            look = paired_look(differences[start:start + n])
+            verdict = test.verdict(test.llr(look.n, look.mean, look.sd ** 2), look.n)
+        out.append(({"H1": "switch", "H0": "keep"}.get(verdict, "undecided"), n))
+        start += n
+
+
+def block_result(pair: Pair, runs: list[tuple[str, int]]) -> PairResult:
+    """Block runs scored like full ones (a run's units count both configs, as a sweep's hands do)."""
+    return PairResult(pair, tuple(d for d, _ in runs), tuple(2 * n for _, n in runs), 0.0)

@@ -2,13 +2,16 @@
 stops the command before anything is played or logged: one line naming the option and what
 it accepts, exit code 2.
 
-Use them as option callbacks: ``typer.Option(10_000, "--hands", callback=checks.count)``.
+Use them as option callbacks: ``typer.Option(10_000, "--hands", callback=checks.count)``. Every int or
+float option and argument is also held to ASCII digits (ascii_numbers, installed when this module loads).
 """
 
 import os
+import re
 import shlex
 import shutil
 import sys
+import typing
 from pathlib import Path
 
 import typer
@@ -256,3 +259,47 @@ def program_commands(param: typer.CallbackParam, value: list[str] | str | None) 
         if problem:
             fail(f"program {command!r}: {problem}; accepted: {PROGRAMS}")
     return value
+
+
+# Whole numbers and decimals as users type them in ASCII. Typer's parsing (pydantic) also takes '1_000', ' 5 '
+# and '5.0' as ints, and int() elsewhere reads a full-width '１'; the command line takes ASCII digits only.
+_WHOLE = re.compile(r"[+-]?[0-9]+")
+# nan and inf get through to the option's own range check, which names the range.
+_DECIMAL = re.compile(r"[+-]?(([0-9]+\.?[0-9]*|\.[0-9]+)(e[+-]?[0-9]+)?|nan|inf|infinity)", re.IGNORECASE)
+_NUMBERS = {int: ("a whole number", _WHOLE, "digits 0-9 with an optional sign, such as 2000"),
+            float: ("a number", _DECIMAL, "digits 0-9 with an optional sign, point and exponent, such as 0.25 or 1e-3")}
+
+
+def ascii_number(param, value) -> None:
+    """Stop on an int or float option's raw text (each one, for a repeatable list[int] option) that is not plain
+    ASCII digits, in one line, before typer converts it (its own refusal is a box that says nothing of what is
+    accepted)."""
+    kind = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    texts = [value]
+    if typing.get_origin(kind) is list and isinstance(value, (list, tuple)):
+        kind, texts = typing.get_args(kind)[0], list(value)
+    if kind not in _NUMBERS:
+        return
+    what, pattern, accepted = _NUMBERS[kind]
+    for text in texts:
+        if isinstance(text, str) and not pattern.fullmatch(text):
+            fail(f"{_name(param)} {text!r} is not {what} in ASCII digits; accepted: {accepted}")
+
+
+def _install_ascii_numbers() -> None:
+    """One place for every command: typer's parameter class checks the raw text first."""
+    from typer.core import _TyperParameter
+
+    convert = _TyperParameter.process_value
+    if getattr(convert, "ascii_numbers", False):
+        return
+
+    def process_value(self, ctx, value):
+        ascii_number(self, value)
+        return convert(self, ctx, value)
+
+    process_value.ascii_numbers = True  # type: ignore[attr-defined]
+    _TyperParameter.process_value = process_value
+
+
+_install_ascii_numbers()

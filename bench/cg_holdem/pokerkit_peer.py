@@ -2,6 +2,17 @@
 replays our hand histories (PHH actions) on its own state machine."""
 
 from engine.cg_holdem.phh import actions, blinds_by_position, min_bet, seat_order
+from engine.core.errors import Unavailable
+
+
+def require_pokerkit():
+    """The pokerkit module; it comes with the test packages only (requirements-test.lock), not the runtime."""
+    try:
+        import pokerkit
+    except ImportError:
+        raise Unavailable("PokerKit, this benchmark's peer, is not installed (one of the test packages); accepted: "
+                          "install them (./run.sh test, or .venv/bin/pip install -r requirements-test.lock)") from None
+    return pokerkit
 
 
 def pokerkit_plan(record):
@@ -37,15 +48,14 @@ def pokerkit_replay(plans, *, check_actors: bool = False) -> int:
     with check_actors, how many had an operation applied by another player than the PHH's)."""
     import warnings
 
-    from pokerkit import Automation, NoLimitTexasHoldem
-
-    automations = tuple(Automation[name] for name in _POKERKIT_AUTOMATIONS)
+    pokerkit = require_pokerkit()
+    automations = tuple(pokerkit.Automation[name] for name in _POKERKIT_AUTOMATIONS)
     mismatches = 0
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for (blinds, min_bet, stacks, n), ops, expected in plans:
             try:
-                state = NoLimitTexasHoldem.create_state(automations, True, 0, blinds, min_bet, stacks, n)
+                state = pokerkit.NoLimitTexasHoldem.create_state(automations, True, 0, blinds, min_bet, stacks, n)
                 for method, arg, player in ops:
                     if check_actors and player is not None and player != (
                             state.showdown_index if method == "show_or_muck_hole_cards" else state.actor_index):

@@ -5,7 +5,7 @@ import time
 from dataclasses import dataclass
 
 from bench.cg_holdem.bots import makers
-from bench.cg_holdem.pokerkit_peer import pokerkit_plan, pokerkit_replay
+from bench.cg_holdem.pokerkit_peer import pokerkit_plan, pokerkit_replay, require_pokerkit
 from engine.cg_holdem.judge import BotSeat, java_seed, play_game
 from engine.cg_holdem.phh import pokerkit_can_replay
 from engine.cg_holdem.rules import GameConfig
@@ -53,6 +53,7 @@ class Speed:
 
 
 def speed(entries: list[str], *, games: int, seed: int, repeats: int = 3) -> Speed:
+    require_pokerkit()  # before the games, not after them
     bot_makers = makers(entries)
     key = match_key(seed)
     config = GameConfig(players=4)

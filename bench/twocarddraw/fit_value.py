@@ -1,7 +1,7 @@
 """Issue 27's TwoCardDraw check, measured exactly: is the fitted server worth more than the prior?
 
 For each server: a bot plays one logged test (its hands are what a fit reads); at each count of
-hands the server is fitted from the first hands only (flows/fit_opponent.py fit_server), and the
+hands the server is fitted from the first hands only (flows/opponents/twocarddraw_fit.py fit_server), and the
 fit and the prior (the fit with no hands) are scored against the true strategy (engine
 analysis.fit_quality): value lost per hand by best-responding to the estimate instead of the truth,
 and the reach-weighted per-situation error. `--em` adds the older batch-EM fit from the bank
@@ -20,7 +20,7 @@ from bots.twocarddraw import BOTS
 from engine.core.stats import summarize
 from engine.twocarddraw import judge as J
 from engine.twocarddraw.analysis import fit_quality
-from flows import fit_opponent as F
+from flows.opponents import twocarddraw_fit as F
 
 COUNTS = (300, 1_000, 3_000, 10_000)
 

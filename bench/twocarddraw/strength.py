@@ -21,10 +21,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.choice import BotChoice
+from bots.twocarddraw.robust import load_equilibrium
 from engine.core import seeds
 from engine.core.stats import Z95, summarize
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
+from engine.twocarddraw.equilibrium import value as equilibrium_value
 from engine.twocarddraw.exact import exact_run
 
 
@@ -62,13 +64,31 @@ HELDOUT_LAWS = {"uniform": (B.MIN_STEPS, B.MAX_STEPS, False), "log-uniform": (B.
 def heldout_server(index: int) -> BenchServer:
     """Held-out server i: bet pair (13 i + 7 mod 35), step law cycling over HELDOUT_LAWS (half the
     servers at 100,000+ steps), reading cycling over HELDOUT_READINGS (pairs of alternatives)."""
-    bets = R.ALL_BET_SIZES[(index * 13 + 7) % len(R.ALL_BET_SIZES)]
-    seed = HELDOUT_SEED + index
+    return _heldout(index, R.ALL_BET_SIZES[(index * 13 + 7) % len(R.ALL_BET_SIZES)], HELDOUT_SEED + index,
+                    HELDOUT_READINGS)
+
+
+def _heldout(index: int, bets: R.BetSizes, seed: int, readings: tuple[B.Reading, ...]) -> BenchServer:
     rng = seeds.generator(seeds.unit_key(seeds.match_key(seed), index, seeds.Purpose.OPPONENT))
     law = tuple(HELDOUT_LAWS)[index % len(HELDOUT_LAWS)]
     lo, hi, log = HELDOUT_LAWS[law]
     steps = int(round(math.exp(rng.uniform(math.log(lo), math.log(hi))))) if log else int(rng.integers(lo, hi + 1))
-    return BenchServer(index, bets, steps, seed, HELDOUT_READINGS[index % len(HELDOUT_READINGS)], law)
+    return BenchServer(index, bets, steps, seed, readings[index % len(readings)], law)
+
+
+HELDOUT2_SEED = 9_500_000  # the second held-out set (drawn after the first was measured more than once)
+HELDOUT2_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),
+                     B.Reading(proposal="perturb", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
+
+
+def heldout2_server(index: int) -> BenchServer:
+    """Second held-out server i, drawn like heldout_server but apart from it: bet pair (17 i + 3 mod 35),
+    seeds from 9,500,000, reading combinations neither the tuning set nor the first held-out set uses
+    (pairs, a triple, all four alternatives), the same step laws in turn."""
+    return _heldout(index, R.ALL_BET_SIZES[(index * 17 + 3) % len(R.ALL_BET_SIZES)], HELDOUT2_SEED + index,
+                    HELDOUT2_READINGS)
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -83,7 +103,7 @@ def far_tuning_server(index: int) -> BenchServer:
 
 
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
-                                                        "heldout": heldout_server}
+                                                        "heldout": heldout_server, "heldout2": heldout2_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
@@ -96,7 +116,8 @@ def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: in
         strategy = server.strategy()
         row = {"server": index, "bet1": server.bets.bet1, "bet2": server.bets.bet2, "steps": server.steps,
                "step_law": server.step_law, "reading": server.reading.label or "default",
-               "seed": server.seed, "br_value": B.best_response(strategy).value}
+               "seed": server.seed, "br_value": B.best_response(strategy).value,
+               "safe": safe_value(server.bets, strategy)}
         for e in entries:
             runs = [exact_run(makers[e.label](), strategy, seed=s, hands=hands) for s in deal_seeds]
             row[e.label] = float(np.mean([r.expected_per_hand for r in runs]))
@@ -109,6 +130,12 @@ def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: in
             progress(f"server {index} ({server.bets.bet1},{server.bets.bet2}) {server.steps} steps, "
                      f"{row['reading']}: BR {row['br_value']:+.4f}; {ratios}")
     return rows
+
+
+def safe_value(bets: R.BetSizes, strategy) -> float:
+    """What the game's safe strategy (the CFR+ equilibrium the robust bot caches) earns against this
+    server per hand: the floor a robust response should not fall below by more than the noise."""
+    return equilibrium_value(bets, load_equilibrium(bets).player, strategy.probs)
 
 
 def _paired(diff: np.ndarray) -> dict:
@@ -149,6 +176,11 @@ def summarise(rows: list[dict], labels: list[str]) -> dict:
             "max_cpu": float(max(r[f"{label}|cpu"] for r in rows)),
             "faults": sum(r[f"{label}|status"] != "ok" for r in rows),
         }
+        if all("safe" in r for r in rows):  # item 3: the bot against the safe strategy, server by server
+            minus_safe = ev - np.array([r["safe"] for r in rows])
+            out[label]["minus_safe_per_hand"] = {**_paired(minus_safe), "min": float(minus_safe.min()),
+                                                 "below": [r["server"] for r, d in zip(rows, minus_safe, strict=True)
+                                                           if d < 0]}
         if label != first:
             mine = np.array([r[first] for r in rows])
             out[label]["first_minus_ratio"] = _paired(mine / br - ratios)

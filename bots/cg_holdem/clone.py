@@ -28,6 +28,7 @@ POSTFLOP_DEPTH = (1.5, 4.0, 10.0, 25.0)  # stack behind / pot
 ODDS_EDGES = (0.15, 0.25, 0.3, 0.35, 0.42)  # facing a bet: the call's share of the pot after calling
 STRENGTH_SAMPLES = 256  # deals per postflop strength: a bucket, not a decision, needs few
 _STREET = {0: 0, 3: 1, 4: 2, 5: 3}
+UNSHOWN = "?"  # the strength part of a situation whose cards were never shown
 
 
 def _bucket(x: float, edges: tuple[float, ...]) -> int:
@@ -63,12 +64,19 @@ def raised(action: str) -> bool:
 
 def situation(view: View, lead: bool) -> str:
     """street|facing|strength|opponents|depth|lead; facing 0 (nothing to call) or 1-3 by the pot odds
-    offered; lead 1 after the flop when the hand's last raise was mine (the spot for a continuation bet)."""
+    offered; lead 1 after the flop when the hand's last raise was mine (the spot for a continuation bet).
+    Strength is UNSHOWN when the cards are not known (a hand history where they were never shown)."""
     street = _STREET[len(view.turn.board)]
     facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
     depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
              else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
-    return f"{street}|{facing}|{strength(view)}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+    band = strength(view) if view.turn.cards else UNSHOWN
+    return f"{street}|{facing}|{band}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+
+
+def shown(key: str) -> bool:
+    """Whether a situation knows the cards' strength."""
+    return key.split("|")[2] != UNSHOWN
 
 
 def all_situations() -> list[str]:

@@ -24,12 +24,12 @@ class View:
     since the history only covers rounds since my previous decision. The figures a bot
     may not need (opponents, minimum bet, depth, hand class) are worked out when asked."""
 
-    def __init__(self, setup, turn, folded):
+    def __init__(self, setup, turn, folded, bb: int = 0):
         self.turn = turn
         self.me = me = setup.me
         self.players = setup.players
         self.folded = folded
-        self.bb = bb = big_blind(turn.hand)
+        self.bb = bb = bb or big_blind(turn.hand)  # another table's blind (a hand history) when given
         self.preflop = not turn.board
         self.stack = turn.stacks[me]
         self.mine = turn.chips[me]

@@ -4,8 +4,10 @@ Every legal action code of a position gets a feature vector (`move_features`); t
 with probability softmax(features @ weights)_i, drawn from its own seeded stream (or the most likely
 code with `argmax`). Features use only what the mover's stdin shows (the piles' order and the others'
 blind reservations never enter), so a position rebuilt from the hand log and the same position
-determinised from an agent's stdin give the same features. Chips given back over the hand limit are
-not modelled: the clone returns the colours it holds most, as the greedy bot does.
+determinised from an agent's stdin give the same features. The one-move lookahead features play the
+move on that view with the unseen cards in id order (bots.splendor.view.determinise without a
+generator, as cardlab's greedy bot sees the card that replaces one taken from the board). Chips given
+back over the hand limit are not modelled: the clone returns the colours it holds most, as greedy does.
 """
 
 from dataclasses import dataclass
@@ -13,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.base import BotSpec, Ranged, seed_field, validated
-from bots.splendor.simple import SeededBot, greedy_returns
+from bots.splendor.simple import GreedyConfig, SeededBot, evaluate, greedy_returns
 from bots.splendor.view import determinise
 from engine.core import _rng
 from engine.splendor import state as st
@@ -44,6 +46,12 @@ FEATURES = (
     "reserve_short",  # chips still short of a card reserved face-up (after the gold)
     "deny",  # a card reserved face-up that an opponent can buy now
     "from_reserve",  # a purchase of an own reserved card
+    # one move ahead, on the mover's view (the unseen cards in id order): changes in a position's value terms
+    "ahead_target",  # the best (points + 1) / (1 + chips short) over the cards then on the board or reserved
+    "ahead_nobles",  # bonus cards counting toward the nobles then on the board (a noble claimed leaves it)
+    "ahead_threat",  # the most points the next player could then buy at once (a card on the board or reserved)
+    "order",  # minus the move's place among the legal codes in their order, over their count: an agent that
+    # keeps the first of equally valued moves (greedy) prefers early codes, which only this feature can say
 )
 NUM_FEATURES = len(FEATURES)
 _F = {name: i for i, name in enumerate(FEATURES)}
@@ -62,6 +70,32 @@ def kind_of_code(code: int) -> int:
     if code < st.CODE_BUY_UP:
         return 4
     return 5
+
+
+# greedy's evaluation reduced to one term each: its value terms on a position
+_TARGET_ONLY = GreedyConfig(points=0.0, bonus=0.0, chip=0.0, gold=0.0, reserved=0.0, target=1.0, noble=0.0)
+_NOBLES_ONLY = GreedyConfig(points=0.0, bonus=0.0, chip=0.0, gold=0.0, reserved=0.0, target=0.0, noble=1.0)
+
+
+def _threat(game: st.GameState, seat: int) -> int:
+    """The most points `seat` could gain by one purchase now (a face-up card or one it reserved face-up:
+    the cards it reserved blind are not known to the mover)."""
+    p = game.players[seat]
+    cards = [c for row in game.face_up for c in row if c] + [c for c, secret in p.reserve if not secret]
+    return max((int(CARD_POINTS[c]) for c in cards if p.can_afford(c)), default=0)
+
+
+def _ahead(game: st.GameState, codes: list[int]) -> np.ndarray:
+    """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now."""
+    view = determinise(st.observe(game, game.seat))  # only what the mover sees: unseen cards in id order
+    seat, nxt = view.seat, (view.seat + 1) % view.n
+    out = np.zeros((len(codes), 3))
+    for i, code in enumerate(codes):
+        after = view.copy()
+        st.apply(after, greedy_returns(view, st.move_for_code(view, code)))
+        out[i] = (evaluate(after, seat, _TARGET_ONLY), evaluate(after, seat, _NOBLES_ONLY), _threat(after, nxt))
+    now = (evaluate(view, seat, _TARGET_ONLY), evaluate(view, seat, _NOBLES_ONLY), _threat(view, nxt))
+    return out - np.array(now)
 
 
 def _short(costs: np.ndarray, bonus: np.ndarray, chips: np.ndarray) -> np.ndarray:
@@ -172,6 +206,8 @@ def move_features(game: st.GameState, codes: list[int]) -> np.ndarray:
                 slot = code - st.CODE_RESERVE_UP
                 k = up.index(game.face_up[slot // 4][slot % 4])
                 out[i, _F["reserve_short"]] = short[i, k]
+    out[:, _F["ahead_target"]:_F["ahead_threat"] + 1] = _ahead(game, codes)
+    out[:, _F["order"]] = -np.arange(n) / n
     return out
 
 

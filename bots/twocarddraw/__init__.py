@@ -49,12 +49,15 @@ class MixtureConfig(Ranged):
     buckets: int = ranged(4, 1, 16)  # step-count buckets, log-spaced over 10,000..200,000
     bucket_count: int = ranged(12, 2, 256)  # strategies generated per bucket (offline, cached)
     step_prior: str = one_of("uniform", ("uniform", "log"))  # prior over the step count
+    bank_readings: str = one_of("default", ("default", "mixed"))  # generator readings of the banks' members
     beyond: int = ranged(0, 0, 4)  # extra buckets past 200,000 steps (same log width: 200k-423k, ...)
     beyond_weight: float = ranged(0.2, 0.0, 1.0, lo_open=True, hi_open=True)  # their share of the step prior
     prior_scale: float = ranged(2.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength
     # (2 beat 1 on 3 tuning servers, 105-107, outside the benchmark's set)
     strength_min: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # per row
     strength_max: float = ranged(200.0, 0.0, 1e6, lo_open=True)
+    strength_levels: int = ranged(1, 1, 5)  # prior strengths per bucket, weighed by the evidence like the buckets:
+    strength_ratio: float = ranged(4.0, 1.0, 1000.0)  # prior_scale x ratio^(k - (levels - 1) / 2), k < levels
     explore: str = one_of("none", ("none", "thompson"))  # best response to the mean, or to a posterior draw
     thompson_scale: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # concentration multiplier of a posterior draw
     explore_seed: int = seed_field(0)

@@ -59,35 +59,39 @@ class MixtureLearnerBot(BankUser, PolicyBot):
 
     def _banks(self, bets: R.BetSizes):
         c = self.config
-        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed, beyond=c.beyond)
+        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed, beyond=c.beyond,
+                               readings=c.bank_readings)
 
     def on_init(self) -> None:
         c = self.config
         banks = self._banks(self.bets)
-        self.alpha = np.stack([b.mean * (b.concentration(low=c.strength_min, high=c.strength_max) * c.prior_scale)
-                               [:, None] for b in banks])
+        # each bucket at every strength level: the evidence also weighs how far to trust the bank's mean
+        levels = c.strength_ratio ** (np.arange(c.strength_levels) - (c.strength_levels - 1) / 2)
+        self.alpha = np.stack([b.mean * (b.concentration(low=c.strength_min, high=c.strength_max) * c.prior_scale
+                                         * level)[:, None] for b in banks for level in levels])
         self.alpha_sum = self.alpha.sum(axis=2)
         edges = bucket_edges(c.buckets)
         widths = np.diff(edges) if c.step_prior == "uniform" else np.ones(c.buckets)
         prior = np.concatenate([widths / widths.sum() * (1.0 - c.beyond_weight) if c.beyond else widths / widths.sum(),
                                 np.full(c.beyond, c.beyond_weight / max(c.beyond, 1))])
-        self.log_prior = np.log(prior)
+        self.log_prior = np.log(np.repeat(prior, len(levels)) / len(levels))
         self.weights = np.exp(self.log_prior)
         self.counts = np.zeros((R.N_ROWS, 3))
         self.counts_sum = np.zeros(R.N_ROWS)
-        self.loglik = np.zeros(len(banks))
+        self.loglik = np.zeros(len(self.alpha))
         self.ones = np.ones(R.N_ROWS)
         self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
         self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
-        self.rng = seeds.generator(seeds.unit_key(seeds.match_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
+        self.rng = seeds.generator(seeds.unit_key(self.draw_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                   seeds.Purpose.BOT))
         self.means = self._posterior_means()
         self.resolve()
 
     def _posterior_means(self) -> np.ndarray:
-        post = (self.alpha + self.counts) / (self.alpha_sum + self.counts_sum)[:, :, None]
-        return np.tensordot(self.weights, post, axes=1)
+        live = np.flatnonzero(self.weights > 1e-12)  # the evidence soon rules out most components: skip them
+        post = (self.alpha[live] + self.counts) / (self.alpha_sum[live] + self.counts_sum)[:, :, None]
+        return np.tensordot(self.weights[live], post, axes=1)
 
     def _refit(self) -> None:
         """One batch EM pass: the early hands' hidden server cards were guessed under the prior;

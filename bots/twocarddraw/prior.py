@@ -46,9 +46,10 @@ def cache_dir() -> Path:
 
 
 def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEED, build: bool = True,
-              steps: list[int] | None = None, tag: str = "") -> Bank:
+              steps: list[int] | None = None, tag: str = "", readings: tuple[B.Reading, ...] = (B.Reading(),)) -> Bank:
     """`count` strategies with seeds seed.., steps spread over the statement's range (or `steps`,
-    then `tag` names the set in the cache file)."""
+    then `tag` names the set in the cache file); member j reads the generator as readings[j mod len]
+    (the tag must name any set but the default reading)."""
     suffix = f"_{tag}" if tag else ""
     path = cache_dir() / f"bank_{bets.bet1}_{bets.bet2}_n{count}_s{seed}{suffix}.npz"
     member_steps = steps if steps is not None else bank_steps(count)
@@ -56,7 +57,8 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
         raise MissingFile(f"no prior bank at {path}; build it with `cardlab twocarddraw bank`")
 
     def generate() -> dict[str, np.ndarray]:
-        members = [B.generate(bets, steps=n, seed=seed + j).strategy.probs for j, n in enumerate(member_steps)]
+        members = [B.generate(bets, steps=n, seed=seed + j, reading=readings[j % len(readings)]).strategy.probs
+                   for j, n in enumerate(member_steps)]
         stack = np.stack(members)
         return {"mean": stack.mean(axis=0),
                 "var": stack.var(axis=0, ddof=1) if count > 1 else np.zeros_like(stack[0])}
@@ -71,18 +73,23 @@ def load_bank(bets: R.BetSizes, *, count: int = 16, seed: int = DEFAULT_BANK_SEE
     return cache_file.load_or_build(path, load=read, build=generate, convert=as_bank)
 
 
+BANK_READINGS = {"default": (B.Reading(),), "mixed": B.READINGS}
+
+
 def bucket_edges(buckets: int) -> np.ndarray:
     """Step-count bucket edges, evenly spaced in log steps over 10,000..200,000."""
     return np.geomspace(B.MIN_STEPS, B.MAX_STEPS, buckets + 1)
 
 
 def load_step_banks(bets: R.BetSizes, *, buckets: int = 4, count: int = 12,
-                    seed: int = DEFAULT_BANK_SEED, beyond: int = 0) -> list[Bank]:
+                    seed: int = DEFAULT_BANK_SEED, beyond: int = 0, readings: str = "default") -> list[Bank]:
     """One bank per step-count bucket: the generator's step count is one number shared by every
     row of a server, and it moves all rows together (few steps leave rows near their random
     start), so a learner can infer it and sharpen its prior on rows it never saw. `beyond` adds
     buckets of the same log width past 200,000 steps (servers nearer equilibrium than the statement
-    says; the first `buckets` banks do not change)."""
+    says; the first `buckets` banks do not change). readings "mixed" cycles each bank's members over
+    the generator's readings (B.READINGS: the statement is ambiguous, so the prior spans its readings)."""
+    chosen = BANK_READINGS[readings]
     edges = bucket_edges(buckets)
     ratio = edges[1] / edges[0]
     edges = np.concatenate([edges, edges[-1] * ratio ** np.arange(1, beyond + 1)])
@@ -91,7 +98,8 @@ def load_step_banks(bets: R.BetSizes, *, buckets: int = 4, count: int = 12,
         lo, hi = edges[b], edges[b + 1]
         steps = [round(lo * (hi / lo) ** ((j + 0.5) / count)) for j in range(count)]
         banks.append(load_bank(bets, count=count, seed=seed + 100_000 * (b + 1), steps=steps,
-                               tag=f"b{b}of{buckets}"))
+                               tag=f"b{b}of{buckets}" + ("" if readings == "default" else f"_{readings}"),
+                               readings=chosen))
     return banks
 
 

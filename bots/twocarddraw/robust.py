@@ -60,7 +60,7 @@ class RobustBot(MixtureLearnerBot):
         c = self.config
         self.safe = load_equilibrium(self.bets, iterations=c.eq_iterations)
         self.br = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
-        self.mix_rng = seeds.generator(seeds.unit_key(seeds.match_key(c.mix_seed), self.bets.bet1 * 16 + self.bets.bet2,
+        self.mix_rng = seeds.generator(seeds.unit_key(self.draw_key(c.mix_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                       seeds.Purpose.BOT))
         self.exploiting = False
         super().on_init()

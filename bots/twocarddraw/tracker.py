@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from engine.core import seeds
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.state import BET1, DRAW_PLAYER
 
@@ -99,11 +100,23 @@ class TrackingBot:
     """Base for bots that answer from the public history: subclasses implement choose_*."""
 
     learns_across_hands = False
+    judge_key: int | None = None  # the judge's key for this bot's own draws in the match (new_match)
 
     def __init__(self):
         self.tracker = HandTracker()
         self.bets = R.BetSizes()
         self._table = None
+
+    def new_match(self, key: int) -> None:
+        """Called by cardlab's judge before init (the contest's API gives a bot no seed): the match's key for
+        the bot's own draws, so a match replays from its seed and two seeds draw differently."""
+        self.judge_key = key
+
+    def draw_key(self, seed: int) -> int:
+        """The key of a stream of the bot's own draws: its config `seed`, mixed with the judge's match key when
+        one was given (without it, as in a submission, the config seed alone)."""
+        key = seeds.match_key(seed)
+        return key if self.judge_key is None else seeds.unit_key(self.judge_key, key, seeds.Purpose.BOT)
 
     def init(self, bet1: int, bet2: int) -> int:
         self.bets = R.BetSizes(bet1, bet2)

@@ -37,7 +37,9 @@ def fit(game: str = typer.Argument(..., help="Contest name (see `cardlab games`)
                                                          "entrant NAME or NAME@VERSION, a name in the files)."),
         league: str = typer.Option(None, "--league", help="Fit from this league's games."),
         match: list[str] = typer.Option(None, "--match", help="Fit from these matches (repeatable)."),
-        phh: list[Path] = typer.Option(None, "--phh", help="Outside histories the game reads (repeatable)."),
+        phh: list[Path] = typer.Option(None, "--phh", help="Outside histories the game reads (repeatable): files, "
+                                                           "folders; cg-holdem: PHH, or `imported` for those "
+                                                           "`cardlab phh import` kept."),
         seed: int = typer.Option(1, "--seed", help="Seed of the fit/held-out split.",
                                  callback=checks.within(0, 2**63 - 1)),
         holdout: float = typer.Option(0.2, "--holdout", help="Share of games held out to score the model."),
@@ -48,11 +50,12 @@ def fit(game: str = typer.Argument(..., help="Contest name (see `cardlab games`)
         games: int = typer.Option(100, "--games", help="--check-against: games per candidate and opponent.",
                                   callback=checks.within(2, 100_000)),
         json_: bool = typer.Option(False, "--json", help="Print one JSON object (the last line of output).")):
-    """Fit a model of one player from the hand log, store it (`opponent_models`, a JSON file, an MLflow
-    artifact) and print its held-out log-loss beside the population and uniform baselines. The model
-    then plays as `model:ID` wherever an opponent or entrant is accepted."""
+    """Fit a model of one player from the hand log or hand histories (--phh), store it (`opponent_models`, a
+    JSON file, an MLflow artifact) and print its held-out log-loss beside the population and uniform
+    baselines. The model then plays as `model:ID` wherever an opponent or entrant is accepted."""
     from flows import games as registry
     from flows import opponents
+    from flows.settings import Paths
     from flows.store import HandLog
 
     if not 0.0 < holdout < 1.0:
@@ -65,7 +68,10 @@ def fit(game: str = typer.Argument(..., help="Contest name (see `cardlab games`)
         fail(str(exc))
     opponents.fitter(game)  # a game without a fitter: one line before anything is read
     matches = _league_matches(league) if league else list(match or []) or None
-    model = opponents.fit(game, player, matches=matches, files=tuple(phh or ()), seed=seed, holdout=holdout)
+    if phh and not matches and not Paths.from_env().db.exists():  # histories alone, no hand log yet to read
+        model = opponents.fitter(game).fit(None, player, files=tuple(phh), seed=seed, holdout=holdout)
+    else:
+        model = opponents.fit(game, player, matches=matches, files=tuple(phh or ()), seed=seed, holdout=holdout)
     with HandLog() as store:
         stored = opponents.save(model, store=store)
     out = opponents.summary(model, stored)

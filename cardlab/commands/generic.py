@@ -11,8 +11,6 @@ import typer
 from cardlab import checks, options, progress
 from engine.core.seeds import JUDGE_SEEDS, purpose_of
 
-PIECE_UNITS = 100  # a play_program without a whole-match form plays (and reports) this many units at a time
-
 
 def judge_command(spec):
     """A `judge` command for `spec`: the program in the primary seat for N units of match SEED, through
@@ -45,17 +43,11 @@ def judge_command(spec):
                                     keep_on_interrupt=True)
                 pieces.append(match.log)
                 status = "ended" if match.ended else "interrupted" if match.interrupted else "ok"
-            else:
-                try:
-                    for first in range(0, units, PIECE_UNITS):
-                        count = min(PIECE_UNITS, units - first)
-                        pieces.append(spec.play_program(config, seed=seed, first=first, count=count,
-                                                        options=game_options))
-                        bar.advance(task, count)
-                except KeyboardInterrupt:  # also SIGTERM and SIGHUP (engine.core.ending): keep what was played
-                    if not pieces:
-                        raise
-                    status = "interrupted"
+            else:  # one call, so one program for the match as the contests run it: pieces of it restarted
+                # the program (losing what it learned) and split its time budget; the price is that an
+                # interrupt keeps nothing, since a plain play_program returns only whole
+                pieces.append(spec.play_program(config, seed=seed, first=0, count=units, options=game_options))
+                bar.advance(task, units)
         played = concat(pieces)
         if status == "interrupted" and not played.count:
             raise KeyboardInterrupt

@@ -1,6 +1,8 @@
-"""Commands that read the hand log out: `phh export` (hand histories for other tools) and
-`replay` (a static HTML page stepping through one hand, game or round)."""
+"""Commands that read the hand log out: `phh export` (hand histories for other tools), `phh import`
+and `phh list` (histories from elsewhere kept beside the hand log, for `cardlab fit --phh imported`)
+and `replay` (a static HTML page stepping through one hand, game or round)."""
 
+import json
 from pathlib import Path
 
 import typer
@@ -28,6 +30,44 @@ def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holde
             fail(str(exc))
     typer.echo(f"wrote {exported.hands:,} hands of {exported.game} match {match} to {len(exported.files)} "
                f"file(s) in {target}")
+
+
+@phh_app.command("import")
+def phh_import(files: list[Path] = typer.Argument(..., help="PHH files (.phh, .phhs) or folders of them."),
+               json_: bool = typer.Option(False, "--json", help="Print one JSON object (the last line of output).")):
+    """Check CodinGame Hold'em hand histories (no-limit hold'em PHH, as PokerKit writes) and keep copies
+    beside the hand log, so `cardlab fit cg-holdem --player NAME --phh imported` fits from them later."""
+    from flows.histories import histories_dir, import_files
+
+    kept = import_files(files)  # BadHistory, MissingFile: one line naming the file and the hand
+    if json_:
+        typer.echo(json.dumps({"folder": str(histories_dir()), "files": [_kept(k) for k in kept],
+                               "hands": sum(k.hands for k in kept),
+                               "players": sorted({p for k in kept for p in k.players})}))
+        return
+    for k in kept:
+        typer.echo(f"{'imported' if k.new else 'already kept'} {k.name}: {k.hands:,} hands, players "
+                   f"{', '.join(k.players) or '(unnamed)'} -> {k.path}")
+
+
+@phh_app.command("list")
+def phh_list(json_: bool = typer.Option(False, "--json", help="Print one JSON object.")):
+    """The imported hand histories: files, hands and players (read without the hand log)."""
+    from flows.histories import histories_dir, listing
+
+    kept = listing()
+    if json_:
+        typer.echo(json.dumps({"folder": str(histories_dir()), "files": [_kept(k) for k in kept]}))
+        return
+    for k in kept:
+        typer.echo(f"{k.digest[:16]}  {k.name}: {k.hands:,} hands, players {', '.join(k.players) or '(unnamed)'}"
+                   f" (imported {k.imported_at})")
+    typer.echo(f"{len(kept)} file(s), {sum(k.hands for k in kept):,} hands in {histories_dir()}")
+
+
+def _kept(k) -> dict:
+    return {"name": k.name, "digest": k.digest, "path": k.path, "hands": k.hands, "players": list(k.players),
+            "new": k.new}
 
 
 def replay(match: str = typer.Option(..., "--match", help="Match id."),

@@ -349,7 +349,7 @@ def fit(
 ):
     """Estimate the server of a logged match from what the player saw (EM over hidden cards), write it
     as a strategy file and measure it against the truth as hands accumulate (Prefect flow)."""
-    from flows.fit_opponent import fit_opponent, read_hands, truth_of_match
+    from flows.opponents.twocarddraw_fit import fit_opponent, read_hands, truth_of_match
     from flows.settings import Paths
 
     marks = tuple(options.integers(checkpoints, "--checkpoints", lo=0,
@@ -399,7 +399,7 @@ def strength(
     seeds: str = typer.Option("1", "--seeds", help="deal seeds per server, comma-separated"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
     server_set: str = typer.Option("tuning", "--set", help="tuning (what settings were chosen on), tuning-far "
-                                   "(200k-400k steps) or heldout (never tuned on; issue 31)"),
+                                   "(200k-400k steps), heldout or heldout2 (never tuned on; issue 31)"),
     bot: list[str] = typer.Option(["mixture", "learner", "prior_br"], "--bot",
                                   help="'name [k=v ...]' (repeatable); the first is compared with the others"),
     json_: bool = typer.Option(False, "--json"),
@@ -438,6 +438,9 @@ def strength(
         typer.echo(f"{label}: mean ratio 95% [{s['mean_ratio_ci'][0]:.3f}, {s['mean_ratio_ci'][1]:.3f}], ratio of sums "
                    f"[{s['ratio_of_sums_ci'][0]:.3f}, {s['ratio_of_sums_ci'][1]:.3f}]; servers lost (negative "
                    f"expected profit, positive best response): {s['lost_servers'] or 'none'}")
+        safe = s["minus_safe_per_hand"]
+        typer.echo(f"{label} minus the safe strategy per hand: {safe['mean']:+.4f} [{safe['ci_low']:+.4f}, "
+                   f"{safe['ci_high']:+.4f}], lowest {safe['min']:+.4f}; below it on: {safe['below'] or 'none'}")
     readings = Table("bot", *(f"{k} ({v['servers']})" for k, v in summary[labels[0]]["by_reading"].items()),
                      title="mean ratio / ratio of sums by generator reading")
     for label in labels:

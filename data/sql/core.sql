@@ -81,16 +81,27 @@ SELECT m.match_id, m.game, m.bot, m.config, m.sweep_id, m.source, m.seed,
 FROM matches m LEFT JOIN per_match p USING (match_id);
 
 -- Mart: paired differences between configs of one sweep on the same deals (common random
--- numbers): a positive mean says match_a beat match_b.
+-- numbers): a positive mean says match_a beat match_b. The 95% interval is normal on the per-unit
+-- differences (ci_method 'normal'); where they have no spread (every unit tied, or one unit) it is
+-- NULL, never a point: ci_method then names flows.stats.paired_mean_interval, which gives the
+-- game's range its worst case (exact binomial or Hoeffding) as the sweep, pick and report show it.
 CREATE OR REPLACE VIEW mart_sweep_pairs AS
-SELECT a.sweep_id, a.match_id AS match_a, b.match_id AS match_b,
-       count(*)                                  AS units,
-       avg(a.payoff - b.payoff)                  AS mean_diff,
-       stddev_samp(a.payoff - b.payoff) / sqrt(count(*)) AS se_diff
-FROM stg_units a
-JOIN stg_units b ON a.sweep_id = b.sweep_id AND a.unit = b.unit AND a.match_id <> b.match_id
-WHERE a.sweep_id IS NOT NULL
-GROUP BY ALL;
+WITH pairs AS (
+    SELECT a.sweep_id, a.match_id AS match_a, b.match_id AS match_b,
+           count(*)                                  AS units,
+           avg(a.payoff - b.payoff)                  AS mean_diff,
+           stddev_samp(a.payoff - b.payoff) / sqrt(count(*)) AS se_diff
+    FROM stg_units a
+    JOIN stg_units b ON a.sweep_id = b.sweep_id AND a.unit = b.unit AND a.match_id <> b.match_id
+    WHERE a.sweep_id IS NOT NULL
+    GROUP BY ALL
+)
+SELECT *,
+       CASE WHEN se_diff > 0 THEN mean_diff - 1.959963984540054 * se_diff END AS ci_low,
+       CASE WHEN se_diff > 0 THEN mean_diff + 1.959963984540054 * se_diff END AS ci_high,
+       CASE WHEN se_diff > 0 THEN 'normal'
+            ELSE 'no spread: the range''s worst case, flows.stats.paired_mean_interval' END AS ci_method
+FROM pairs;
 
 -- Mart: cumulative payoff per match in unit order (for curves).
 CREATE OR REPLACE VIEW mart_cumulative AS

@@ -133,6 +133,8 @@ def play_match(
     K.deal_hands(np.uint64(key), first, hands, int(seeds.Purpose.DEAL), int(seeds.Purpose.OPPONENT), cards, uniforms)
     profits = []
     winnings = 0
+    if hasattr(bot, "new_match"):  # cardlab's bots draw from the match seed (hand 0's key: learners replay from 0)
+        bot.new_match(seeds.unit_key(key, 0, seeds.Purpose.BOT))
     try:
         clock.call(bot.init, strategy.bets.bet1, strategy.bets.bet2)
         for n in range(hands):

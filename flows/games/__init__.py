@@ -84,3 +84,8 @@ def specs() -> list[GameSpec]:
         except UnknownName:
             continue
     return found
+
+
+def demo_game() -> str:
+    """The main job's game: the first, by name, whose spec declares a demo sweep."""
+    return next((s.name for s in specs() if s.demo_sweep), names()[0])

@@ -80,12 +80,12 @@ SPEC = GameSpec(
     payoff_kind=HOUSE,
     # d1: 0.5 chips/hand, what the fixed design decided sweeps replace (20,000 hands per config) resolves
     # at 5%/5% errors on a pair of paired sd 21 (3.29 x 21 / sqrt(20,000)): the sequential test is held to
-    # that design's resolution, not a finer one (a smaller step is --d1). The first look waits for 3,000
-    # hands: paired differences can be extremely skewed (skewness -13.8, kurtosis 338 between two exploit
-    # configs), and the SPRT resampled from them erred in 5.7% (alpha) and 5.8% (beta) of runs looking
-    # from 1,000 hands on, 1.0% and 0.9% from 3,000 (`cardlab bench decisions --resample`, 1,000 runs
-    # each, at d1 = 0.25; docs/statistics.md).
-    decision=DecisionDefaults(d1=0.5, batch=1000, first_look=3000),
+    # that design's resolution, not a finer one (a smaller step is --d1). The first look waits for 2,000
+    # hands and then comes every 500: raw differences can be extremely skewed (skewness -13.8, kurtosis 338
+    # between two exploit configs: looking from 1,000 on erred in 5.7% / 5.8% of resampled runs), and with
+    # the luck taken out 2,000 / 500 keeps both errors below 5% while a pair with no difference is decided in
+    # fewer than a fifth of the fixed design's hands (3,000 / 1,000 did not: docs/statistics.md).
+    decision=DecisionDefaults(d1=0.5, batch=500, first_look=2000),
     luck=unit_luck,  # the cards' luck, AIVAT-style (engine/holdem_training/luck.py)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),

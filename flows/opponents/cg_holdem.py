@@ -29,13 +29,16 @@ from bots.cg_holdem.clone import (
     raise_fraction,
     raised,
     restricted,
+    shown,
     situation,
 )
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.judge import setup_for, turn_for
+from engine.cg_holdem.phh_read import digest_of, read_file, replay
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
 from engine.core.errors import NotFound
+from flows.histories import expand
 from flows.opponents.base import Calibration, FittedModel
 
 METHOD = "population+deviation"
@@ -64,11 +67,18 @@ def _matches(con, player: str, matches) -> list[str]:
     return [r[0] for r in rows]
 
 
-def _heldout(game_seed: int, unit: int, seed: int, share: float) -> bool:
-    """Whether a game's decisions are held out: by its deal seed and unit, not its match id (new each
-    time a match is logged), so the same games logged again split, and fit, the same way."""
-    digest = hashlib.sha256(f"{seed}:{game_seed}:{unit}".encode()).digest()
+def _heldout(key: str, seed: int, share: float) -> bool:
+    """Whether a game's (or a history's hand's) decisions are held out. A logged game is keyed by its
+    deal seed and unit, not its match id (new each time a match is logged), so the same games logged
+    again split, and fit, the same way; a hand of a PHH file by the file's content and the hand's
+    place in it, so a copy of the file splits the same way."""
+    digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64 < share
+
+
+def _is(name: str | None, player: str) -> bool:
+    """A seat's name is the player's: the name, or NAME@VERSION of it."""
+    return name is not None and (name == player or name.split("@")[0] == player)
 
 
 def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout: float = 0.2):
@@ -87,9 +97,8 @@ def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout:
                 [match_id]).fetchall():
             acts[unit].append((seat, action, chips))
         for unit, game_seed, players in games:
-            mine = {s for s in range(players) if names.get((unit, s)) in (player,) or
-                    (names.get((unit, s)) or "").split("@")[0] == player}
-            held = _heldout(game_seed, unit, seed, holdout)
+            mine = {s for s in range(players) if _is(names.get((unit, s)), player)}
+            held = _heldout(f"{game_seed}:{unit}", seed, holdout)
             out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, held)
             replayed += 1
     return out, replayed
@@ -102,18 +111,47 @@ def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
             break
         view = View(setup_for(game, seat), turn_for(game, seat, game.round, len(game.showdowns)),
                     {s for s in range(game.n) if game.folded[s]})
-        cls = action_class(action, chips, view.call)
-        if cls is not None:
-            legal = list(legal_classes(view))
-            index = CLASSES.index(cls)
-            legal[index] = True  # what was played was possible, whatever the list said
-            size = raise_fraction(view, chips) if cls == RAISE else None
-            last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
-            found.append(Decision(seat in mine, held, situation(view, last == seat), index, tuple(legal), view.preflop,
-                                  size))
+        last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
+        decision = _decision(view, action, chips, last == seat, seat in mine, held)
+        if decision is not None:
+            found.append(decision)
         kind, _, amount = action.partition("_")
         game.play(kind, int(amount) if amount else 0)
     return found
+
+
+def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, held: bool) -> Decision | None:
+    """One played action (the referee's word and the chips it added) as a decision; None for a timeout."""
+    cls = action_class(action, chips, view.call)
+    if cls is None:
+        return None
+    legal = list(legal_classes(view))
+    index = CLASSES.index(cls)
+    legal[index] = True  # what was played was possible, whatever the list said
+    size = raise_fraction(view, chips) if cls == RAISE else None
+    return Decision(mine, held, situation(view, lead), index, tuple(legal), view.preflop, size)
+
+
+def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -> tuple[list[Decision], set[str]]:
+    """Every decision of every seat in PHH files (engine.cg_holdem.phh_read), held out by hand; and
+    the player names the files hold. A seat is the player when its name in the hand's `players` is."""
+    out: list[Decision] = []
+    names: set[str] = set()
+    for path in paths:
+        for hand in read_file(path):
+            names.update(hand.names or ())
+            mine = {i for i, name in enumerate(hand.names or ()) if _is(name, player)}
+            held = _heldout(hand.identity, seed, holdout)
+            last = -1  # the seat whose action last raised in this hand
+            for step in replay(hand):
+                if step.asked:  # a check nobody could bet against is no decision (the referee does not ask)
+                    decision = _decision(View(step.setup, step.turn, step.folded, step.bb), step.text, step.chips,
+                                         last == step.seat, step.seat in mine, held)
+                    if decision is not None:
+                        out.append(decision)
+                if raised(step.text):
+                    last = step.seat
+    return out, names
 
 
 def _counts(rows: list[Decision]) -> tuple[dict, dict, dict]:
@@ -121,8 +159,8 @@ def _counts(rows: list[Decision]) -> tuple[dict, dict, dict]:
               defaultdict(lambda: np.zeros(len(CLASSES))))
     for d in rows:
         mid, top = coarse_keys(d.key)
-        for level, key in zip(levels, (top, mid, d.key), strict=True):
-            level[key][d.cls] += 1
+        for level, key in zip(levels, (top, mid, d.key) if shown(d.key) else (top,), strict=False):
+            level[key][d.cls] += 1  # cards never shown: counted where strength is not part of the situation
     return levels
 
 
@@ -190,18 +228,25 @@ def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
 
 
 def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: float = 0.2) -> FittedModel:
-    if files:
-        raise NotFound("cg-holdem fits from the hand log only so far; accepted: --league or --match (no --phh yet)")
-    match_ids = _matches(con, player, matches)
-    rows, _ = decisions(con, player, match_ids, seed=seed, holdout=holdout)
+    """From the hand log (`matches`; None: every match where the player sat) and PHH `files` (files,
+    folders, or `imported`: flows.histories); with files and no matches, from the files alone."""
+    # one copy of each content, in the order of their hashes: the same histories are the same sources wherever kept
+    paths = [p for _, p in sorted({digest_of(p.read_bytes()): p for p in expand(files)}.items())]
+    match_ids = [] if con is None or (files and not matches) else _matches(con, player, matches)
+    rows, _ = decisions(con, player, match_ids, seed=seed, holdout=holdout) if match_ids else ([], 0)
+    from_files, names = file_decisions(player, paths, seed=seed, holdout=holdout)
+    rows += from_files
     own = [d for d in rows if d.player]
     if not own:
+        if files:
+            raise NotFound(f"no cg-holdem decisions of {player!r} in the {len(paths)} PHH file(s); accepted: a "
+                           f"name in their players lists, e.g. {', '.join(sorted(names)[:12]) or '(none named)'}")
         named = [r[0] for r in con.execute("SELECT DISTINCT bot FROM cgh_seats ORDER BY bot LIMIT 12").fetchall()]
         raise NotFound(f"no cg-holdem decisions of {player!r} in the hand log; accepted: a seat's name, e.g. "
                        f"{', '.join(named) or '(no cg-holdem games logged yet)'}")
     fit_pop = [d for d in rows if not d.heldout]
     fit_own = [d for d in own if not d.heldout]
-    test = [d for d in own if d.heldout]
+    test = [d for d in own if d.heldout and shown(d.key)]  # scored where the model's situation is known
     probs, pop = tables(fit_pop, fit_own)
     pop_sizes = {str(k): _sizes(fit_pop, k == 0) for k in (0, 1)}
     sizes = {str(k): s if len(s := _sizes(fit_own, k == 0)) >= MIN_OWN_SIZES else pop_sizes[str(k)] for k in (0, 1)}
@@ -214,7 +259,8 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
     return FittedModel(game="cg-holdem", player=player, method=METHOD, params=params, decisions=len(fit_own),
                        heldout_decisions=len(test), heldout_logloss=_logloss(test, probs),
                        baseline_logloss=_logloss(test, pop), uniform_logloss=_logloss(test, uniform),
-                       sources=tuple(match_ids), calibration=_calibration(test, probs))
+                       sources=tuple(match_ids) + tuple(f"phh:{digest_of(p.read_bytes())[:16]}" for p in paths),
+                       calibration=_calibration(test, probs))
 
 
 def seat(params: dict):

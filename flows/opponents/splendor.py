@@ -5,9 +5,11 @@ Decisions come from the hand log (the spl_turns of judged matches, matches, swee
 game is replayed from its deal, the moves read back from the logged tokens and every turn checked
 against the logged chips, gold and points) and from the arbiter's own records (`files`, replayed by
 engine.splendor.record). A population model is fitted to every player's fit decisions (L2 toward 0),
-then the player's own model with an L2 pull toward the population (SHRINK), so a player with few
-decisions stays near the field. Held-out decisions (a hash of (source, game)) measure the player's
-model, the population model and uniform over the legal moves, and the calibration by move kind.
+then the player's own model with an L2 pull toward the population, so a player with few decisions
+stays near the field; the pull is chosen per player (SHRINKS) on an inner quarter of its fitted
+games. Held-out decisions (a hash of the game's deal: its cards' order and nobles, so a game logged
+again, or saved as an arbiter record, falls on the same side) measure the player's model, the
+population model and uniform over the legal moves, and the calibration by move kind.
 """
 
 import hashlib
@@ -32,7 +34,10 @@ from flows.opponents.base import Calibration, FittedModel
 GAME = "splendor"
 METHOD = "conditional-logit"
 POPULATION_L2 = 1.0  # keeps the population fit finite when a feature separates the moves
-SHRINK = 10.0  # L2 pull of a player's weights toward the population's (in decisions' worth of evidence)
+# L2 pulls of a player's weights toward the population's to choose from: a strong one keeps a player seen in
+# few games near the field; a weak one lets a near-deterministic player (greedy) sharpen to its own choices
+SHRINKS = (10.0, 1.0, 0.1, 0.01)
+INNER = 0.25  # share of the fitted games (by deal) that choose the pull
 PHASES = ((1, 10, "rounds 1-10"), (11, 20, "rounds 11-20"), (21, 10**6, "rounds 21+"))
 _RETURNED = re.compile(r"a returnat jetoane de culorile ([0-9, ]+)\.$")
 
@@ -47,10 +52,10 @@ class Decisions:
     kinds: list[np.ndarray] = field(default_factory=list)  # move kind (KINDS index) per row
     players: list[str] = field(default_factory=list)
     rounds: list[int] = field(default_factory=list)
-    units: list[tuple[str, int]] = field(default_factory=list)  # (source, game)
+    units: list[str] = field(default_factory=list)  # the game's deal_key
     seen: set[str] = field(default_factory=set)  # every player the sources name
 
-    def add(self, game: st.GameState, code: int, player: str, unit: tuple[str, int]) -> None:
+    def add(self, game: st.GameState, code: int, player: str, unit: str) -> None:
         codes = st.legal_codes(game)
         if code not in codes:
             return
@@ -82,8 +87,15 @@ def code_of(game: st.GameState, move: st.Move) -> int:
     return base + slot[0] * 4 + slot[1]
 
 
-def in_heldout(source: str, game: int, seed: int, holdout: float) -> bool:
-    digest = hashlib.blake2b(f"{seed}:{source}:{game}".encode(), digest_size=8).digest()
+def deal_key(decks, nobles) -> str:
+    """What identifies a game: its deal (each level's card order and the nobles), not the match id, new
+    each time a match is logged; a logged game and its arbiter record have the same key."""
+    text = json.dumps([[list(map(int, d)) for d in decks], list(map(int, nobles))], separators=(",", ":"))
+    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
+
+
+def in_heldout(unit: str, seed: int, holdout: float) -> bool:
+    digest = hashlib.blake2b(f"{seed}:{unit}".encode(), digest_size=8).digest()
     return int.from_bytes(digest, "little") / 2**64 < holdout
 
 
@@ -208,12 +220,14 @@ def read_log(con, player: str, matches=None, *, into: Decisions) -> tuple[list[s
         turns = con.execute(
             "SELECT round, seat, action, tokens, returned, message, chips, gold, points FROM stg_spl_turns "
             "WHERE match_id = ? AND game = ? ORDER BY round, seat", [match_id, g]).fetchall()
-        moves = next((m for m in (replay_logged(d, players, turns) for d in _deals(seed, g, players)) if m), None)
-        if moves is None:
+        found = next(((d, m) for d in _deals(seed, g, players) if (m := replay_logged(d, players, turns))), None)
+        if found is None:
             skipped += 1
             continue
+        deal, moves = found
+        unit = deal_key(deal.decks, deal.nobles)
         for game, code, seat in moves:
-            into.add(game, code, names[seat], (match_id, g))
+            into.add(game, code, names[seat], unit)
             if _same_player(names[seat], player):
                 sources.add(match_id)
     return sorted(sources), skipped
@@ -246,12 +260,13 @@ def read_records(files, player: str, *, into: Decisions) -> list[str]:
                            "game-NNN.json files from arbiter.php --save or cardlab judge splendor --save") from None
         names = record["players"]
         into.seen.update(names)
+        unit = deal_key(record["decks"], record["nobles"])
         turns = [t for rnd in record["rounds"] for t in rnd]
         for k, turn in enumerate(turns):
             move = rec.move_of_turn(turn)
             if move is None:
                 continue
-            into.add(states[k], code_of(states[k], move), names[k % len(names)], (str(path), 0))
+            into.add(states[k], code_of(states[k], move), names[k % len(names)], unit)
             if _same_player(names[k % len(names)], player) and str(path) not in sources:
                 sources.append(str(path))
     return sources
@@ -296,7 +311,7 @@ class Stacked:
         return float(np.log(self.sizes).mean()) if len(self) else float("nan")
 
 
-def fit_logit(data: Stacked, *, l2: float, prior: np.ndarray | None = None, steps: int = 50) -> np.ndarray:
+def fit_logit(data: Stacked, *, l2: float, prior: np.ndarray | None = None, steps: int = 100) -> np.ndarray:
     """Maximum likelihood by Newton's method with step halving: minimises the total negative
     log-likelihood + l2 / 2 * |w - prior|^2 (strictly convex for l2 > 0)."""
     prior = np.zeros(NUM_FEATURES) if prior is None else prior
@@ -350,6 +365,17 @@ def calibration(data: Stacked, w: np.ndarray, rounds: np.ndarray) -> tuple[Calib
     return tuple(out)
 
 
+def choose_shrink(data: Decisions, fitted: np.ndarray, population: np.ndarray, seed: int) -> tuple[float, dict]:
+    """The pull toward the population that best predicts an inner quarter of the fitted games (by deal) from
+    the rest: (the pull, the inner log-loss of each). The held-out games are not looked at."""
+    inner = np.array([in_heldout(f"inner:{u}", seed, INNER) for u in data.units], dtype=bool)
+    train, valid = Stacked.of(data, fitted & ~inner), Stacked.of(data, fitted & inner)
+    if not len(train) or not len(valid):
+        return SHRINKS[0], {}
+    losses = {s: valid.logloss(fit_logit(train, l2=s, prior=population)) for s in SHRINKS}
+    return min(losses, key=losses.get), losses
+
+
 def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float = 0.2,
                   sources: tuple[str, ...] = ()) -> FittedModel:
     """The population and the player's model from collected decisions, with held-out metrics."""
@@ -360,15 +386,17 @@ def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float
         seen = sorted(data.seen | set(data.players))
         raise NotFound(f"no Splendor decisions of {player!r} in the chosen sources; players seen: "
                        + (", ".join(seen[:12]) or "none"))
-    held = np.array([in_heldout(s, g, seed, holdout) for s, g in data.units], dtype=bool)
+    held = np.array([in_heldout(u, seed, holdout) for u in data.units], dtype=bool)
     population = fit_logit(Stacked.of(data, ~held), l2=POPULATION_L2)
-    weights = fit_logit(Stacked.of(data, mine & ~held), l2=SHRINK, prior=population)
+    shrink, inner = choose_shrink(data, mine & ~held, population, seed)
+    weights = fit_logit(Stacked.of(data, mine & ~held), l2=shrink, prior=population)
     test = Stacked.of(data, mine & held)
     rounds = np.array(data.rounds)[mine & held]
     return FittedModel(
         game=GAME, player=player, method=METHOD,
         params={"features": list(FEATURES), "weights": [float(v) for v in weights],
-                "population": [float(v) for v in population], "shrink": SHRINK, "population_l2": POPULATION_L2,
+                "population": [float(v) for v in population], "shrink": shrink,
+                "inner_logloss": {str(k): round(v, 4) for k, v in inner.items()}, "population_l2": POPULATION_L2,
                 "population_decisions": int((~held).sum())},
         decisions=int((mine & ~held).sum()), heldout_decisions=len(test),
         heldout_logloss=test.logloss(weights), baseline_logloss=test.logloss(population),

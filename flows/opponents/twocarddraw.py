@@ -4,7 +4,7 @@ The server is named by the option that selected it: the strategy file's name (`s
 `gen:BET1-BET2-STEPS-SEED` for a generated one; `server` (or `*`) takes every twocarddraw match
 asked for (they must share the bet sizes). The fit uses only what the player saw (the mixture
 bot's posterior over the server, online EM over its hidden cards, shrunk toward the prior with
-weight by the number of hands: flows/fit_opponent.py fit_server). Held-out figures score the
+weight by the number of hands: flows/opponents/twocarddraw_fit.py fit_server). Held-out figures score the
 server's true choices (the hand log keeps its cards) on the held-out hands.
 
 A TwoCardDraw match has one seat, the player's: the fitted server enters as the match option
@@ -26,7 +26,7 @@ from engine.core.errors import BadValue, NotFound
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.protocol import write_strategy
 from engine.twocarddraw.strategy import Strategy
-from flows import fit_opponent as F
+from flows.opponents import twocarddraw_fit as F
 from flows.opponents.base import Calibration, FittedModel
 
 GAME = "twocarddraw"
@@ -46,20 +46,21 @@ def server_name(options: dict) -> str:
     return "gen:" + "-".join(fields)
 
 
-def _matches(con, player: str, matches) -> list[str]:
-    rows = con.execute("SELECT match_id, options FROM matches WHERE game = ? ORDER BY started_at, match_id",
+def _matches(con, player: str, matches) -> list[tuple[str, int]]:
+    """(match id, deal seed) of the chosen matches against the server `player`."""
+    rows = con.execute("SELECT match_id, options, seed FROM matches WHERE game = ? ORDER BY started_at, match_id",
                        [GAME]).fetchall()
     if matches is not None:
         wanted = list(matches)
-        known = {m for m, _ in rows}
+        known = {r[0] for r in rows}
         missing = [m for m in wanted if m not in known]
         if missing:
             raise NotFound(f"no twocarddraw match {missing[0]!r} in the hand log; accepted: ids of logged "
                            "twocarddraw matches")
         rows = [r for r in rows if r[0] in set(wanted)]
     if player not in ANY_SERVER:
-        names = {m: server_name(json.loads(o or "{}")) for m, o in rows}
-        picked = [m for m, _ in rows if names[m] == player]
+        names = {m: server_name(json.loads(o or "{}")) for m, o, _ in rows}
+        picked = [(m, s) for m, _, s in rows if names[m] == player]
         if not picked:
             seen = sorted(set(names.values()))[:6]
             raise NotFound(f"no twocarddraw match against server {player!r}; accepted: server (every match) or "
@@ -67,12 +68,14 @@ def _matches(con, player: str, matches) -> list[str]:
         return picked
     if not rows:
         raise NotFound("no twocarddraw match in the hand log; run `cardlab judge twocarddraw --log` first")
-    return [m for m, _ in rows]
+    return [(m, s) for m, _, s in rows]
 
 
-def _heldout(match_id: str, hand: int, seed: int, holdout: float) -> bool:
-    """A hand is held out by a hash of (match, hand, seed): the same data and seed give the same split."""
-    digest = hashlib.sha256(f"{match_id}:{hand}:{seed}".encode()).digest()
+def _heldout(deal_seed: int, hand: int, seed: int, holdout: float) -> bool:
+    """A hand is held out by a hash of its deal (the match seed and the hand's number, which fix its cards)
+    and `seed`, not of the match id (new each time a match is logged): the same hands logged again split,
+    and fit, the same way."""
+    digest = hashlib.sha256(f"{deal_seed}:{hand}:{seed}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64 < holdout
 
 
@@ -83,9 +86,10 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
                        "`cardlab judge twocarddraw --log`)")
     if not 0.0 <= holdout < 1.0:
         raise BadValue(f"holdout {holdout}: accepted: a share from 0 to below 1")
-    ids = _matches(con, player, matches)
+    chosen = _matches(con, player, matches)
+    ids = [m for m, _ in chosen]
     fit_obs, held, bets = [], [], None
-    for mid in ids:
+    for mid, deal_seed in chosen:
         _, hands = F.read_hands(con, mid)
         these = F.bets_of(hands)
         if bets is not None and these != bets:
@@ -93,7 +97,7 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
                            "accepted: matches against one server (the same bet sizes)")
         bets = these
         for n, obs in enumerate(F.observations(hands)):
-            if _heldout(mid, int(hands["hand"][n]), seed, holdout):
+            if _heldout(deal_seed, int(hands["hand"][n]), seed, holdout):
                 held.extend(F.server_choices(hands, n))
             else:
                 fit_obs.append(obs)

@@ -20,4 +20,4 @@ def panels(con, data, out) -> list[Panel]:
     return [Panel("Learning curve and opponent fit",
                   "<p class=note>A learning bot should climb from block to block. The fit quality of the opponent "
                   "model against the truth, from the prior alone (0 hands) on, is drawn by "
-                  "<code>cardlab twocarddraw fit</code> (flows/fit_opponent.py).</p>", (path,))]
+                  "<code>cardlab twocarddraw fit</code> (flows/opponents/twocarddraw_fit.py).</p>", (path,))]

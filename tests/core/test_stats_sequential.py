@@ -120,6 +120,27 @@ def test_a_naive_repeated_interval_would_fail_the_same_check():
     assert crossed.mean() > 0.15
 
 
+NULL_PAIR_SD = 11.63  # Hold'em Training's null pair, luck taken out (bench decisions --luck 40000 --seed 5000)
+
+
+@pytest.mark.parametrize("kind", ["normal", "heavy"])
+def test_holdem_trainings_defaults_decide_a_null_pair_in_a_fifth_of_the_fixed_hands(kind):
+    """The game's defaults as `sweep --until-decided` plays them (d1, first look, a look after every chunk) on
+    differences with the null pair's spread: wrong at most alpha at d0 and beta at d1 (plus slack), and at d0
+    (the hardest case: a true difference of exactly 0) fewer than 4,000 units per config on average, a fifth
+    of the fixed design's 20,000."""
+    from bench.decisions import look_every
+    from flows.decide import make_rule
+
+    rule = make_rule("holdem-training")
+    test = Sprt(d1=rule.d1 / NULL_PAIR_SD, alpha=rule.alpha, beta=rule.beta, first_look=rule.first_look)  # sd units
+    rng = np.random.default_rng(20261128)
+    for mean, wrong, limit in ((0.0, "H1", test.alpha), (test.d1, "H0", test.beta)):
+        verdicts, used = _run_sprt(test, rng, kind, mean, batch=look_every("holdem-training"))
+        assert float(np.mean(verdicts == wrong)) <= limit + _slack(limit, REPEATS), (kind, mean)
+        assert used.mean() < 4000, (kind, mean, used.mean())
+
+
 @pytest.mark.slow  # many simulated sequences
 def test_confidence_sequence_holds_at_every_look():
     """Over whole paths of 20,000 units, the anytime bounds miss the true mean at some look in at most alpha of

@@ -22,15 +22,34 @@ from flows.store import log_judged_match, read_only
 GAMES = 12
 
 
-@pytest.fixture(scope="module")
-def logged(tmp_path_factory):
-    """A small match in a temporary hand log: greedy (the candidate) against random, as `cardlab match` plays it."""
+def _log_greedy(db):
+    """A small match: greedy (the candidate) against random, as `cardlab match` plays it, logged into `db`."""
     log = SPEC.play_chunk(BOTS["greedy"], BOTS["greedy"].default_config(), seed=3, first=0, count=GAMES,
                           options=SplendorOptions(opponent="random"))
-    db = tmp_path_factory.mktemp("clone") / "log.duckdb"
     match_id = log_judged_match(SPEC, bot="greedy", config={}, seed=3, log=events.encode(log, SPEC), db=db,
                                 options={"opponent": "random"})
+    return match_id, log
+
+
+@pytest.fixture(scope="module")
+def logged(tmp_path_factory):
+    db = tmp_path_factory.mktemp("clone") / "log.duckdb"
+    match_id, log = _log_greedy(db)
     return read_only(db), match_id, log
+
+
+def test_the_same_games_logged_again_fit_the_same_model(tmp_path):
+    """The held-out split follows each game's deal, not the match id (new each time a match is logged)."""
+    first, second = tmp_path / "a.duckdb", tmp_path / "b.duckdb"
+    ids = [_log_greedy(first)[0], _log_greedy(second)[0]]
+    assert ids[0] != ids[1]
+    fits = [model.fit(read_only(db), "greedy", holdout=0.5) for db in (first, second)]
+    assert 0 < fits[0].heldout_decisions and 0 < fits[0].decisions  # both sides hold games (12 fixed deals)
+    figures = [(f.params, f.decisions, f.heldout_decisions, f.heldout_logloss, f.baseline_logloss,
+                f.uniform_logloss, f.calibration) for f in fits]
+    assert figures[0] == figures[1]
+    other = model.fit(read_only(first), "greedy", holdout=0.5, seed=2)
+    assert other.heldout_decisions != fits[0].heldout_decisions  # the split still follows the fit's seed
 
 
 def test_every_logged_move_is_rebuilt(logged):
@@ -46,8 +65,6 @@ def test_every_logged_move_is_rebuilt(logged):
 
 def test_greedy_is_fitted_below_uniform_on_heldout_games(logged):
     con, match_id, _ = logged
-    # The split hashes (match id, game): a new match id each run, so only its totals are certain (with 12
-    # games and half held out, one side is empty in 2 runs of 4,096).
     fitted = model.fit(con, "greedy", holdout=0.5)
     turns = con.execute("SELECT count(*) FROM spl_turns WHERE is_candidate AND action <> 0").fetchone()[0]
     assert fitted.heldout_decisions > 0 and fitted.decisions > 0

@@ -12,8 +12,8 @@ from engine.twocarddraw import rules as R
 from engine.twocarddraw.analysis import fit_quality, situation_reach
 from engine.twocarddraw.protocol import read_strategy
 from flows import events
-from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
+from flows.opponents import twocarddraw_fit as F
 from flows.store import log_judged_match, read_only
 from tests.twocarddraw.conftest import RandomBot
 

@@ -3,7 +3,7 @@
 import numpy as np
 
 from engine.twocarddraw import judge as J
-from flows import fit_opponent as F
+from flows.opponents import twocarddraw_fit as F
 from tests.twocarddraw.test_fit import UniformBot
 
 

@@ -8,7 +8,7 @@ from engine.twocarddraw import best_response as B
 from engine.twocarddraw import judge as J
 from engine.twocarddraw import rules as R
 from engine.twocarddraw.protocol import write_strategy
-from flows.fit_opponent import server_moves
+from flows.opponents.twocarddraw_fit import server_moves
 from tests.twocarddraw.conftest import RandomBot
 
 

@@ -11,24 +11,28 @@ from engine.twocarddraw.analysis import fit_quality
 from engine.twocarddraw.best_response import best_response, policy_value
 from engine.twocarddraw.protocol import read_strategy
 from flows import events
-from flows import fit_opponent as F
 from flows.games.twocarddraw import SPEC
 from flows.opponents import twocarddraw as M
+from flows.opponents import twocarddraw_fit as F
 from flows.store import log_judged_match, read_only
 from tests.twocarddraw.test_fit import UniformBot
 
 SMALL = {"buckets": "2", "bucket_count": "3"}  # small banks keep the test fast to build
 
 
-@pytest.fixture(scope="module")
-def logged(generated_12, tmp_path_factory):
-    """A 3,000-hand match against the (1, 2) server, logged in a temporary hand log."""
-    result = J.play_match(UniformBot(seed=5), generated_12, seed=21, hands=3_000)
-    db = tmp_path_factory.mktemp("opp") / "hands.duckdb"
+def _log_match(strategy, db):
+    """A 3,000-hand match against the (1, 2) server, logged into `db`: (match id, the hands' columns)."""
+    result = J.play_match(UniformBot(seed=5), strategy, seed=21, hands=3_000)
     options = {"bet1": "1", "bet2": "2", "steps": "60000", "strategy_seed": "7"}
     match_id = log_judged_match(SPEC, bot="uniform", config={}, seed=21, log=events.encode(result.chunk_log(), SPEC),
                                 db=db, options=options)
-    return db, match_id, {k: np.asarray(v) for k, v in result.record.columns.items()}
+    return match_id, {k: np.asarray(v) for k, v in result.record.columns.items()}
+
+
+@pytest.fixture(scope="module")
+def logged(generated_12, tmp_path_factory):
+    db = tmp_path_factory.mktemp("opp") / "hands.duckdb"
+    return db, *_log_match(generated_12, db)
 
 
 @pytest.fixture(autouse=True)
@@ -75,6 +79,21 @@ def test_fit_from_the_hand_log_scores_held_out_hands_and_seats_the_best_response
     bot.init(1, 2)
     assert np.array_equal(bot.current_policy(), best_response(fitted).policy)
     assert policy_value(generated_12, bot.current_policy()) > best_response(generated_12).value - 0.5
+
+
+def test_the_same_hands_logged_again_fit_the_same_server(generated_12, logged, tmp_path):
+    """The held-out hands follow each hand's deal (match seed, hand), not the match id, new each time a
+    match is logged: the same hands in a second hand log fit the same model with the same figures."""
+    db, match_id, _ = logged
+    again = tmp_path / "again.duckdb"
+    assert _log_match(generated_12, again)[0] != match_id
+    fits = []
+    for path in (db, again):
+        with read_only(str(path)) as con:
+            fits.append(M.fit(con, "server", seed=3, holdout=0.25))
+    figures = [(f.params, f.decisions, f.heldout_decisions, f.heldout_logloss, f.baseline_logloss,
+                f.uniform_logloss, f.calibration) for f in fits]
+    assert fits[0].heldout_decisions > 0 and figures[0] == figures[1]
 
 
 def test_bad_requests_get_one_line(logged):

@@ -4,9 +4,12 @@ import numpy as np
 import pytest
 
 from bench.twocarddraw.strength import (
+    HELDOUT2_READINGS,
     HELDOUT_LAWS,
+    HELDOUT_READINGS,
     benchmark_server,
     far_tuning_server,
+    heldout2_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -43,6 +46,15 @@ def test_summary_ratios_and_paired_differences():
                                                  "ratio_of_sums": pytest.approx(0.19 / 0.3)}
 
 
+def test_summary_pairs_each_bot_with_the_safe_strategy_server_by_server():
+    rows = [{"server": i, "br_value": 0.2, "safe": safe, "reading": "default", "step_law": "uniform", "a": a,
+             "a|last1000": a, "a|cpu": 1.0, "a|status": "ok"}
+            for i, (safe, a) in enumerate([(-0.1, 0.05), (0.1, 0.08), (0.0, 0.1)])]
+    got = summarise(rows, ["a"])["a"]["minus_safe_per_hand"]
+    assert got["mean"] == pytest.approx(np.mean([0.15, -0.02, 0.1])) and got["min"] == pytest.approx(-0.02)
+    assert got["below"] == [1]
+
+
 def test_heldout_servers_are_apart_from_the_tuning_servers():
     tuning = [benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
     held = [heldout_server(i) for i in range(40)]
@@ -52,6 +64,17 @@ def test_heldout_servers_are_apart_from_the_tuning_servers():
     assert sum(s.steps >= 100_000 for s in held) >= len(held) // 2
     assert max(s.steps for s in held) > B.MAX_STEPS and min(s.steps for s in held) >= B.MIN_STEPS
     assert heldout_server(5) == heldout_server(5)
+
+
+def test_the_second_heldout_set_is_apart_from_the_tuning_set_and_the_first():
+    tuning = [benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
+    first = [heldout_server(i) for i in range(200)]
+    second = [heldout2_server(i) for i in range(40)]
+    assert not {s.seed for s in second} & ({s.seed for s in tuning} | {s.seed for s in first})
+    assert not set(HELDOUT2_READINGS[1:]) & (set(B.READINGS) | set(HELDOUT_READINGS))
+    assert {s.reading for s in second} == set(HELDOUT2_READINGS)
+    assert {s.step_law for s in second} == set(HELDOUT_LAWS) and {s.bets for s in second[:35]} == set(R.ALL_BET_SIZES)
+    assert max(s.steps for s in second) > B.MAX_STEPS and heldout2_server(3) == heldout2_server(3)
 
 
 def test_ratio_of_sums_interval_is_exact_for_a_constant_ratio_and_widens_with_spread():

@@ -73,6 +73,30 @@ class Table:
         return mine if mine > alone else 0
 
 
+class Program:
+    """One style program's player: the setup, then an answer per turn from ``decide(table, memory,
+    rng)``; folds are tracked over the hand. In process (bench/cg_holdem/ranged_paired.py) or under
+    ``run``, the same code."""
+
+    def __init__(self, decide, seed: int = 1):
+        self.decide, self.seed = decide, seed
+
+    def start(self, setup) -> None:
+        self.setup, self.rng = setup, random.Random(self.seed)
+        self.memory = {"hand": 0, "folded": set()}
+
+    def act(self, turn) -> str:
+        memory = self.memory
+        for _, hand, seat, action, _ in turn.actions:
+            if hand != memory["hand"]:
+                memory.update(hand=hand, folded=set(), raised_pre=False)
+            if action in ("FOLD", "TIMEOUT"):
+                memory["folded"].add(seat)
+        if turn.hand != memory["hand"]:
+            memory.update(hand=turn.hand, folded=set(), raised_pre=False)
+        return self.decide(Table(self.setup, turn, memory["folded"]), memory, self.rng)
+
+
 def run(decide, seed: int = 1) -> None:
     """The contest loop: setup once, then a turn per decision; ``decide(table, memory, rng)``."""
     def read():
@@ -81,19 +105,11 @@ def run(decide, seed: int = 1) -> None:
             raise EOFError
         return line.rstrip("\n")
 
-    setup = read_setup(read)
-    rng = random.Random(seed)
-    memory = {"hand": 0, "folded": set()}
+    player = Program(decide, seed)
+    player.start(read_setup(read))
     while True:
         try:
-            turn = read_turn(read, setup.players)
+            turn = read_turn(read, player.setup.players)
         except EOFError:
             return
-        for _, hand, seat, action, _ in turn.actions:
-            if hand != memory["hand"]:
-                memory.update(hand=hand, folded=set(), raised_pre=False)
-            if action in ("FOLD", "TIMEOUT"):
-                memory["folded"].add(seat)
-        if turn.hand != memory["hand"]:
-            memory.update(hand=turn.hand, folded=set(), raised_pre=False)
-        print(decide(Table(setup, turn, memory["folded"]), memory, rng), flush=True)
+        print(player.act(turn), flush=True)

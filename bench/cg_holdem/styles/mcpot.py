@@ -4,6 +4,8 @@ when the equity beats the pot odds, checks or folds otherwise."""
 
 from common import pure_eval, run
 
+SEED = 5  # the program's own randomness: the same every game
+
 
 def decide(t, memory, rng):
     if not t.opponents:
@@ -19,4 +21,4 @@ def decide(t, memory, rng):
 
 
 if __name__ == "__main__":
-    run(decide, seed=5)
+    run(decide, seed=SEED)

@@ -1,4 +1,8 @@
-"""Fit the TwoCardDraw server from a logged match: the opponent-fitting Prefect flow.
+"""Fit the TwoCardDraw server from a logged match: the opponent-fitting Prefect flow (`cardlab twocarddraw fit`).
+
+Part of TwoCardDraw's opponent model (flows/opponents/twocarddraw.py seats and scores what fit_server
+fits): flows/ itself names no game. The quality curve needs the true server, which only a generated or
+file server gives, so it stays this game's own command rather than `cardlab fit`'s.
 
 Plain functions do the work (tests call them directly); the flow only wires them:
 read the hand log -> rebuild what the player saw -> fit at growing numbers of hands (EM over
