@@ -658,7 +658,7 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
     uri = paths.tracking_uri
     console.print(f"""
 [bold]Done in {time.perf_counter() - started:.0f} s.[/] Where everything is:
-  hand log (DuckDB)  {paths.db}
+  hand log (shards)  {paths.db}
       cardlab sql "SELECT config, units, mean, ci_low, ci_high FROM mart_match_results
                    WHERE sweep_id = '{outcome.sweep_id}' ORDER BY ci_low DESC"
   MLflow runs        {uri}  (parent run {outcome.mlflow_run_id})
