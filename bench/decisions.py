@@ -259,9 +259,14 @@ def pool(game: str = "holdem-training", *, bot: str | None = None, hands: int = 
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
+    from flows.match import MatchPlan
+
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
     bot = bot or BOT[game]
-    configs = list(dict.fromkeys(c for p in chosen for c in (p.challenger, p.baseline)))
+    # Overrides that resolve to the same config (the default seed, the default completions) play once.
+    resolved = {c: MatchPlan(game=game, bot=bot, overrides=c, seed=seed, units=1).config()
+                for p in chosen for c in (p.challenger, p.baseline)}
+    configs = list({v: c for c, v in reversed(resolved.items())}.values())
     sizes = [min(part, hands - first) for first in range(0, hands, part)]
     got: dict[tuple, list] = {c: [None] * len(sizes) for c in configs}
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as ex:
@@ -272,9 +277,9 @@ def pool(game: str = "holdem-training", *, bot: str | None = None, hands: int = 
             got[c][p] = job.result()
             if progress is not None:
                 progress(c, p, len(sizes))
-    whole = {c: (np.concatenate([r for r, _ in parts]), np.concatenate([a for _, a in parts]))
+    whole = {resolved[c]: (np.concatenate([r for r, _ in parts]), np.concatenate([a for _, a in parts]))
              for c, parts in got.items()}
-    return [Pooled(p, whole[p.challenger][0] - whole[p.baseline][0], whole[p.challenger][1] - whole[p.baseline][1])
+    return [Pooled(p, *(whole[resolved[p.challenger]][k] - whole[resolved[p.baseline]][k] for k in (0, 1)))
             for p in chosen]
 
 
