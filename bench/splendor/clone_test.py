@@ -29,7 +29,7 @@ from flows.opponents import splendor as model
 from flows.opponents.base import FittedModel
 from flows.store import HandLog, read_only
 
-ORIGINALS = ("greedy", "mcts:iterations=300")
+ORIGINALS = ("greedy", "greedy:target=4,noble=4", "mcts:iterations=300")
 # Against the originals' fields: each original is logged against each of these (its own games only count)
 FIELD = ("random", "greedy", "greedy:target=4,noble=4")
 CANDIDATES = ("random", "greedy:points=5,target=30", "greedy", "mcts:iterations=60", "mcts:iterations=300")
@@ -158,7 +158,7 @@ def main(argv=None) -> int:
     parser.add_argument("--log-games", type=int, default=60, help="logged games per field bot to fit from")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--argmax", action="store_true", help="the clone plays its most likely move")
-    parser.add_argument("--original", action="append", help="agents to clone (default: greedy, mcts:iterations=300)")
+    parser.add_argument("--original", action="append", help=f"agents to clone (default: {', '.join(ORIGINALS)})")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     started = time.perf_counter()
