@@ -13,6 +13,7 @@ from bots import choice
 from bots.base import Ranged, ranged, validated
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
+from engine.cg_holdem.phh_read import read_bytes as read_phh
 from engine.cg_holdem.rules import FIRST_TURN_MS, MAX_PLAYERS, MIN_PLAYERS, TURN_MS, GameConfig
 from engine.core.errors import BadValue, UserError
 from engine.core.process import CLOCKS
@@ -145,6 +146,7 @@ SPEC = GameSpec(
                        entrant_help="NAME=COMMAND (a program), NAME=bot:BOT[:k=v...] (a project bot) or "
                                     "NAME=model:ID (a fitted opponent model)"),
     phh=export_phh,
+    read_phh=read_phh,
     panels="reports.panels.cg_holdem",
     replay="reports.replay.cg_holdem",
     commands="cardlab.commands.cg_holdem",

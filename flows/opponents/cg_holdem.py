@@ -34,10 +34,11 @@ from bots.cg_holdem.clone import (
 )
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.judge import setup_for, turn_for
-from engine.cg_holdem.phh_read import digest_of, read_file, replay
+from engine.cg_holdem.phh_read import read_file, replay
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
 from engine.core.errors import NotFound
+from engine.core.histories import digest_of
 from flows.histories import expand
 from flows.opponents.base import Calibration, FittedModel
 
