@@ -78,6 +78,28 @@ def test_greedy_is_fitted_below_uniform_on_heldout_games(logged):
     assert again.params == fitted.params  # same data, same split: the same model
 
 
+def test_greedys_model_picks_greedys_move_on_held_out_games(logged):
+    """The lookahead and order features span greedy's evaluation, so the fitted model's most likely move is
+    greedy's on most held-out decisions (0.85 from 6 games here, 0.98 from 96; 0.71 before those features),
+    well beyond the population's (greedy and random pooled)."""
+    con, _, _ = logged
+    fitted = model.fit(con, "greedy", holdout=0.5)
+    data = model.Decisions()
+    model.read_log(con, "greedy", into=data)
+    mine = np.array([p == "greedy" for p in data.players])
+    held = np.array([model.in_heldout(u, 1, 0.5) for u in data.units])
+    test = model.Stacked.of(data, mine & held)
+
+    def picked(weights):
+        scores = test.x @ np.array(weights)
+        return float(np.mean(scores[test.chosen] >= np.maximum.reduceat(scores, test.starts) - 1e-9))
+
+    assert len(test) == fitted.heldout_decisions
+    assert picked(fitted.params["weights"]) >= max(0.8, picked(fitted.params["population"]) + 0.15)
+    assert fitted.heldout_logloss < 0.75 * fitted.baseline_logloss
+    assert fitted.params["shrink"] in model.SHRINKS and len(fitted.params["inner_logloss"]) == len(model.SHRINKS)
+
+
 def test_an_absent_player_is_named_with_the_players_seen(logged):
     con, _, _ = logged
     with pytest.raises(NotFound, match="players seen: greedy, random"):
