@@ -141,7 +141,7 @@ SPEC = GameSpec(
     payoff_bounds=(0.0, 1.0),  # a finish score
     # d1: five points of finish score. The first look waits for 96 games: resampled from 720 real paired games
     # (skewness -1), the SPRT said "switch" at d0 in 5.0% (4.6-5.5%) of runs looking from 48 on, 4.0% (3.6-4.4%)
-    # from 96 (`cardlab bench decisions --game cg-holdem --pool 720 --seed 9000 --repeats 10000`, docs/statistics.md).
+    # from 96 (`bench decisions --game cg-holdem --pool 720 --part 240 --seed 9000 --repeats 10000`, statistics.md).
     decision=DecisionDefaults(d1=0.05, batch=24, first_look=96),
     luck=unit_luck,  # all-in boards valued by the stacks they leave (engine/cg_holdem/luck.py)
     league=LeagueRules(play=play_league_game, seats=(MIN_PLAYERS, MAX_PLAYERS),
