@@ -81,6 +81,7 @@ class OriginalResult:
     original: str
     fit: FittedModel
     rows: tuple[Row, ...]
+    argmax: bool = False  # the clone played its most likely move (else drew one)
 
     def pair_agreement(self) -> tuple[int, int, int, int]:
         """(pairs ordered alike, pairs, pairs the original tells apart ordered alike, such pairs)."""
@@ -99,7 +100,7 @@ class OriginalResult:
 
 
 def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, log_games: int = 60, seed: int = 1,
-               argmax: bool = False, folder: Path | None = None) -> list[OriginalResult]:
+               play: str = "model", folder: Path | None = None) -> list[OriginalResult]:
     folder = Path(folder or tempfile.mkdtemp(prefix="clone-test-"))
     db = folder / "handlog.duckdb"
     out = []
@@ -111,8 +112,8 @@ def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, l
         finally:
             con.close()
         clone_spec, clone_config = model.seat(fitted.params)
-        if argmax:
-            clone_config = type(clone_config)(**{**asdict(clone_config), "argmax": True})
+        if play != "model":  # else as the fit chose (its params' argmax)
+            clone_config = type(clone_config)(**{**asdict(clone_config), "argmax": play == "argmax"})
         spec, config = parse(original)
         rows = []
         for candidate in candidates:
@@ -122,7 +123,7 @@ def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, l
             rows.append(Row(original, candidate, wilson(float(vs_original.sum()), games),
                             wilson(float(vs_clone.sum()), games),
                             mean_interval(games, float(diff.mean()), float(diff.std(ddof=1)), (-1.0, 1.0))))
-        out.append(OriginalResult(original, fitted, tuple(rows)))
+        out.append(OriginalResult(original, fitted, tuple(rows), clone_config.argmax))
     return out
 
 
@@ -132,7 +133,8 @@ def report(results: list[OriginalResult]) -> str:
         f = r.fit
         lines.append(f"original {r.original}: {f.decisions} fit decisions, held-out log-loss per decision "
                      f"{f.heldout_logloss:.3f} (population {f.baseline_logloss:.3f}, uniform {f.uniform_logloss:.3f}; "
-                     f"{f.heldout_decisions} decisions)")
+                     f"{f.heldout_decisions} decisions); pull toward the population {f.params.get('shrink')}, "
+                     f"the clone {'plays its most likely move' if r.argmax else 'draws'}")
         cal = f.calibration[0]
         lines.append("  held-out move kinds, predicted / observed: "
                      + ", ".join(f"{k} {cal.predicted[k]:.2f}/{cal.observed[k]:.2f}" for k in cal.predicted))
@@ -157,19 +159,22 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per candidate against each opponent")
     parser.add_argument("--log-games", type=int, default=60, help="logged games per field bot to fit from")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--argmax", action="store_true", help="the clone plays its most likely move")
+    parser.add_argument("--play", choices=("model", "argmax", "drawn"), default="model",
+                        help="the clone plays its most likely move or draws one; model: as the fit chose")
     parser.add_argument("--original", action="append", help=f"agents to clone (default: {', '.join(ORIGINALS)})")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     results = clone_test(originals=tuple(args.original or ORIGINALS), games=args.games, log_games=args.log_games,
-                         seed=args.seed, argmax=args.argmax)
+                         seed=args.seed, play=args.play)
     print(report(results))
     print(f"{time.perf_counter() - started:.0f} s")
     if args.json:
         args.json.write_text(json.dumps([{"original": r.original, "fit": {k: v for k, v in asdict(r.fit).items()
                                                                           if k != "params"},
-                                          "rows": [asdict(x) for x in r.rows], "pairs": r.pair_agreement()}
+                                          "rows": [asdict(x) for x in r.rows], "pairs": r.pair_agreement(),
+                                          "argmax": r.argmax, "shrink": r.fit.params.get("shrink"),
+                                          "inner_logloss": r.fit.params.get("inner_logloss")}
                                          for r in results], indent=1, default=float))
     return 0
 
