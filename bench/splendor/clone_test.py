@@ -162,11 +162,12 @@ def main(argv=None) -> int:
     parser.add_argument("--play", choices=("model", "argmax", "drawn"), default="model",
                         help="the clone plays its most likely move or draws one; model: as the fit chose")
     parser.add_argument("--original", action="append", help=f"agents to clone (default: {', '.join(ORIGINALS)})")
+    parser.add_argument("--candidate", action="append", help=f"candidates (default: {', '.join(CANDIDATES)})")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    results = clone_test(originals=tuple(args.original or ORIGINALS), games=args.games, log_games=args.log_games,
-                         seed=args.seed, play=args.play)
+    results = clone_test(originals=tuple(args.original or ORIGINALS), candidates=tuple(args.candidate or CANDIDATES),
+                         games=args.games, log_games=args.log_games, seed=args.seed, play=args.play)
     print(report(results))
     print(f"{time.perf_counter() - started:.0f} s")
     if args.json:
