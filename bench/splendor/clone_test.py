@@ -5,9 +5,10 @@ a scratch hand log), fit its model from those games (flows/opponents/splendor.py
 candidate heads-up against the original and against the clone on the same deals and seats (common random
 numbers), and compare: each candidate's win share against both (Wilson intervals), the paired difference
 clone - original per game (a 95% interval that should hold 0), and whether the candidates rank the same
-way against both (every pair of candidates, and the pairs the original tells apart).
+way against both (every pair of candidates, and the pairs the original tells apart). The clone plays as
+the fit chose (its most likely move, or drawn), unless --play says otherwise.
 
-    .venv/bin/python -m bench.splendor.clone_test --games 40 --log-games 60
+    nice -n 15 .venv/bin/python -m bench.splendor.clone_test --games 60 --log-games 40 --original greedy
 """
 
 import argparse
