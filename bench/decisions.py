@@ -37,6 +37,7 @@ class Pair:
     baseline: tuple[tuple[str, str], ...]
     right: str  # switch or keep
     why: str
+    null: bool = False  # no difference by construction: its true mean is d0 exactly, whatever a sample says
 
 
 # Hold'em Training, exploit bot. The bot's own sampling seed changes no expectation (a difference of
@@ -46,7 +47,7 @@ WEAK = (("runouts_flop", "1"), ("runouts_turn", "1"))
 STRONG = (("runouts_flop", "10"), ("runouts_turn", "8"))
 PAIRS = {
     "holdem-training": (
-        Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference"),
+        Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference", True),
         Pair("worse", WEAK, STRONG, "keep", "1/1 completions against 10/8: clearly worse"),
         Pair("better", STRONG, WEAK, "switch", "10/8 completions against 1/1: clearly better"),
     ),
@@ -55,7 +56,7 @@ PAIRS = {
     # clearly worse than one re-solving every hand (bench decisions --luck prints the differences).
     "twocarddraw": (
         Pair("null", (("explore", "thompson"), ("explore_seed", "1")), (("explore", "thompson"), ("explore_seed", "0")),
-             "keep", "Thompson draws on another seed: no difference"),
+             "keep", "Thompson draws on another seed: no difference", True),
         Pair("worse", (("resolve_every", "1000000"),), (("resolve_every", "1"),), "keep",
              "never re-solving against re-solving every hand: clearly worse"),
         Pair("better", (("resolve_every", "1"),), (("resolve_every", "1000000"),), "switch",
@@ -259,9 +260,14 @@ def pool(game: str = "holdem-training", *, bot: str | None = None, hands: int = 
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import get_context
 
+    from flows.match import MatchPlan
+
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
     bot = bot or BOT[game]
-    configs = list(dict.fromkeys(c for p in chosen for c in (p.challenger, p.baseline)))
+    # Overrides that resolve to the same config (the default seed, the default completions) play once.
+    resolved = {c: MatchPlan(game=game, bot=bot, overrides=c, seed=seed, units=1).config()
+                for p in chosen for c in (p.challenger, p.baseline)}
+    configs = list({v: c for c, v in reversed(resolved.items())}.values())
     sizes = [min(part, hands - first) for first in range(0, hands, part)]
     got: dict[tuple, list] = {c: [None] * len(sizes) for c in configs}
     with ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn")) as ex:
@@ -272,9 +278,9 @@ def pool(game: str = "holdem-training", *, bot: str | None = None, hands: int = 
             got[c][p] = job.result()
             if progress is not None:
                 progress(c, p, len(sizes))
-    whole = {c: (np.concatenate([r for r, _ in parts]), np.concatenate([a for _, a in parts]))
+    whole = {resolved[c]: (np.concatenate([r for r, _ in parts]), np.concatenate([a for _, a in parts]))
              for c, parts in got.items()}
-    return [Pooled(p, whole[p.challenger][0] - whole[p.baseline][0], whole[p.challenger][1] - whole[p.baseline][1])
+    return [Pooled(p, *(whole[resolved[p.challenger]][k] - whole[resolved[p.baseline]][k] for k in (0, 1)))
             for p in chosen]
 
 
@@ -294,8 +300,19 @@ def blocks(differences: np.ndarray, rule: Rule, *, batch: int, cap: int = FIXED_
                 return out
             look = paired_look(differences[start:start + n])
             verdict = test.verdict(test.llr(look.n, look.mean, look.sd ** 2), look.n)
-        out.append(({"H1": "switch", "H0": "keep"}.get(verdict, "undecided"), n))
+        out.append((_decision(verdict), n))
         start += n
+
+
+def _decision(verdict: str | None) -> str:
+    return {"H1": "switch", "H0": "keep"}.get(verdict, "undecided")
+
+
+def resampled_runs(pair: Pair, d: np.ndarray, rule: Rule, rng, *, runs: int, cap: int, batch: int) -> PairResult:
+    """`runs` tests on draws with replacement from the pair's own differences, their real mean kept (what
+    independent runs would do if the pool's hands were all the hands there are), scored like full runs."""
+    verdicts, used = _sprt_runs(d, rule.sprt(), rng, runs=runs, cap=cap, batch=batch)
+    return PairResult(pair, tuple(_decision(v) for v in verdicts), tuple(2 * int(u) for u in used), 0.0)
 
 
 def block_result(pair: Pair, runs: list[tuple[str, int]]) -> PairResult:

@@ -29,7 +29,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from engine.core.errors import Unavailable
@@ -46,6 +46,7 @@ class LocalServer:
     port: int
     owner: int
     pidfile: Path
+    log: Path | None = None  # the server's output (removed with it)
 
     @property
     def api_url(self) -> str:
@@ -141,6 +142,8 @@ def reap_stale() -> list[int]:
             _stop_pid(server)
             reaped.append(server)
         pidfile.unlink(missing_ok=True)
+        if record.get("log"):
+            Path(record["log"]).unlink(missing_ok=True)
     return reaped
 
 
@@ -172,11 +175,21 @@ def _server_command(port: int) -> list[str]:
             "--log-level", "error", "--lifespan", "on"]
 
 
-def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float) -> None:
+def _last_line(log: Path) -> str:
+    """The server log's last line, to name why it failed (its output goes to the log, not the terminal)."""
+    try:
+        lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
+    except OSError:
+        return ""
+    return f": {lines[-1].strip()[:300]} (log {log})" if lines else ""
+
+
+def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float, log: Path) -> None:
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise Unavailable(f"the local Prefect server exited with code {process.returncode} while starting")
+            raise Unavailable(f"the local Prefect server exited with code {process.returncode} while starting"
+                              f"{_last_line(log)}")
         try:
             with urllib.request.urlopen(f"{url}/health", timeout=2) as response:
                 if response.status == 200:
@@ -185,7 +198,7 @@ def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float) -> None
             pass
         time.sleep(0.1)
     raise Unavailable(f"the local Prefect server did not answer {url}/health within {timeout_s:.0f} s "
-                       "(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS)")
+                       f"(PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS){_last_line(log)}")
 
 
 def _on_sigterm(signum, frame):
@@ -209,20 +222,24 @@ def start(*, scheduling: bool = False) -> LocalServer:
     env.pop("PREFECT_API_URL", None)
     folder = pid_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    process = subprocess.Popen(_server_command(port), env=env, stdin=subprocess.DEVNULL,
-                               preexec_fn=_die_with(os.getpid()))
+    # the server's own output goes to a log beside its pidfile: stopping it at the end of a command made
+    # its database pool print a cancelled-reset traceback under the command's successful output
+    log = folder / f"{os.getpid()}-{port}.log"
+    with log.open("wb") as sink:
+        process = subprocess.Popen(_server_command(port), env=env, stdin=subprocess.DEVNULL, stdout=sink,
+                                   stderr=subprocess.STDOUT, preexec_fn=_die_with(os.getpid()))
     pidfile = folder / f"{os.getpid()}-{process.pid}.json"
     record = {"server": process.pid, "server_started": _start_ticks(process.pid), "owner": os.getpid(),
-              "owner_started": _start_ticks(os.getpid()), "port": port}
+              "owner_started": _start_ticks(os.getpid()), "port": port, "log": str(log)}
     temporary = pidfile.with_suffix(".tmp")
     temporary.write_text(json.dumps(record))
     os.replace(temporary, pidfile)
-    server = LocalServer(pid=process.pid, port=port, owner=os.getpid(), pidfile=pidfile)
+    server = LocalServer(pid=process.pid, port=port, owner=os.getpid(), pidfile=pidfile, log=log)
     try:
         timeout = float(os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120"))
-        _wait_healthy(process, server.api_url, timeout)
+        _wait_healthy(process, server.api_url, timeout, log)
     except BaseException:
-        stop(server)
+        stop(replace(server, log=None))  # the log stays: the error names it
         raise
     return server
 
@@ -230,6 +247,8 @@ def start(*, scheduling: bool = False) -> LocalServer:
 def stop(server: LocalServer) -> None:
     _stop_pid(server.pid)
     server.pidfile.unlink(missing_ok=True)
+    if server.log is not None:
+        server.log.unlink(missing_ok=True)
 
 
 def ensure(*, scheduling: bool = False) -> str | None:

@@ -1,9 +1,9 @@
 """Imported hand histories (`cardlab phh import`): PHH files kept beside the hand log, so a later
 fit reads them without the originals (`cardlab fit cg-holdem --phh imported`).
 
-The folder is `histories/` beside the hand log (`$CARDLAB_DB`'s folder). Each file is checked
-(engine.cg_holdem.phh_read) and copied under its content's hash, `HASH.phh` or `HASH.phhs`, with a
-sidecar `HASH.json` listing its original name, hands and players. No shared index and no hand-log
+The folder is `histories/` beside the hand log (`$CARDLAB_DB`'s folder). Each file is checked (by
+the reader its game declares, GameSpec.read_phh) and copied under its content's hash, `HASH.phh` or
+`HASH.phhs`, with a sidecar `HASH.json` listing its original name, hands and players. No shared index and no hand-log
 lock: a file and its sidecar are each written whole (a temporary file renamed), so readers and
 other imports never see half of one; the same content imported twice is one copy.
 """
@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from engine.cg_holdem.phh_read import SUFFIXES, digest_of, read_bytes
-from engine.core.errors import MissingFile
+from engine.core.errors import BadValue, MissingFile
+from engine.core.histories import SUFFIXES, digest_of
 from flows.settings import Paths
 
 IMPORTED = "imported"  # `--phh imported`: every imported history
@@ -45,13 +45,25 @@ def _write_whole(path: Path, data: bytes) -> None:
     os.replace(tmp, path)
 
 
+def reader():
+    """The PHH reader of the game that declares one (GameSpec.read_phh): the hold'em game whose rules
+    the imported hands are replayed under."""
+    from flows import games
+
+    declared = [spec for spec in games.specs() if spec.read_phh is not None]
+    if len(declared) != 1:  # a second hold'em reader would need the game named: not needed yet
+        raise BadValue(f"games that read PHH: {', '.join(s.name for s in declared) or 'none'}; accepted: exactly one")
+    return declared[0].read_phh
+
+
 def import_files(paths) -> list[Kept]:
     """Check every PHH file named (files, folders) and then keep a copy of each: a bad one (BadHistory,
     MissingFile, one line) stops the import before anything is kept."""
+    read = reader()
     checked = []
     for path in expand(paths):
         data = path.read_bytes()
-        checked.append((path, data, read_bytes(data, path.name)))
+        checked.append((path, data, read(data, path.name)))
     return [_keep(path, data, hands) for path, data, hands in checked]
 
 

@@ -20,6 +20,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from engine.core.errors import BadValue
+
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -76,4 +78,8 @@ def task_runner_kind() -> str:
 
 
 def worker_count() -> int:
-    return int(os.environ.get("CARDLAB_WORKERS", "2"))
+    given = os.environ.get("CARDLAB_WORKERS", "2")
+    # ASCII digits only: int() would also take '１', ' 2' or '2_0'
+    if not (given.isascii() and given.isdigit() and 1 <= int(given) <= 256):
+        raise BadValue(f"CARDLAB_WORKERS={given!r}: not a worker count; accepted: a whole number from 1 to 256")
+    return int(given)

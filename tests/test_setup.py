@@ -5,6 +5,7 @@ while the test suite, which has every package, stayed green."""
 
 import ast
 import importlib.metadata
+import importlib.util
 import json
 import re
 import subprocess
@@ -56,6 +57,12 @@ def test_the_locks_pin_what_pyproject_declares_and_agree():
     assert not test_only & set(runtime), f"the main job would install test packages: {sorted(test_only & set(runtime))}"
     differ = {n: (v, tests.get(n)) for n, v in runtime.items() if tests.get(n) != v}
     assert not differ, f"the test lock must keep the runtime's pins (re-lock with -c requirements.lock): {differ}"
+
+
+def test_mlflow_ui_has_its_web_pages():
+    """The demo ends by printing `mlflow ui`: mlflow-skinny's server would answer without the UI."""
+    server = Path(importlib.util.find_spec("mlflow.server").origin).parent
+    assert (server / "js" / "build" / "index.html").is_file(), "the runtime needs full mlflow, not mlflow-skinny"
 
 
 def _optional(node: ast.AST, parents: dict) -> bool:
@@ -118,7 +125,7 @@ for package in json.loads(sys.argv[2]):
             continue  # running it is not importing it
         importlib.import_module(info.name)
         names.append(info.name)
-import mlflow.server.fastapi_app  # `mlflow ui`, which the demo's last lines print
+import mlflow.server.fastapi_app  # `mlflow ui`, which the demo's last lines print, loads
 from typer.testing import CliRunner
 from cardlab.cli import app
 result = CliRunner().invoke(app, ["--help"])

@@ -5,9 +5,10 @@ a scratch hand log), fit its model from those games (flows/opponents/splendor.py
 candidate heads-up against the original and against the clone on the same deals and seats (common random
 numbers), and compare: each candidate's win share against both (Wilson intervals), the paired difference
 clone - original per game (a 95% interval that should hold 0), and whether the candidates rank the same
-way against both (every pair of candidates, and the pairs the original tells apart).
+way against both (every pair of candidates, and the pairs the original tells apart). The clone plays as
+the fit chose (its most likely move, or drawn), unless --play says otherwise.
 
-    .venv/bin/python -m bench.splendor.clone_test --games 40 --log-games 60
+    nice -n 15 .venv/bin/python -m bench.splendor.clone_test --games 60 --log-games 40 --original greedy
 """
 
 import argparse
@@ -29,7 +30,7 @@ from flows.opponents import splendor as model
 from flows.opponents.base import FittedModel
 from flows.store import HandLog, read_only
 
-ORIGINALS = ("greedy", "mcts:iterations=300")
+ORIGINALS = ("greedy", "greedy:target=4,noble=4", "mcts:iterations=300")
 # Against the originals' fields: each original is logged against each of these (its own games only count)
 FIELD = ("random", "greedy", "greedy:target=4,noble=4")
 CANDIDATES = ("random", "greedy:points=5,target=30", "greedy", "mcts:iterations=60", "mcts:iterations=300")
@@ -81,6 +82,7 @@ class OriginalResult:
     original: str
     fit: FittedModel
     rows: tuple[Row, ...]
+    argmax: bool = False  # the clone played its most likely move (else drew one)
 
     def pair_agreement(self) -> tuple[int, int, int, int]:
         """(pairs ordered alike, pairs, pairs the original tells apart ordered alike, such pairs)."""
@@ -99,7 +101,7 @@ class OriginalResult:
 
 
 def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, log_games: int = 60, seed: int = 1,
-               argmax: bool = False, folder: Path | None = None) -> list[OriginalResult]:
+               play: str = "model", folder: Path | None = None) -> list[OriginalResult]:
     folder = Path(folder or tempfile.mkdtemp(prefix="clone-test-"))
     db = folder / "handlog.duckdb"
     out = []
@@ -111,8 +113,8 @@ def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, l
         finally:
             con.close()
         clone_spec, clone_config = model.seat(fitted.params)
-        if argmax:
-            clone_config = type(clone_config)(**{**asdict(clone_config), "argmax": True})
+        if play != "model":  # else as the fit chose (its params' argmax)
+            clone_config = type(clone_config)(**{**asdict(clone_config), "argmax": play == "argmax"})
         spec, config = parse(original)
         rows = []
         for candidate in candidates:
@@ -122,7 +124,7 @@ def clone_test(*, originals=ORIGINALS, candidates=CANDIDATES, games: int = 40, l
             rows.append(Row(original, candidate, wilson(float(vs_original.sum()), games),
                             wilson(float(vs_clone.sum()), games),
                             mean_interval(games, float(diff.mean()), float(diff.std(ddof=1)), (-1.0, 1.0))))
-        out.append(OriginalResult(original, fitted, tuple(rows)))
+        out.append(OriginalResult(original, fitted, tuple(rows), clone_config.argmax))
     return out
 
 
@@ -132,7 +134,8 @@ def report(results: list[OriginalResult]) -> str:
         f = r.fit
         lines.append(f"original {r.original}: {f.decisions} fit decisions, held-out log-loss per decision "
                      f"{f.heldout_logloss:.3f} (population {f.baseline_logloss:.3f}, uniform {f.uniform_logloss:.3f}; "
-                     f"{f.heldout_decisions} decisions)")
+                     f"{f.heldout_decisions} decisions); pull toward the population {f.params.get('shrink')}, "
+                     f"the clone {'plays its most likely move' if r.argmax else 'draws'}")
         cal = f.calibration[0]
         lines.append("  held-out move kinds, predicted / observed: "
                      + ", ".join(f"{k} {cal.predicted[k]:.2f}/{cal.observed[k]:.2f}" for k in cal.predicted))
@@ -157,19 +160,23 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=40, help="games per candidate against each opponent")
     parser.add_argument("--log-games", type=int, default=60, help="logged games per field bot to fit from")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--argmax", action="store_true", help="the clone plays its most likely move")
-    parser.add_argument("--original", action="append", help="agents to clone (default: greedy, mcts:iterations=300)")
+    parser.add_argument("--play", choices=("model", "argmax", "drawn"), default="model",
+                        help="the clone plays its most likely move or draws one; model: as the fit chose")
+    parser.add_argument("--original", action="append", help=f"agents to clone (default: {', '.join(ORIGINALS)})")
+    parser.add_argument("--candidate", action="append", help=f"candidates (default: {', '.join(CANDIDATES)})")
     parser.add_argument("--json", type=Path, help="also write the figures here")
     args = parser.parse_args(argv)
     started = time.perf_counter()
-    results = clone_test(originals=tuple(args.original or ORIGINALS), games=args.games, log_games=args.log_games,
-                         seed=args.seed, argmax=args.argmax)
+    results = clone_test(originals=tuple(args.original or ORIGINALS), candidates=tuple(args.candidate or CANDIDATES),
+                         games=args.games, log_games=args.log_games, seed=args.seed, play=args.play)
     print(report(results))
     print(f"{time.perf_counter() - started:.0f} s")
     if args.json:
         args.json.write_text(json.dumps([{"original": r.original, "fit": {k: v for k, v in asdict(r.fit).items()
                                                                           if k != "params"},
-                                          "rows": [asdict(x) for x in r.rows], "pairs": r.pair_agreement()}
+                                          "rows": [asdict(x) for x in r.rows], "pairs": r.pair_agreement(),
+                                          "argmax": r.argmax, "shrink": r.fit.params.get("shrink"),
+                                          "inner_logloss": r.fit.params.get("inner_logloss")}
                                          for r in results], indent=1, default=float))
     return 0
 

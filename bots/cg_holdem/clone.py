@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.base import BotSpec, Ranged, seed_field, validated
+from bots.cg_holdem.pure_eval import _CATEGORY, value7
 from bots.cg_holdem.pushfold_chart import EQUITY_VS_RANDOM
 from bots.cg_holdem.strategies import Player, View
 from engine.cg_holdem._kernels import equity_vs_random
@@ -29,6 +30,7 @@ ODDS_EDGES = (0.15, 0.25, 0.3, 0.35, 0.42)  # facing a bet: the call's share of 
 STRENGTH_SAMPLES = 256  # deals per postflop strength: a bucket, not a decision, needs few
 _STREET = {0: 0, 3: 1, 4: 2, 5: 3}
 UNSHOWN = "?"  # the strength part of a situation whose cards were never shown
+MADE_TOP = 2  # made-hand categories kept apart: none, a pair, two pair or better
 
 
 def _bucket(x: float, edges: tuple[float, ...]) -> int:
@@ -51,10 +53,24 @@ def strength(view: View) -> int:
     return _bucket(_postflop_strength((*view.turn.cards, *view.turn.board)), POSTFLOP_STRENGTH)
 
 
-def coarse_keys(key: str) -> tuple[str, str]:
-    """The situation's two backoff levels: (street|facing|strength, street|facing)."""
+@functools.lru_cache(maxsize=65536)
+def _made(cards: tuple[int, ...], board: tuple[int, ...]) -> int:
+    mine, alone = value7([*cards, *board]) // _CATEGORY, value7(list(board)) // _CATEGORY
+    return min(mine, MADE_TOP) if mine > alone else 0
+
+
+def made(view: View) -> int:
+    """After the flop, the made hand my cards take part in: 0 none (a pair on the board alone is none),
+    1 a pair, 2 two pair or better. Equity mixes a draw or high cards with a weak pair, where programs
+    that read their made hand (bet it, call with it, fold without it) act differently."""
+    return 0 if view.preflop else _made(tuple(view.turn.cards), tuple(view.turn.board))
+
+
+def levels(key: str) -> tuple[str, ...]:
+    """The situation's backoff levels, coarsest first, ending with the situation itself:
+    street|facing, + strength, + made hand, the whole situation."""
     parts = key.split("|")
-    return "|".join(parts[:3]), "|".join(parts[:2])
+    return "|".join(parts[:2]), "|".join(parts[:3]), "|".join(parts[:4]), key
 
 
 def raised(action: str) -> bool:
@@ -63,15 +79,25 @@ def raised(action: str) -> bool:
 
 
 def situation(view: View, lead: bool) -> str:
-    """street|facing|strength|opponents|depth|lead; facing 0 (nothing to call) or 1-3 by the pot odds
-    offered; lead 1 after the flop when the hand's last raise was mine (the spot for a continuation bet).
-    Strength is UNSHOWN when the cards are not known (a hand history where they were never shown)."""
+    """street|facing|strength|made|opponents|depth|lead; facing 0 (nothing to call) or 1-6 by the pot
+    odds offered; made the made-hand category after the flop (`made`); lead 1 after the flop when the
+    hand's last raise was mine (the spot for a continuation bet). Strength and made are UNSHOWN when the
+    cards are not known (a hand history where they were never shown)."""
     street = _STREET[len(view.turn.board)]
     facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
     depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
              else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
-    band = strength(view) if view.turn.cards else UNSHOWN
-    return f"{street}|{facing}|{band}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+    band, hand = (strength(view), made(view)) if view.turn.cards else (UNSHOWN, UNSHOWN)
+    return f"{street}|{facing}|{band}|{hand}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+
+
+def size_keys(key: str) -> tuple[str, ...]:
+    """Where a raise's size is looked up, most specific first: street group (0 preflop, 1 after),
+    opening or raising (0 nothing to call, 1 facing a bet), made hand, strength; then fewer of them.
+    The fitter keeps a player's sizes under every key where it raised often enough."""
+    street, facing, band, hand = key.split("|")[:4]
+    group, bet = str(int(street != "0")), str(int(facing != "0"))
+    return (f"{group}|{bet}|{hand}|{band}", f"{group}|{bet}|{hand}", f"{group}|{bet}", f"{group}|{band}", group)
 
 
 def shown(key: str) -> bool:
@@ -83,9 +109,9 @@ def all_situations() -> list[str]:
     found = []
     for street in range(4):
         strengths, depths = (PREFLOP_STRENGTH, PREFLOP_DEPTH) if street == 0 else (POSTFLOP_STRENGTH, POSTFLOP_DEPTH)
-        found += [f"{street}|{f}|{h}|{o}|{d}|{lead}" for f in range(len(ODDS_EDGES) + 2)
-                  for h in range(len(strengths) + 1) for o in (1, 2) for d in range(len(depths) + 1)
-                  for lead in ((0, 1) if street else (0,))]
+        found += [f"{street}|{f}|{h}|{m}|{o}|{d}|{lead}" for f in range(len(ODDS_EDGES) + 2)
+                  for h in range(len(strengths) + 1) for m in (range(MADE_TOP + 1) if street else (0,))
+                  for o in (1, 2) for d in range(len(depths) + 1) for lead in ((0, 1) if street else (0,))]
     return found
 
 
@@ -172,6 +198,8 @@ class CloneBot(Player):
     def decide(self, view: View) -> str:
         legal = legal_classes(view)
         key = situation(view, self.last_raiser == view.me)
+        if key not in self.probs:  # a model fitted before the made-hand part: its situations lack it
+            key = "|".join(p for i, p in enumerate(key.split("|")) if i != 3)
         probs = restricted(self.probs[key], legal)
         x, kind = self.rng.random(), CLASSES[-1]
         for name, p in zip(CLASSES, probs, strict=True):
@@ -185,8 +213,7 @@ class CloneBot(Player):
             return "CHECK" if view.call == 0 else "CALL" if view.call < view.stack else "ALL-IN"
         if kind == ALLIN:
             return "ALL-IN"
-        group = "0" if view.preflop else "1"
-        sizes = self.sizes.get(f"{group}|{key.split('|')[2]}") or self.sizes[group]  # by strength where seen
+        sizes = next(s for k in size_keys(key) if (s := self.sizes.get(k)) is not None)
         frac = sizes[int(self.rng.random() * len(sizes))] if sizes else 1.0
         chips = max(int(round(view.call + frac * (view.pot + view.call))), view.min_bet)
         return "ALL-IN" if chips >= view.stack else f"BET {chips}"

@@ -6,8 +6,11 @@ Standard library only (it is exported as is and runs the same code in process), 
   start of a hand; every action it takes multiplies each combo's weight by the action's
   likelihood for that combo. Likelihoods are soft steps in the combo's strength percentile
   (preflop: equity vs a random hand; postflop: its made hand on this board, draws lifted), cut
-  where the opponent's *observed* frequencies put them (raise, voluntary play, fold to a bet,
-  postflop aggression, with priors): a station's calls say nothing, a rock's raise says a lot.
+  where the opponent's *observed* frequencies in that situation put them (preflop raise, voluntary
+  play, fold to a raise or a re-raise; postflop lead or barrel, fold / call / raise facing a bet, with
+  priors): a station's calls say nothing, a rock's raise says a lot, a stealer's lead little.
+- Exploits from the same counts: first-in opens widen up to any two cards against blinds that
+  fold to raises; re-raises and postflop bets are bluffs where the observed folds make them pay.
 - Equity: Monte Carlo with a fixed number of deals, opponents' hands drawn from their ranges.
   Decisions never depend on the clock in process; the exported program stops early only past
   ``safety_ms``, a guard against a stalled machine, not a budget.
@@ -150,7 +153,13 @@ class Seen:
     """What one opponent has shown over the game: counts behind the frequencies that place the
     likelihood cuts. Priors stand in for unseen play (about a fair regular's frequencies)."""
 
-    PRIORS = {"vpip": 0.45, "pfr": 0.3, "fold": 0.45, "aggr": 0.35}
+    PRIORS = {
+        "vpip": 0.45, "pfr": 0.3,  # preflop, first action: plays voluntarily / raises
+        "fold_pre": 0.45, "fold_3bet": 0.45,  # preflop facing a raise / a re-raise of its own raise: folds
+        "lead": 0.35,  # postflop, no bet yet on the street: bets
+        "barrel3": 0.6, "barrel4": 0.45, "barrel5": 0.4,  # the same as the preflop raiser, by board size
+        "fold_bet": 0.45, "raise_bet": 0.12,  # postflop facing a bet: folds / raises
+    }
 
     def __init__(self):
         self.n = {k: 0 for k in self.PRIORS}
@@ -180,6 +189,7 @@ class RangedConfig(Ranged):
     cbet_frequency: float = ranged(0.6, 0.0, 1.0)  # heads-up c-bet when checked to, after raising preflop
     prior_weight: float = ranged(6.0, 0.0, 1000.0)  # how many observations the priors are worth
     fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
+    steal_fold: float = ranged(0.45, 0.0, 1.0)  # first-in opens widen to any two cards as folds behind pass this +0.2
     seed: int = seed_field(0)
 
 
@@ -205,6 +215,8 @@ class RangedBot(Player):
         self.street = -1
         self.bets = 0  # aggressive actions on this street (preflop: raises past the big blind)
         self.acted: set[int] = set()  # seats counted for this street's frequencies
+        self.faced: dict[int, int] = {}  # seat -> this street's bets when it last acted
+        self.raisers: set[int] = set()  # seats that bet or raised on this street
         self.aggressor = -1  # the last preflop raiser
         self.tables = {}
 
@@ -222,32 +234,38 @@ class RangedBot(Player):
             self._new_hand(hand)
         street = len(board)
         if street != self.street:
-            self.street, self.bets, self.acted = street, 0, set()
+            self.street, self.bets, self.acted, self.faced, self.raisers = street, 0, set(), {}, set()
         if seat < 0 or action == "NONE":
             return
         aggressive = action.startswith("BET") or action == "ALL-IN"
+        facing = self.bets > self.faced.get(seat, 0)  # a bet or raise came since its last action
         if seat != self.setup.me:
-            self._count(seat, action, aggressive, street)
+            self._count(seat, action, aggressive, street, facing)
             if current and action not in ("FOLD", "TIMEOUT"):
-                self._narrow(seat, action, aggressive, board)
+                self._narrow(seat, action, aggressive, board, facing)
         if aggressive:
             self.bets += 1
+            self.raisers.add(seat)
             if street == 0:
                 self.aggressor = seat
         self.acted.add(seat)
+        self.faced[seat] = self.bets
 
-    def _count(self, seat, action, aggressive, street) -> None:
+    def _count(self, seat, action, aggressive, street, facing) -> None:
         seen = self.seen[seat]
-        first = seat not in self.acted
-        if street == 0 and first:
-            seen.count("vpip", action in ("CALL", "ALL-IN") or aggressive)
-            seen.count("pfr", aggressive)
-        if self.bets and first:
-            seen.count("fold", action == "FOLD")
-        if street > 0:
-            seen.count("aggr", aggressive)
+        if street == 0:
+            if seat not in self.acted:
+                seen.count("vpip", action in ("CALL", "ALL-IN") or aggressive)
+                seen.count("pfr", aggressive)
+            if facing:
+                seen.count("fold_3bet" if seat in self.raisers else "fold_pre", action == "FOLD")
+        elif facing:
+            seen.count("fold_bet", action == "FOLD")
+            seen.count("raise_bet", aggressive)
+        else:
+            seen.count(f"barrel{street}" if seat == self.aggressor else "lead", aggressive)
 
-    def _narrow(self, seat, action, aggressive, board) -> None:
+    def _narrow(self, seat, action, aggressive, board, facing) -> None:
         seen, w = self.seen[seat], self.config.prior_weight
         weights = self.ranges.setdefault(seat, [1.0] * len(COMBOS))
         if not board:
@@ -256,7 +274,8 @@ class RangedBot(Player):
                 share = pfr * (0.45 ** self.bets)
                 like = [0.02 + above(CLASS_PCT[c], 1 - share, 0.04) for c in range(169)]
             elif action == "CALL":  # continuing with the rest of its voluntary range
-                cont = vpip if not self.bets else max(0.05, 1 - seen.freq("fold", w))
+                folds = seen.freq("fold_3bet" if seat in self.raisers else "fold_pre", w)
+                cont = vpip if not self.bets else max(0.05, 1 - folds)
                 like = [0.04 + above(CLASS_PCT[c], 1 - cont, 0.07) * (1 - 0.6 * above(CLASS_PCT[c], 1 - pfr / 3, 0.03))
                         for c in range(169)]
             else:  # a check: the strongest would have raised
@@ -264,17 +283,21 @@ class RangedBot(Player):
             for i, c in enumerate(COMBO_CLASS):
                 weights[i] *= like[c]
             return
+        # Facing a bet, its range splits by strength: the bottom folds, the top raises, the rest
+        # calls; with no bet yet, the top leads. Who leads or raises often says little by it.
         pct = self._table(board)
+        lead = min(0.97, seen.freq(f"barrel{len(board)}" if seat == self.aggressor else "lead", w))
+        raises = max(0.03, min(0.9, seen.freq("raise_bet", w)))
         if aggressive:
-            cut = 1 - min(0.9, seen.freq("aggr", w)) * 0.8
+            cut = 1 - (raises if facing else lead)
             for i, q in enumerate(pct):
                 weights[i] *= 0.04 + above(q, cut, 0.08)
         elif action == "CALL":
-            cut = seen.freq("fold", w) * 0.8  # who rarely folds calls with anything
+            cut = min(seen.freq("fold_bet", w), 1 - raises - 0.05)  # who rarely folds calls with anything
             for i, q in enumerate(pct):
-                weights[i] *= 0.06 + above(q, cut, 0.1)
+                weights[i] *= 0.06 + above(q, cut, 0.1) * (1 - 0.5 * above(q, 1 - raises, 0.05))
         else:
-            cut = 1 - min(0.9, seen.freq("aggr", w)) * 0.6
+            cut = 1 - lead
             for i, q in enumerate(pct):
                 weights[i] *= 1 - 0.6 * above(q, cut, 0.06)
 
@@ -365,7 +388,7 @@ class RangedBot(Player):
         for s in view.opponents:
             depth = min(view.stack + view.mine, view.turn.stacks[s] + view.turn.chips[s]) / view.bb
             chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
-            share = min(1.0, chart * (1 - self.seen[s].freq("fold", w)) / (1 - Seen.PRIORS["fold"]))
+            share = min(1.0, chart * (1 - self.seen[s].freq("fold_pre", w)) / (1 - Seen.PRIORS["fold_pre"]))
             p_nobody *= 1 - share
             if best is None or share > caller_share:
                 best, caller_share = s, share
@@ -398,6 +421,9 @@ class RangedBot(Player):
             share = c.open_hu if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
             if view.call == 0:  # the big blind's option: only raise the best
                 share *= 0.4
+            else:  # a steal: wider the likelier everyone behind folds
+                folds = math.prod(self.seen[s].freq("fold_pre", c.prior_weight) for s in view.opponents)
+                share += (1 - share) * min(1.0, max(0.0, (folds - c.steal_fold) / 0.2))
             if pct >= 1 - share and view.min_bet:
                 return self._raise_to(view, c.open_size_bb * view.bb)
             return view.passive()
@@ -405,6 +431,9 @@ class RangedBot(Player):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
+            return self._raise_to(view, 3 * max(view.turn.chips))
+        reraise = 3 * max(view.turn.chips) - view.mine
+        if heads_up and self.bets == 1 and view.min_bet and self._bluff_pays(view, eq, reraise, 1.0, "fold_3bet"):
             return self._raise_to(view, 3 * max(view.turn.chips))
         if eq >= view.pot_odds() + c.call_margin - (0.04 if heads_up else 0.0):  # heads-up: some implied odds
             return "CALL"
@@ -445,21 +474,36 @@ class RangedBot(Player):
             return "CALL"
         return "FOLD"
 
-    def _bluff_pays(self, view: View, eq: float, add: float, respect: float) -> bool:
+    def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet") -> bool:
         """A bet or raise adding ``add`` chips beats checking / the better of calling and folding
-        once the opponents' observed folds to bets are counted (fold equity): all of them fold
-        with the product of their frequencies (x ``respect`` after they bet), else I am called by
-        their stronger part, where my equity is taken as 0.7 of what it is now."""
+        once the opponents' observed folds in this spot (``folds_to``) are counted (fold equity):
+        all of them fold with the product of their frequencies (x ``respect`` after they bet), else
+        I am called by their stronger part, where my equity is taken as 0.7 of what it is now."""
         c = self.config
         if not c.fold_equity or add >= 0.6 * view.stack:
             return False
         folds = 1.0
         for s in view.opponents:
-            folds *= min(0.95, c.fold_equity * respect * self.seen[s].freq("fold", c.prior_weight))
+            folds *= min(0.95, c.fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
         pot, call = view.pot, view.call
         called = 0.7 * eq * (pot + 2 * add - call) - add
         passive = 0.9 * eq * pot if call == 0 else max(0.0, eq * (pot + call) - call)
         return folds * pot + (1 - folds) * called > passive
+
+    def _fold_chance(self, seat: int, board, folds_to: str) -> float:
+        """How likely ``seat`` folds to a bet now: its observed fold frequency preflop; postflop, the
+        weight of its narrowed range below the strength where it folds (the bottom of all its
+        hands), so a range that has called before holds fewer folds."""
+        freq = self.seen[seat].freq(folds_to, self.config.prior_weight)
+        weights = self.ranges.get(seat)
+        if not board or weights is None:
+            return freq
+        total = below = 0.0
+        for x, q in zip(weights, self._table(board), strict=True):
+            if q > 0:  # 0: touches the board
+                total += x
+                below += x if q < freq else 0.0
+        return below / total if total > 0 else freq
 
     def _call_allin_with(self, view: View, eq: float) -> bool:
         """Calling costs (about) my stack or the bettor is all-in: compare ICM values (chip EV

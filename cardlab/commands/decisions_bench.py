@@ -32,9 +32,11 @@ def decisions(
                                          "plays).", callback=checks.count),
     pool: int = typer.Option(None, "--pool", callback=checks.count,
                              help="Instead of full sweeps (the faster harness): the pairs' configs on this many "
-                                  "deals (seeds SEED, SEED+1, ... in parts of 10,000), then the confirmation's SPRT "
+                                  "deals (seeds SEED, SEED+1, ... in parts of --part), then the confirmation's SPRT "
                                   "run after run on consecutive disjoint blocks of their paired differences, and "
                                   "--repeats resampled runs at d0 and d1."),
+    part: int = typer.Option(10_000, help="With --pool: deals per part (part p plays seed SEED + p; parts play in "
+                                          "parallel).", callback=checks.count),
     luck: int = typer.Option(None, "--luck", callback=checks.count,
                              help="Instead: the pairs' configs on this many deals of --seed, fixed, and what the "
                                   "game's luck correction does to their paired differences (variance-reduction "
@@ -67,7 +69,7 @@ def decisions(
     batch = min(cap, batch or look_every(game))
     if pool:
         _pooled(game, rule, hands=pool, seed=seed, pairs=tuple(pair) or None, runs=repeats, cap=cap, batch=batch,
-                workers=workers or 2)
+                workers=workers or 2, part=part)
         return
     prefect_local.ensure()
 
@@ -98,16 +100,17 @@ def _result_line(r, fixed: int) -> str:
             f"{r.factor:.2f}x fewer")
 
 
-def _pooled(game: str, rule, *, hands: int, seed: int, pairs, runs: int, cap: int, batch: int, workers: int) -> None:
+def _pooled(game: str, rule, *, hands: int, seed: int, pairs, runs: int, cap: int, batch: int, workers: int,
+            part: int = 10_000) -> None:
     import time
 
     import numpy as np
 
-    from bench.decisions import FIXED_PER_CONFIG, block_result, blocks, pool, resampled
+    from bench.decisions import FIXED_PER_CONFIG, block_result, blocks, pool, resampled, resampled_runs
     from flows.stats import luck_check
 
     started = time.perf_counter()
-    pooled = pool(game, hands=hands, seed=seed, pairs=pairs, luck=rule.luck, workers=workers,
+    pooled = pool(game, hands=hands, seed=seed, part=part, pairs=pairs, luck=rule.luck, workers=workers,
                   progress=lambda c, p, n: typer.echo(f"  played {dict(c) or 'defaults'}, part {p + 1}/{n}", err=True))
     console.print(f"{_rule_line(game, rule, cap, batch)}; {hands:,} deals of seeds {seed}.. played once per config "
                   f"({time.perf_counter() - started:.0f} s)")
@@ -118,6 +121,10 @@ def _pooled(game: str, rule, *, hands: int, seed: int, pairs, runs: int, cap: in
         console.print(f"  {p.pair.name}: mean {c.adjusted.mean:+.3f} (raw {c.raw.mean:+.3f}), sd {c.adjusted.sd:.2f} "
                       f"(raw {c.raw.sd:.2f}: variance-reduction factor {c.factor:.2f}); consecutive disjoint runs:")
         console.print(_result_line(block_result(p.pair, blocks(d, rule, batch=batch, cap=cap)), FIXED_PER_CONFIG))
+        if not p.pair.null:  # a null pair's truth is d0 exactly: its centred runs below are its error rate
+            console.print(f"    resampled ({runs:,} runs, the pair's own mean):")
+            console.print(_result_line(resampled_runs(p.pair, d, rule, rng, runs=runs, cap=cap, batch=batch),
+                                       FIXED_PER_CONFIG))
         r = resampled(p.pair.name, d, rule, rng, runs=runs, cap=cap, batch=batch)
         w0, w1 = r.wrong_d0, r.wrong_d1
         console.print(f"    resampled ({runs:,} runs each, the differences centred): skewness {r.skewness:+.1f}, "

@@ -16,7 +16,6 @@ seat sees (the contest has none). Amounts in decimals are scaled to whole chips:
 a situation reads is a ratio.
 """
 
-import hashlib
 import tomllib
 from dataclasses import dataclass
 from decimal import Decimal
@@ -27,10 +26,10 @@ from engine.cg_holdem.rules import ALL_IN, CALL, CHECK, FOLD, big_blind
 from engine.cg_holdem.state import Game
 from engine.core.cards import RANKS, SUITS, parse_card_name
 from engine.core.errors import BadValue, MissingFile
+from engine.core.histories import digest_of
 
 REQUIRED = ("variant", "antes", "blinds_or_straddles", "min_bet", "starting_stacks", "actions")
 CG_EVENT = "cg-holdem"  # the event cardlab's exporter writes: the contest's blind levels apply
-SUFFIXES = (".phh", ".phhs")
 _STREET_OF_BOARD = {0: 0, 3: 1, 4: 2, 5: 3}
 _MAX_SCALE = 6  # decimal places accepted in amounts
 
@@ -72,10 +71,6 @@ class Step:
     turn: Turn  # turn.cards is None when the seat's cards are not known
     folded: frozenset[int]
     bb: int
-
-
-def digest_of(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
 
 
 def read_file(path: Path | str) -> list[Hand]:

@@ -123,6 +123,9 @@ class GameSpec:
     league: LeagueRules | None = None  # None: no leagues for this game
     # (con, match_id, out_dir) -> (files written, hands): the match as PHH hand histories (poker games)
     phh: Callable[..., tuple[tuple[Path, ...], int]] | None = None
+    # (bytes, file name) -> the hands of a PHH file, each with `.names`; a bad file raises one UserError line
+    # (`cardlab phh import` checks histories with it before keeping them); None: the game reads no PHH
+    read_phh: Callable[[bytes, str], list] | None = None
     log_layout: Callable[..., dict] | None = None  # (EventBatch) -> raw tables; None: flows.events' table per kind
     panels: str | None = None  # module with panels(con, data, out) for the sweep report (reports layer)
     replay: str | None = None  # module with replay(con, match_id, unit) -> Replay (reports layer)

@@ -81,11 +81,12 @@ SPEC = GameSpec(
     # d1: 0.5 chips/hand, what the fixed design decided sweeps replace (20,000 hands per config) resolves
     # at 5%/5% errors on a pair of paired sd 21 (3.29 x 21 / sqrt(20,000)): the sequential test is held to
     # that design's resolution, not a finer one (a smaller step is --d1). The first look waits for 2,000
-    # hands and then comes every 500: raw differences can be extremely skewed (skewness -13.8, kurtosis 338
-    # between two exploit configs: looking from 1,000 on erred in 5.7% / 5.8% of resampled runs), and with
-    # the luck taken out 2,000 / 500 keeps both errors below 5% while a pair with no difference is decided in
-    # fewer than a fifth of the fixed design's hands (3,000 / 1,000 did not: docs/statistics.md).
-    decision=DecisionDefaults(d1=0.5, batch=500, first_look=2000),
+    # hands and then comes every 250: raw differences can be extremely skewed (skewness -13.8, kurtosis 338
+    # between two exploit configs: looking from 1,000 on erred in 5.7% / 5.8% of resampled runs); on 80,000
+    # real paired hands with the luck taken out, resampled, 2,000 / 250 erred in at most 4.1% and decided the
+    # null pair in 3,650 hands per config, 5.5x fewer than 2 x 20,000 (3,000 / 1,000: 4,550, 4.4x; 2,000 / 500:
+    # 3,840, 5.2x; `cardlab bench decisions --pool 80000 --seed 8000`, docs/statistics.md).
+    decision=DecisionDefaults(d1=0.5, batch=250, first_look=2000),
     luck=unit_luck,  # the cards' luck, AIVAT-style (engine/holdem_training/luck.py)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,
                        options={"hands": int, "cpu_seconds": float}),

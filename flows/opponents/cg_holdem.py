@@ -3,10 +3,12 @@
 Every logged game is replayed through the referee (its seed and the logged actions), so each
 decision is seen exactly as the player saw it, and described by bots.cg_holdem.clone.situation.
 The model is a population estimate shared by every seat in the data, plus the player's deviation
-from it: at each of three levels (street|facing, + strength, + opponents, stack depth and who raised last) the
-player's counts are smoothed toward the population's chances at that level scaled by the
-player's deviation one level up, so a player seen rarely in a situation plays like the field
-there, tilted the way it differs from the field around it. Raise sizes are the player's own.
+from it: at each of four levels (street|facing, + strength, + made hand, + opponents, stack depth and
+who raised last; bots.cg_holdem.clone.levels) the player's counts are smoothed toward the population's
+chances at that level scaled by the player's deviation one level up, so a player seen rarely in a
+situation plays like the field there, tilted the way it differs from the field around it. Raise sizes
+are the player's own, kept by opening or raising, made hand and strength where it raised often enough
+(bots.cg_holdem.clone.size_keys).
 """
 
 import hashlib
@@ -24,20 +26,22 @@ from bots.cg_holdem.clone import (
     CloneConfig,
     action_class,
     all_situations,
-    coarse_keys,
     legal_classes,
+    levels,
     raise_fraction,
     raised,
     restricted,
     shown,
     situation,
+    size_keys,
 )
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.judge import setup_for, turn_for
-from engine.cg_holdem.phh_read import digest_of, read_file, replay
+from engine.cg_holdem.phh_read import read_file, replay
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
 from engine.core.errors import NotFound
+from engine.core.histories import digest_of
 from flows.histories import expand
 from flows.opponents.base import Calibration, FittedModel
 
@@ -154,14 +158,13 @@ def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -
     return out, names
 
 
-def _counts(rows: list[Decision]) -> tuple[dict, dict, dict]:
-    levels = (defaultdict(lambda: np.zeros(len(CLASSES))), defaultdict(lambda: np.zeros(len(CLASSES))),
-              defaultdict(lambda: np.zeros(len(CLASSES))))
+def _counts(rows: list[Decision]) -> list[dict]:
+    found = [defaultdict(lambda: np.zeros(len(CLASSES))) for _ in levels(all_situations()[0])]
     for d in rows:
-        mid, top = coarse_keys(d.key)
-        for level, key in zip(levels, (top, mid, d.key) if shown(d.key) else (top,), strict=False):
+        keys = levels(d.key) if shown(d.key) else levels(d.key)[:1]
+        for level, key in zip(found, keys, strict=False):
             level[key][d.cls] += 1  # cards never shown: counted where strength is not part of the situation
-    return levels
+    return found
 
 
 def _smoothed(counts: np.ndarray | None, prior: np.ndarray, weight: float) -> np.ndarray:
@@ -191,15 +194,25 @@ def tables(population: list[Decision], own: list[Decision]) -> tuple[dict, dict]
         return p, q
 
     for key in all_situations():
-        mid, top = coarse_keys(key)
-        p, q = level(2, key, (top, mid, key))
+        chain = levels(key)
+        p, q = level(len(chain) - 1, key, chain)
         pop[key], player[key] = p, q
     return player, pop
 
 
-def _sizes(rows: list[Decision], preflop: bool, strength: str | None = None) -> list[float]:
-    found = sorted(d.size for d in rows if d.size is not None and d.preflop == preflop
-                   and (strength is None or d.key.split("|")[2] == strength))
+def _sizes(rows: list[Decision]) -> dict[str, list[float]]:
+    """Raise sizes under every key of `size_keys` (the cards' parts only where the cards were shown)."""
+    by: dict[str, list[float]] = defaultdict(list)
+    for d in rows:
+        if d.size is not None:
+            keys = size_keys(d.key)
+            for k in keys if shown(d.key) else (keys[2], keys[-1]):
+                by[k].append(d.size)
+    return {k: _quantiles(v) for k, v in by.items()}
+
+
+def _quantiles(sizes: list[float]) -> list[float]:
+    found = sorted(sizes)
     if len(found) <= SIZES_KEPT:
         return [round(x, 4) for x in found]
     return [round(found[round(i * (len(found) - 1) / (SIZES_KEPT - 1))], 4) for i in range(SIZES_KEPT)]
@@ -214,7 +227,7 @@ def _logloss(rows: list[Decision], probs: dict) -> float:
 def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
     by: dict[str, list[Decision]] = defaultdict(list)
     for d in rows:
-        by[coarse_keys(d.key)[1]].append(d)
+        by[levels(d.key)[0]].append(d)
     out = []
     for key, group in sorted(by.items()):
         predicted = np.mean([restricted(probs[d.key], d.legal) for d in group], axis=0)
@@ -248,11 +261,10 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
     fit_own = [d for d in own if not d.heldout]
     test = [d for d in own if d.heldout and shown(d.key)]  # scored where the model's situation is known
     probs, pop = tables(fit_pop, fit_own)
-    pop_sizes = {str(k): _sizes(fit_pop, k == 0) for k in (0, 1)}
-    sizes = {str(k): s if len(s := _sizes(fit_own, k == 0)) >= MIN_OWN_SIZES else pop_sizes[str(k)] for k in (0, 1)}
-    for k, h in {(int(not d.preflop), d.key.split("|")[2]) for d in fit_own if d.size is not None}:
-        if len(s := _sizes(fit_own, k == 0, h)) >= MIN_OWN_SIZES:  # sizes by strength where the player shows enough
-            sizes[f"{k}|{h}"] = s
+    pop_sizes, own_sizes = _sizes(fit_pop), _sizes(fit_own)
+    # the street groups always (the population's where the player raised too rarely), finer keys where it shows enough
+    sizes = {g: s if len(s := own_sizes.get(g, [])) >= MIN_OWN_SIZES else pop_sizes.get(g, []) for g in ("0", "1")}
+    sizes |= {k: s for k, s in own_sizes.items() if len(s) >= MIN_OWN_SIZES}
     uniform = {key: [1.0] * len(CLASSES) for key in probs}
     params = {"classes": list(CLASSES), "probs": {k: [round(float(x), 6) for x in v] for k, v in probs.items()},
               "sizes": sizes}

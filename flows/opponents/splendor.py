@@ -307,6 +307,23 @@ class Stacked:
             return float("nan")
         return float(-np.log(self.probabilities(w)[self.chosen]).mean())
 
+    def top(self, w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Per decision: whether the played move is among the best scored ones, and how many those are."""
+        s = self.x @ w
+        best = np.repeat(np.maximum.reduceat(s, self.starts), self.sizes)
+        tied = s >= best - 1e-9
+        return tied[self.chosen], np.add.reduceat(tied.astype(np.int64), self.starts)
+
+    def argmax_logloss(self, w: np.ndarray, hit: float) -> float:
+        """Mean negative log-likelihood of playing the best scored move, as a model: `hit` shared among the
+        best scored moves, the rest spread evenly over the others (nan without decisions)."""
+        if not len(self):
+            return float("nan")
+        chosen_top, k = self.top(w)
+        others = np.maximum(self.sizes - k, 1)
+        p = np.where(chosen_top, hit / k, (1 - hit) / others)
+        return float(-np.log(np.maximum(p, 1e-12)).mean())
+
     def uniform_logloss(self) -> float:
         return float(np.log(self.sizes).mean()) if len(self) else float("nan")
 
@@ -365,15 +382,21 @@ def calibration(data: Stacked, w: np.ndarray, rounds: np.ndarray) -> tuple[Calib
     return tuple(out)
 
 
-def choose_shrink(data: Decisions, fitted: np.ndarray, population: np.ndarray, seed: int) -> tuple[float, dict]:
+def choose_shrink(data: Decisions, fitted: np.ndarray, population: np.ndarray, seed: int) -> tuple[float, bool, dict]:
     """The pull toward the population that best predicts an inner quarter of the fitted games (by deal) from
-    the rest: (the pull, the inner log-loss of each). The held-out games are not looked at."""
+    the rest, and whether playing the best scored move predicts them better still than drawing (its share
+    of hits taken from the rest): (the pull, argmax, the inner log-loss of each). The held-out games are
+    not looked at."""
     inner = np.array([in_heldout(f"inner:{u}", seed, INNER) for u in data.units], dtype=bool)
     train, valid = Stacked.of(data, fitted & ~inner), Stacked.of(data, fitted & inner)
     if not len(train) or not len(valid):
-        return SHRINKS[0], {}
-    losses = {s: valid.logloss(fit_logit(train, l2=s, prior=population)) for s in SHRINKS}
-    return min(losses, key=losses.get), losses
+        return SHRINKS[0], False, {}
+    fits = {s: fit_logit(train, l2=s, prior=population) for s in SHRINKS}
+    losses = {str(s): valid.logloss(w) for s, w in fits.items()}
+    shrink = min(SHRINKS, key=lambda s: losses[str(s)])
+    hit = min(float(train.top(fits[shrink])[0].mean()), 1 - 0.5 / len(train))  # never certain
+    losses["argmax"] = valid.argmax_logloss(fits[shrink], hit)
+    return shrink, losses["argmax"] < losses[str(shrink)], losses
 
 
 def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float = 0.2,
@@ -388,15 +411,15 @@ def fit_decisions(data: Decisions, player: str, *, seed: int = 1, holdout: float
                        + (", ".join(seen[:12]) or "none"))
     held = np.array([in_heldout(u, seed, holdout) for u in data.units], dtype=bool)
     population = fit_logit(Stacked.of(data, ~held), l2=POPULATION_L2)
-    shrink, inner = choose_shrink(data, mine & ~held, population, seed)
+    shrink, argmax, inner = choose_shrink(data, mine & ~held, population, seed)
     weights = fit_logit(Stacked.of(data, mine & ~held), l2=shrink, prior=population)
     test = Stacked.of(data, mine & held)
     rounds = np.array(data.rounds)[mine & held]
     return FittedModel(
         game=GAME, player=player, method=METHOD,
         params={"features": list(FEATURES), "weights": [float(v) for v in weights],
-                "population": [float(v) for v in population], "shrink": shrink,
-                "inner_logloss": {str(k): round(v, 4) for k, v in inner.items()}, "population_l2": POPULATION_L2,
+                "population": [float(v) for v in population], "shrink": shrink, "argmax": argmax,
+                "inner_logloss": {k: round(v, 4) for k, v in inner.items()}, "population_l2": POPULATION_L2,
                 "population_decisions": int((~held).sum())},
         decisions=int((mine & ~held).sum()), heldout_decisions=len(test),
         heldout_logloss=test.logloss(weights), baseline_logloss=test.logloss(population),
@@ -415,8 +438,10 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
 
 
 def seat(params: dict) -> tuple[BotSpec, CloneConfig]:
-    """The clone bot playing the fitted weights (draws from its own seeded stream)."""
+    """The clone bot playing the fitted weights: drawing from its own seeded stream, or the most likely move
+    when the fit chose that (`argmax`; models fitted before it draw)."""
     if list(params.get("features", [])) != list(FEATURES):
         raise BadValue("the model's features are not the clone bot's; accepted: a model fitted by this cardlab "
                        "(refit it with `cardlab fit splendor`)")
-    return CLONE, CloneConfig(weights=",".join(repr(float(v)) for v in params["weights"]))
+    return CLONE, CloneConfig(weights=",".join(repr(float(v)) for v in params["weights"]),
+                              argmax=bool(params.get("argmax", False)))

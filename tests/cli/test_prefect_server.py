@@ -136,11 +136,14 @@ def test_reap_stops_a_server_whose_owner_is_gone_and_spares_a_live_owners(tmp_pa
     orphan, kept = subprocess.Popen(sleeper), subprocess.Popen(sleeper)
     try:
         for server, owner in ((orphan, gone.pid), (kept, os.getpid())):
-            (folder / f"{owner}-{server.pid}.json").write_text(json.dumps({"server": server.pid, "owner": owner}))
+            log = folder / f"{owner}-{server.pid}.log"
+            log.write_text("server output\n")
+            (folder / f"{owner}-{server.pid}.json").write_text(json.dumps({"server": server.pid, "owner": owner,
+                                                                           "log": str(log)}))
         assert prefect_local.reap_stale() == [orphan.pid]
         assert not prefect_local.alive(orphan.pid)
         assert kept.poll() is None
-        assert [p.name for p in folder.iterdir()] == [f"{os.getpid()}-{kept.pid}.json"]
+        assert sorted(p.name for p in folder.iterdir()) == [f"{os.getpid()}-{kept.pid}.{x}" for x in ("json", "log")]
     finally:
         for process in (orphan, kept):
             process.kill()
@@ -170,3 +173,28 @@ def test_reap_stops_prefects_own_temporary_server_orphaned_by_a_kill(tmp_path, m
         for pid in (orphan, int(other_home.stdout)):
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_server_that_fails_to_start_is_named_with_its_own_last_words(tmp_path):
+    """The server's output goes to its log (so stopping it prints nothing under a command's output); a
+    server that dies while starting is reported in one line with the log's last line and path."""
+    log = tmp_path / "server.log"
+    with log.open("wb") as sink:
+        dying = subprocess.Popen([sys.executable, "-c", "import sys; print('warming up'); "
+                                  "sys.exit('ValueError: port 1 is not ours')"], stdout=sink, stderr=subprocess.STDOUT)
+    dying.wait()
+    with pytest.raises(prefect_local.Unavailable) as raised:
+        prefect_local._wait_healthy(dying, "http://127.0.0.1:9/api", 5.0, log)
+    assert str(raised.value) == (f"the local Prefect server exited with code 1 while starting: ValueError: port 1 "
+                                 f"is not ours (log {log})")
+    assert "\n" not in str(raised.value)
+
+
+def test_stopping_a_server_removes_its_log(tmp_path):
+    sleeper = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+    log, pidfile = tmp_path / "s.log", tmp_path / "s.json"
+    log.write_text("a cancelled pool reset, say\n")
+    pidfile.write_text("{}")
+    prefect_local.stop(prefect_local.LocalServer(pid=sleeper.pid, port=9, owner=os.getpid(), pidfile=pidfile,
+                                                 log=log))
+    assert sleeper.poll() is not None and not log.exists() and not pidfile.exists()

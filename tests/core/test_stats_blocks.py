@@ -47,3 +47,31 @@ def test_block_runs_err_within_the_tests_rates(mean, wrong, limit):
     assert rate <= limit + 3 * math.sqrt(limit * (1 - limit) / runs), rate
     assert result.wrong == sum(x == wrong for x in result.decisions)  # the pair's right decision scores it
     assert all(h % 2 == 0 for h in result.hands)  # both configs' units
+
+
+def test_resampled_runs_at_a_clear_mean_decide_rightly_and_count_both_configs():
+    from bench.decisions import resampled_runs
+
+    d = np.random.default_rng(3).normal(-2.5, 18.0, 20_000)  # the worse pair's mean and spread
+    got = resampled_runs(Pair("worse", (), (), "keep", "simulated"), d, RULE, np.random.default_rng(4), runs=300,
+                         cap=20_000, batch=250)
+    assert len(got.decisions) == 300 and got.wrong == 0 and got.undecided == 0
+    assert set(got.hands) <= {2 * n for n in range(250, 20_001, 250)} and min(got.hands) >= 2 * RULE.first_look
+    flipped = resampled_runs(Pair("better", (), (), "keep", "mislabelled"), -d, RULE, np.random.default_rng(4),
+                             runs=300, cap=20_000, batch=250)
+    assert flipped.wrong == 300  # every run switches: scored against the stated right decision
+
+
+@pytest.mark.slow  # plays real hands in worker processes
+def test_a_pool_plays_each_distinct_config_once_on_shared_deals():
+    """Hold'em Training's pairs on 30 deals in parts of 20 (seeds 77 and 78): one difference per deal, the
+    luck taken out, and the better pair the worse one turned round (the same two configs on the same deals)."""
+    from bench.decisions import pool
+
+    played = []
+    got = {p.pair.name: p for p in pool("holdem-training", hands=30, seed=77, part=20, workers=2,
+                                        progress=lambda c, p, n: played.append((c, p)))}
+    assert len(played) == 3 * 2  # the default seed and the default completions are one config: 3 configs x 2 parts
+    assert all(len(p.raw) == len(p.adjusted) == 30 for p in got.values())
+    assert np.array_equal(got["better"].raw, -got["worse"].raw)
+    assert not np.array_equal(got["null"].raw, got["null"].adjusted)  # the cards' luck came out

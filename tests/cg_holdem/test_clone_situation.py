@@ -1,0 +1,61 @@
+"""The clone's situation parts that follow a player's line within a hand (issue 27): the made hand its
+cards take part in, raise sizes kept by situation, and the backoff level the made hand adds."""
+
+from types import SimpleNamespace
+
+from bots.cg_holdem.clone import CLASSES, FOLD, PASSIVE, RAISE, all_situations, levels, made, size_keys
+from flows.opponents.cg_holdem import Decision, _sizes, tables
+
+
+def card(rank: int, suit: int) -> int:
+    return suit * 13 + rank  # the referee's numbering: rank 0 is a deuce
+
+
+def view(cards, board):
+    return SimpleNamespace(preflop=not board, turn=SimpleNamespace(cards=tuple(cards), board=tuple(board)))
+
+
+def test_made_counts_only_hands_my_cards_improve():
+    board = [card(12, 0), card(12, 1), card(3, 2)]  # a pair of aces on the board
+    assert made(view([card(0, 3), card(5, 3)], board)) == 0  # the board's pair alone is nothing
+    assert made(view([card(3, 3), card(5, 3)], board)) == 2  # my four pairs the board: two pair, the category
+    assert made(view([card(7, 0), card(5, 3)], [card(7, 1), card(9, 2), card(2, 3)])) == 1
+    assert made(view([card(7, 0), card(9, 3)], [card(7, 1), card(9, 2), card(2, 3)])) == 2  # two pair
+    assert made(view([card(7, 0), card(7, 3)], [card(7, 1), card(9, 2), card(2, 3)])) == 2  # trips kept with it
+    assert made(view([card(7, 0), card(7, 3)], [])) == 0  # preflop: strength says it all
+
+
+def test_situation_keys_and_levels_agree():
+    keys = all_situations()
+    assert len(set(keys)) == len(keys)
+    flop = [k for k in keys if k.startswith("1|")]
+    assert {k.split("|")[3] for k in flop} == {"0", "1", "2"}
+    assert {k.split("|")[3] for k in keys if k.startswith("0|")} == {"0"}
+    chain = levels("2|3|5|1|1|2|1")
+    assert chain == ("2|3", "2|3|5", "2|3|5|1", "2|3|5|1|1|2|1")
+
+
+def test_size_keys_go_from_the_whole_situation_to_the_street_group():
+    assert size_keys("2|3|5|1|1|2|1") == ("1|1|1|5", "1|1|1", "1|1", "1|5", "1")
+    assert size_keys("0|0|4|0|1|3|0") == ("0|0|0|4", "0|0|0", "0|0", "0|4", "0")
+
+
+def _decision(key: str, cls: str, size: float | None = None) -> Decision:
+    return Decision(True, False, key, CLASSES.index(cls), (True,) * len(CLASSES), key.startswith("0|"), size)
+
+
+def test_sizes_are_kept_apart_by_opening_or_raising():
+    rows = [_decision("1|0|5|1|1|2|1", RAISE, 0.6)] * 6 + [_decision("1|2|5|2|1|2|0", RAISE, 1.0)] * 6
+    rows += [_decision("1|2|?|?|1|2|0", RAISE, 2.0)]  # cards never shown: only where the cards are no part
+    sizes = _sizes(rows)
+    assert sizes["1|0|1|5"] == [0.6] * 6 and sizes["1|1|2"] == [1.0] * 6
+    assert sizes["1|1"] == [1.0] * 6 + [2.0] and sorted(sizes["1"]) == [0.6] * 6 + [1.0] * 6 + [2.0]
+    assert "1|?" not in sizes and not any("?" in k for k in sizes)
+
+
+def test_model_tells_a_pair_from_nothing_at_the_same_strength():
+    # a player that folds to a bet without a made hand and calls with a pair, at one equity band
+    rows = [_decision("1|2|4|0|1|2|0", FOLD)] * 40 + [_decision("1|2|4|1|1|2|0", PASSIVE)] * 40
+    player, _ = tables(rows, rows)
+    assert player["1|2|4|0|1|2|0"][CLASSES.index(FOLD)] > 0.8
+    assert player["1|2|4|1|1|2|0"][CLASSES.index(PASSIVE)] > 0.8
