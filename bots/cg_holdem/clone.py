@@ -66,11 +66,20 @@ def made(view: View) -> int:
     return 0 if view.preflop else _made(tuple(view.turn.cards), tuple(view.turn.board))
 
 
-def levels(key: str) -> tuple[str, ...]:
-    """The situation's backoff levels, coarsest first, ending with the situation itself:
-    street|facing, + strength, + made hand, the whole situation."""
+MADE_ORDERS = ("none", "first", "last")  # where the made hand enters a situation's backoff levels
+
+
+def levels(key: str, made_order: str = "first") -> tuple[str, ...]:
+    """The situation's backoff levels, coarsest first: street|facing, + strength, then the made hand
+    and the rest (opponents, depth, lead) in `made_order`: the made hand first, last, or not at all
+    (the finest level is then the situation without it). Preflop, where there is no made hand, the
+    rest follows strength. The fitter picks the order per player and street|facing."""
     parts = key.split("|")
-    return "|".join(parts[:2]), "|".join(parts[:3]), "|".join(parts[:4]), key
+    rest = "|".join(parts[:3] + parts[4:])
+    if parts[0] == "0":
+        return "|".join(parts[:2]), "|".join(parts[:3]), rest
+    finer = {"first": ("|".join(parts[:4]), key), "last": (rest, key), "none": (rest,)}[made_order]
+    return "|".join(parts[:2]), "|".join(parts[:3]), *finer
 
 
 def raised(action: str) -> bool:

@@ -83,9 +83,9 @@ SPEC = GameSpec(
     # that design's resolution, not a finer one (a smaller step is --d1). The first look waits for 2,000
     # hands and then comes every 250: raw differences can be extremely skewed (skewness -13.8, kurtosis 338
     # between two exploit configs: looking from 1,000 on erred in 5.7% / 5.8% of resampled runs); on 80,000
-    # real paired hands with the luck taken out, resampled, 2,000 / 250 erred in at most 4.1% and decided the
-    # null pair in 3,650 hands per config, 5.5x fewer than 2 x 20,000 (3,000 / 1,000: 4,550, 4.4x; 2,000 / 500:
-    # 3,840, 5.2x; `cardlab bench decisions --pool 80000 --seed 8000`, docs/statistics.md).
+    # real paired hands with the luck taken out, resampled, 2,000 / 250 erred in at most 4.5% (every upper bound
+    # below 5%) and decided the null pair in 3,670 hands per config, 5.4x fewer than 2 x 20,000 (3,000 / 1,000:
+    # 4,550, 4.4x; 2,000 / 500: 3,840, 5.2x; `bench decisions --pool 80000 --seed 8000 --repeats 10000`).
     decision=DecisionDefaults(d1=0.5, batch=250, first_look=2000),
     luck=unit_luck,  # the cards' luck, AIVAT-style (engine/holdem_training/luck.py)
     league=LeagueRules(play=play_league_game, units_option="hands", default_units=LEAGUE_HANDS,

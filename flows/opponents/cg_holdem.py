@@ -22,6 +22,7 @@ import numpy as np
 from bots.cg_holdem.clone import (
     CLASSES,
     CLONE,
+    MADE_ORDERS,
     RAISE,
     CloneConfig,
     action_class,
@@ -48,6 +49,8 @@ from flows.opponents.base import Calibration, FittedModel
 METHOD = "population+deviation"
 PLAYER_WEIGHT = 4.0  # pseudo-decisions of the prior behind a player's estimate in one situation
 POPULATION_WEIGHT = 2.0  # the same for the population, toward its coarser level
+MADE_MARGIN = 2.0  # nats over a street|facing's fitted decisions the made hand must save to be used there
+FOLDS = 4  # the fitted games' folds on which the made hand's place among the levels is chosen
 SIZES_KEPT = 101  # a player's raise sizes as this many quantiles (the draw keeps their spread)
 MIN_OWN_SIZES = 5  # fewer own raises than this: the population's sizes
 
@@ -78,6 +81,19 @@ def _heldout(key: str, seed: int, share: float) -> bool:
     place in it, so a copy of the file splits the same way."""
     digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
     return int.from_bytes(digest[:8], "big") / 2**64 < share
+
+
+def _folds(rows: list[Decision]) -> list[int]:
+    """Each decision's fold among FOLDS, from what it is and how many equal ones came before it, not
+    where it was read: the same decisions from the hand log or from PHH files, in any order, fall in
+    the same folds (equal decisions are interchangeable), so both choose the same levels."""
+    seen: dict[Decision, int] = defaultdict(int)
+    out = []
+    for d in rows:
+        text = f"{d.player}:{d.key}:{d.cls}:{d.legal}:{d.size}:{seen[d]}"
+        seen[d] += 1
+        out.append(int.from_bytes(hashlib.sha256(text.encode()).digest()[:8], "big") * FOLDS >> 64)
+    return out
 
 
 def _is(name: str | None, player: str) -> bool:
@@ -158,10 +174,15 @@ def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -
     return out, names
 
 
-def _counts(rows: list[Decision]) -> list[dict]:
-    found = [defaultdict(lambda: np.zeros(len(CLASSES))) for _ in levels(all_situations()[0])]
+def _order(made_order: str | dict, key: str) -> str:
+    """A street|facing's order of the made hand's level (a dict of them; one order for all)."""
+    return made_order if isinstance(made_order, str) else made_order.get(levels(key)[0], MADE_ORDERS[0])
+
+
+def _counts(rows: list[Decision], made_order: str | dict) -> list[dict]:
+    found = [defaultdict(lambda: np.zeros(len(CLASSES))) for _ in range(4)]
     for d in rows:
-        keys = levels(d.key) if shown(d.key) else levels(d.key)[:1]
+        keys = levels(d.key, _order(made_order, d.key)) if shown(d.key) else levels(d.key)[:1]
         for level, key in zip(found, keys, strict=False):
             level[key][d.cls] += 1  # cards never shown: counted where strength is not part of the situation
     return found
@@ -172,10 +193,11 @@ def _smoothed(counts: np.ndarray | None, prior: np.ndarray, weight: float) -> np
     return (n + weight * prior) / (n.sum() + weight)
 
 
-def tables(population: list[Decision], own: list[Decision]) -> tuple[dict, dict]:
-    """(player chances, population chances) for every situation."""
+def tables(population: list[Decision], own: list[Decision], made_order: str | dict = "first",
+           keys=None) -> tuple[dict, dict]:
+    """(player chances, population chances) for every situation (or only `keys`)."""
     uniform = np.full(len(CLASSES), 1.0 / len(CLASSES))
-    pop_levels, own_levels = _counts(population), _counts(own)
+    pop_levels, own_levels = _counts(population, made_order), _counts(own, made_order)
     player, pop = {}, {}
     cache: dict[tuple[int, str], tuple[np.ndarray, np.ndarray]] = {}
 
@@ -193,9 +215,9 @@ def tables(population: list[Decision], own: list[Decision]) -> tuple[dict, dict]
         cache[(i, key)] = (p, q)
         return p, q
 
-    for key in all_situations():
-        chain = levels(key)
-        p, q = level(len(chain) - 1, key, chain)
+    for key in all_situations() if keys is None else keys:
+        chain = levels(key, _order(made_order, key))
+        p, q = level(len(chain) - 1, chain[-1], chain)
         pop[key], player[key] = p, q
     return player, pop
 
@@ -240,6 +262,31 @@ def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
     return tuple(out)
 
 
+def _made_order(population: list[Decision]) -> dict[str, str]:
+    """Where the made hand enters the levels (bots.cg_holdem.clone.levels), per street|facing of this
+    player: the order that predicts its decisions there best across FOLDS folds of the fitted games
+    (each fold predicted by a fit on the others; the player's decisions are among the population's).
+    Where a player's actions follow its made hand it
+    gains from coming first; where they follow equity, the split costs data, so it comes last or not
+    at all. The made hand is used only where it saves MADE_MARGIN nats, so a small gain by chance
+    keeps the model without it; ties keep the earlier order."""
+    losses: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(MADE_ORDERS, 0.0))
+    folds = _folds(population)
+    for fold in range(FOLDS):
+        tested = [d for d, f in zip(population, folds, strict=True)
+                  if f == fold and d.player and shown(d.key) and not d.preflop]
+        if not tested:
+            continue
+        rest_pop = [d for d, f in zip(population, folds, strict=True) if f != fold]
+        rest_own = [d for d in rest_pop if d.player]
+        for order in MADE_ORDERS:
+            probs = tables(rest_pop, rest_own, order, keys={d.key for d in tested})[0]
+            for d in tested:
+                losses[levels(d.key)[0]][order] -= math.log(max(restricted(probs[d.key], d.legal)[d.cls], 1e-12))
+    return {group: min(MADE_ORDERS, key=lambda order: by[order] + (order != MADE_ORDERS[0]) * MADE_MARGIN)
+            for group, by in sorted(losses.items())}
+
+
 def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: float = 0.2) -> FittedModel:
     """From the hand log (`matches`; None: every match where the player sat) and PHH `files` (files,
     folders, or `imported`: flows.histories); with files and no matches, from the files alone."""
@@ -260,13 +307,15 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
     fit_pop = [d for d in rows if not d.heldout]
     fit_own = [d for d in own if not d.heldout]
     test = [d for d in own if d.heldout and shown(d.key)]  # scored where the model's situation is known
-    probs, pop = tables(fit_pop, fit_own)
+    made_order = _made_order(fit_pop)
+    probs, pop = tables(fit_pop, fit_own, made_order)
     pop_sizes, own_sizes = _sizes(fit_pop), _sizes(fit_own)
     # the street groups always (the population's where the player raised too rarely), finer keys where it shows enough
     sizes = {g: s if len(s := own_sizes.get(g, [])) >= MIN_OWN_SIZES else pop_sizes.get(g, []) for g in ("0", "1")}
     sizes |= {k: s for k, s in own_sizes.items() if len(s) >= MIN_OWN_SIZES}
     uniform = {key: [1.0] * len(CLASSES) for key in probs}
-    params = {"classes": list(CLASSES), "probs": {k: [round(float(x), 6) for x in v] for k, v in probs.items()},
+    params = {"classes": list(CLASSES), "made_order": made_order,
+              "probs": {k: [round(float(x), 6) for x in v] for k, v in probs.items()},
               "sizes": sizes}
     return FittedModel(game="cg-holdem", player=player, method=METHOD, params=params, decisions=len(fit_own),
                        heldout_decisions=len(test), heldout_logloss=_logloss(test, probs),

@@ -4,7 +4,7 @@ cards take part in, raise sizes kept by situation, and the backoff level the mad
 from types import SimpleNamespace
 
 from bots.cg_holdem.clone import CLASSES, FOLD, PASSIVE, RAISE, all_situations, levels, made, size_keys
-from flows.opponents.cg_holdem import Decision, _sizes, tables
+from flows.opponents.cg_holdem import Decision, _made_order, _sizes, tables
 
 
 def card(rank: int, suit: int) -> int:
@@ -59,3 +59,18 @@ def test_model_tells_a_pair_from_nothing_at_the_same_strength():
     player, _ = tables(rows, rows)
     assert player["1|2|4|0|1|2|0"][CLASSES.index(FOLD)] > 0.8
     assert player["1|2|4|1|1|2|0"][CLASSES.index(PASSIVE)] > 0.8
+
+
+def test_made_hand_is_used_only_where_the_player_follows_it():
+    # facing a bet (1|2) the player folds without a made hand and calls with a pair; checked to (1|0) it
+    # bets or checks in turn whatever it holds: the made hand's level is chosen for the first spot only
+    rows = []
+    for i in range(160):
+        hand = i % 2
+        rows.append(_decision(f"1|2|4|{hand}|1|2|0", PASSIVE if hand else FOLD))
+        rows.append(_decision(f"1|0|4|{hand}|1|2|0", RAISE if (i // 2) % 2 else PASSIVE, 0.5))
+    order = _made_order(rows)
+    assert order["1|2"] != "none" and order["1|0"] == "none"
+    player, _ = tables(rows, rows, order)
+    assert player["1|2|4|0|1|2|0"][CLASSES.index(FOLD)] > 0.8
+    assert abs(player["1|0|4|0|1|2|0"][CLASSES.index(RAISE)] - player["1|0|4|1|1|2|0"][CLASSES.index(RAISE)]) < 1e-9
