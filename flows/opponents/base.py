@@ -8,7 +8,9 @@ That module provides two functions:
         entrant, a bot, or a name in imported histories); matches: hand-log match ids to read
         (None: every match where the player sat); files: outside histories (PHH files, arbiter
         records) when the game reads them. Decisions are split into fit and held-out parts by a
-        hash of (match, unit), so a refit on the same data is identical and no global RNG is used.
+        hash of the seed and what identifies the deal (a game's deal seed and unit, a history's
+        content and place), never the match id, so the same games logged again, or a refit, split
+        alike, and no global RNG is used.
 
     seat(params) -> (BotSpec, config)
         a bot (bots layer, no duckdb) that plays the fitted model: `params` is exactly
