@@ -44,7 +44,7 @@ from flows.stats import (
     race_losers,
 )
 from flows.store import HandLog, new_match_id
-from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs
+from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs, _record_failure
 
 DECISIONS_SQL = SQL_DIR / "decisions.sql"
 CONFIRM_TAG = 0x636F6E6669726D  # "confirm": the confirmation seed's own stream of the sweep seed
@@ -157,6 +157,7 @@ class Decision:
     mlflow_run_id: str | None
     seconds: float
     runs: tuple = field(default=(), repr=False)  # the selection's tracking.ConfigRun per config
+    failed: dict = field(default_factory=dict)  # label -> why its program failed (it plays no further)
 
     def to_json(self) -> str:
         """The one-line answer scripts read."""
@@ -164,7 +165,8 @@ class Decision:
             "sweep_id": self.sweep_id, "decision": self.decision, "best": self.best, "challenger": self.challenger,
             "baseline": self.baseline, "hands": self.hands, "selection_units": self.selection_units,
             "confirm_units": self.confirm_units, "confirmed": self.confirmed, "deals": self.deals, "llr": self.llr,
-            "dropped": self.dropped, "rule": asdict(self.rule), "mlflow_run": self.mlflow_run_id,
+            "dropped": self.dropped, "failed": self.failed, "rule": asdict(self.rule),
+            "mlflow_run": self.mlflow_run_id,
         }, sort_keys=True)
 
 
@@ -223,9 +225,16 @@ class Outcomes:
         return {m: float(self.of(m, units)[1].mean()) for m in match_ids if len(self.of(m, units)[1])}
 
 
-def _play_round(store, jobs, *, sweep_id, game, progress, window) -> None:
+def _play_round(store, jobs, *, sweep_id, game, progress, window, failed) -> None:
+    """A config whose program fails is added to `failed` (match id -> reason) and the others play on."""
     if jobs:
-        _play_jobs(store, jobs, sweep_id=sweep_id, game=game, progress=progress, window=window)
+        _play_jobs(store, jobs, sweep_id=sweep_id, game=game, progress=progress, window=window, failed=failed)
+
+
+def _baseline_failed(sweep_id: str, label: str, reason: str) -> SweepFailed:
+    # every decision is a paired difference to the baseline: without it there is nothing to decide
+    return SweepFailed(f"sweep {sweep_id} stopped: the baseline {label} failed ({reason}); every decision is "
+                       f"made against it: fix it, then --resume {sweep_id}")
 
 
 def _missing(store: HandLog, match_id: str, plan: MatchPlan, chunk: int, first: int, count: int) -> list:
@@ -257,6 +266,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         store.put("decision_rules", [{"sweep_id": sweep_id, "rule": rule.to_json()}])
         for index, plan in enumerate(plans):
             record_match(store, plan, ids[index], source="sweep", sweep_id=sweep_id)
+        failed: dict[str, str] = {}  # match id -> why its config failed
         try:
             # 1. Selection: the race on the sweep's deals.
             alive = set(range(len(plans)))
@@ -267,7 +277,11 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 if len(alive - {base}) <= 1:
                     break
                 jobs = [job for i in sorted(alive) for job in _missing(store, ids[i], plans[i], chunk, first, count)]
-                _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
+                _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window,
+                            failed=failed)
+                if ids[base] in failed:
+                    raise _baseline_failed(sweep_id, _label(dict(plans[base].overrides)), failed[ids[base]])
+                alive -= {i for i in alive if ids[i] in failed}  # it would score nothing in the contest either
                 n_sel = first + count
                 for i in alive:
                     played[i] = n_sel
@@ -305,7 +319,13 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 for chunk, first, count in cplans[0].chunks():
                     jobs = [job for p, cid in zip(cplans, cids, strict=True)
                             for job in _missing(store, cid, p, chunk, first, count)]
-                    _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window)
+                    _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window,
+                                failed=failed)
+                    if cids[1] in failed:
+                        raise _baseline_failed(sweep_id, _label(dict(plans[base].overrides)), failed[cids[1]])
+                    if cids[0] in failed:  # the challenger fails on fresh deals: keep what you have
+                        verdict = "H0"
+                        break
                     n_conf = first + count
                     last = outcomes.looks(cids, n_conf)[(cids[0], cids[1])]
                     llr = sprt.llr(last.n, last.mean, max(last.sd ** 2, floor_var))
@@ -329,11 +349,13 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
                               "WHERE match_id = ?", [match_id]).row(0, named=True)
             store.set_match_units(match_id, int(row["n"]))
-            store.finish_match(match_id, float(row["s"]))
+            if match_id in failed:
+                _record_failure(store, match_id, failed[match_id])
+            store.finish_match(match_id, float(row["s"]), status="failed" if match_id in failed else None)
         sel_units = sum(played.values())
         deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
                  "confirmation": {"seed": conf_seed, "units": [0, n_conf - 1] if n_conf else []}}
-        runs = _config_runs(store, sweep_id, plans)
+        runs = _config_runs(store, sweep_id, plans, failed)
         run_id = None
         if track:
             ranked = sorted(runs, key=lambda r: r.match_id != ids[best])
@@ -351,6 +373,9 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                   datetime.now(UTC).replace(tzinfo=None)]
         store.put("decisions", [dict(zip(store.table_columns("decisions"), values, strict=True))])
         store.finish_sweep(sweep_id, best_match=ids[best], mlflow_run=run_id, baseline_match=ids[base])
+    labels = {mid: _label(dict(plan.overrides)) for mid, plan in zip(ids, plans, strict=True)}
+    if challenger is not None:  # failing on the confirmation's deals
+        labels[_confirm_id(sweep_id, 0)] = labels[ids[challenger]]
     logger.info("sweep %s decided: %s (%s)", sweep_id, decision, _label(dict(plans[best].overrides)))
     return Decision(
         sweep_id=sweep_id, decision=decision, best=dict(plans[best].overrides),
@@ -358,7 +383,8 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         baseline=dict(plans[base].overrides), hands=sel_units + 2 * n_conf, selection_units=sel_units,
         confirm_units=2 * n_conf, confirmed=confirmed, deals=deals, llr=path[-1][1] if path else None,
         llr_path=tuple(path), dropped={_label(dict(plans[i].overrides)): n for i, n in sorted(dropped.items())},
-        rule=rule, mlflow_run_id=run_id, seconds=time.perf_counter() - started, runs=tuple(runs))
+        rule=rule, mlflow_run_id=run_id, seconds=time.perf_counter() - started, runs=tuple(runs),
+        failed={labels[mid]: reason for mid, reason in failed.items() if mid in labels})
 
 
 def _not_worth_it(looks: dict[tuple[int, int], PairedLook], alive: set[int], base: int, rule: Rule, *,
@@ -447,6 +473,8 @@ def describe(got: Decision, unit: str) -> list[str]:
                      f"{got.rule.beta:g}: LLR {got.llr:+.2f} (accept H0 at {sprt.lower:+.2f}, H1 at {sprt.upper:+.2f})")
     else:
         lines.append("nothing to confirm: the race stopped every challenger against the baseline")
+    for label, reason in got.failed.items():
+        lines.append(f"failed {label}: {reason}")
     sel = got.deals["selection"]
     race = "; ".join(f"{label} after {n:,}" for label, n in got.dropped.items()) or "none"
     lines.append(f"race on seed {sel['seed']} ({unit}s {sel['units'][0] if sel['units'] else 0}.."

@@ -11,14 +11,14 @@ from engine.core import seeds
 from flows.decide import Rule, confirmation_seed, decided_sweep_flow, make_rule
 from flows.settings import Paths
 from flows.store import read_only
-from flows.sweep import SweepSpec, parse_grid
+from flows.sweep import SweepFailed, SweepSpec, parse_grid
 
 RULE = Rule(d1=0.1, first_look=200, bounds=(-1.0, 1.0))
 
 
 def _spec(grid: str, **kw) -> SweepSpec:
     return SweepSpec(game="toy", bot="coin", grid=parse_grid([grid]), units=3000, seed=kw.pop("seed", 9),
-                     chunk_size=100, baseline=(), **kw)
+                     chunk_size=100, baseline=kw.pop("baseline", ()), **kw)
 
 
 @pytest.fixture(scope="module")
@@ -90,8 +90,9 @@ def test_a_killed_decided_sweep_resumes_to_the_same_decision(toy, tmp_path):
     marker = tmp_path / "crash"
     marker.write_text("")
     db = str(tmp_path / "h.duckdb")
-    spec = _spec("edge=0.3,0.6", fixed=(("crash_unit", "150"), ("crash_file", str(marker))), sweep_id="s-kill")
-    with pytest.raises(RuntimeError, match="toy crash"):
+    crash = (("crash_unit", "150"), ("crash_file", str(marker)))  # every config, the baseline too, crashes
+    spec = _spec("edge=0.3,0.6", fixed=crash, sweep_id="s-kill", baseline=crash)
+    with pytest.raises(SweepFailed, match="toy crash"):  # the baseline crashed too: nothing to decide against
         decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)
     with read_only(db) as con:
         kept = con.execute("SELECT count(*) FROM units").fetchone()[0]
