@@ -193,6 +193,9 @@ def play_match(game: Game, seats: Sequence[Seat], *, seed: int, first: int, coun
     faults: list[Fault] = []
     events = {"unit": [], "step": [], "seat": [], "event": []}
     ended = interrupted = False
+    for seat in seats:  # draws that span units follow the match, not the chunk (Seat's optional start_match)
+        if hasattr(seat, "start_match"):
+            seat.start_match(unit_key(match_key(seed), 0, Purpose.BOT))
     try:
         for unit in range(first, first + count):
             order = tuple(seating(unit)) if seating is not None else tuple(range(n))

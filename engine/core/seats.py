@@ -78,6 +78,10 @@ class ProgramLimits:
 
 @runtime_checkable
 class Seat(Protocol):
+    """What the referee loop plays. A seat may also have `start_match(key)`: called once before its first
+    unit with the match's own key (unit 0's seat key, whichever unit a chunk starts at), for draws that
+    span units, as a judge gives a bot that learns across a match."""
+
     rule: BadOutputRule
 
     def begin(self, game, seat: int, unit_seed: int) -> None:

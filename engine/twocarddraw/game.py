@@ -171,6 +171,10 @@ class PlayerSeat(BotSeat):
         self.strategy, self.clock = strategy, BotClock(cpu_limit)
         self.started, self.winnings = False, 0
 
+    def start_match(self, key: int) -> None:
+        if hasattr(self.bot, "new_match"):  # as the judge gives cardlab's bots the match's key before init
+            self.bot.new_match(key)
+
     def begin(self, game, seat: int, unit_seed: int) -> None:
         super().begin(game, seat, unit_seed)
         if not self.started:
