@@ -80,7 +80,7 @@ def start_prefect(*, host: str = "127.0.0.1", port: int = 4200, log: Path | None
     process = _spawn([_bin("prefect"), "server", "start", "--host", host, "--port", str(port)], env, log)
     url = f"http://{'127.0.0.1' if host == '0.0.0.0' else host}:{port}/api"  # noqa: S104 - the user's choice
     try:
-        prefect_local._wait_healthy(process, url, timeout_s)
+        prefect_local.wait_healthy(process, url, timeout_s, log)
     except BaseException:
         stop(process.pid)
         raise

@@ -175,8 +175,10 @@ def _server_command(port: int) -> list[str]:
             "--log-level", "error", "--lifespan", "on"]
 
 
-def _last_line(log: Path) -> str:
+def _last_line(log: Path | None) -> str:
     """The server log's last line, to name why it failed (its output goes to the log, not the terminal)."""
+    if log is None:
+        return ""
     try:
         lines = [line for line in log.read_text(errors="replace").splitlines() if line.strip()]
     except OSError:
@@ -184,7 +186,9 @@ def _last_line(log: Path) -> str:
     return f": {lines[-1].strip()[:300]} (log {log})" if lines else ""
 
 
-def _wait_healthy(process: subprocess.Popen, url: str, timeout_s: float, log: Path) -> None:
+def wait_healthy(process: subprocess.Popen, url: str, timeout_s: float, log: Path | None = None) -> None:
+    """Until the server at `url` answers /health; Unavailable (naming the log's last line) if it exits or
+    the time runs out."""
     deadline = time.monotonic() + timeout_s
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -237,7 +241,7 @@ def start(*, scheduling: bool = False) -> LocalServer:
     server = LocalServer(pid=process.pid, port=port, owner=os.getpid(), pidfile=pidfile, log=log)
     try:
         timeout = float(os.environ.get("PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS", "120"))
-        _wait_healthy(process, server.api_url, timeout, log)
+        wait_healthy(process, server.api_url, timeout, log)
     except BaseException:
         stop(replace(server, log=None))  # the log stays: the error names it
         raise

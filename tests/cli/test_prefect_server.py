@@ -184,7 +184,7 @@ def test_a_server_that_fails_to_start_is_named_with_its_own_last_words(tmp_path)
                                   "sys.exit('ValueError: port 1 is not ours')"], stdout=sink, stderr=subprocess.STDOUT)
     dying.wait()
     with pytest.raises(prefect_local.Unavailable) as raised:
-        prefect_local._wait_healthy(dying, "http://127.0.0.1:9/api", 5.0, log)
+        prefect_local.wait_healthy(dying, "http://127.0.0.1:9/api", 5.0, log)
     assert str(raised.value) == (f"the local Prefect server exited with code 1 while starting: ValueError: port 1 "
                                  f"is not ours (log {log})")
     assert "\n" not in str(raised.value)
