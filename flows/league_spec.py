@@ -4,10 +4,10 @@ A league comes from the command line or a TOML file:
 
     name = "weekly"          # optional: the file's stem
     game = "GAME"            # a name `cardlab games` lists
-    games = 12               # games each entrant plays at least (rounds of cases, for Tractor)
+    games = 12               # games each entrant plays at least (the game's unit: a round of cases, ...)
     seed = 1
-    players = 2              # seats per table (CodinGame Hold'em, Splendor: 2-4)
-    [options]                # per-game settings, e.g. hands = 200 (Hold'em Training, TwoCardDraw)
+    players = 2              # seats per table, where the game seats more than two
+    [options]                # the game's own settings, e.g. hands = 200 where a game is a match of hands
     [programs]
     alice = "python3 bots/alice.py"
     bob = "/opt/bob/run --fast"

@@ -92,8 +92,8 @@ def league(
     file_arg: str = typer.Argument(None, help="with `run`: the league's TOML file"),
     program: list[str] = typer.Option([], "--program", help=PROGRAM_HELP),
     games: int = typer.Option(None, "--games", callback=checks.count,
-                              help="games each entrant plays at least (Tractor: tests of fresh cases); default 10 "
-                                   "or the file's"),
+                              help="games each entrant plays at least (in the game's unit, e.g. tests of fresh cases); "
+                                   "default 10 or the file's"),
     seed: int = typer.Option(LEAGUE_SEEDS.default, "--seed", callback=checks.seed,
                               help="league seed: round r deals from (seed, r); the default is the league's own range"),
     players: int = typer.Option(2, "--players", help="seats per table, for games played between entrants"),
