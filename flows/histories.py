@@ -9,11 +9,11 @@ other imports never see half of one; the same content imported twice is one copy
 """
 
 import json
-import os
 from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from engine.core.cache_file import publish
 from engine.core.errors import BadValue, MissingFile
 from engine.core.histories import SUFFIXES, digest_of
 from flows.settings import Paths
@@ -37,12 +37,6 @@ class Kept:
 
 def histories_dir() -> Path:
     return Paths.from_env().db.parent / "histories"
-
-
-def _write_whole(path: Path, data: bytes) -> None:
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
 
 
 def reader():
@@ -79,8 +73,9 @@ def _keep(path: Path, data: bytes, hands) -> Kept:
     players = tuple(sorted({name for hand in hands for name in hand.names or ()}))
     entry = Kept(digest, path.name, str(kept), len(hands), players,
                  datetime.now(UTC).replace(microsecond=0).isoformat(), new=True)
-    _write_whole(kept, data)
-    _write_whole(sidecar, json.dumps({**asdict(entry), "players": list(players), "new": False}).encode())
+    publish(kept, lambda out: out.write(data))
+    listed = json.dumps({**asdict(entry), "players": list(players), "new": False}).encode()
+    publish(sidecar, lambda out: out.write(listed))
     return entry
 
 

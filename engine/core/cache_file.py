@@ -26,12 +26,18 @@ T = TypeVar("T")
 
 def publish_npz(path: Path, arrays: dict[str, np.ndarray]) -> Path:
     """Write `arrays` to `path` atomically (a unique temporary file, then a rename)."""
+    return publish(path, lambda out: np.savez(out, **arrays))
+
+
+def publish(path: Path, write) -> Path:
+    """Call `write(binary file)` on a unique temporary file beside `path`, then rename it to `path`: a
+    reader sees the whole file or none of it, and a failed write leaves nothing behind."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as out:
-            np.savez(out, **arrays)
+            write(out)
         os.replace(tmp, path)
     except BaseException:
         with contextlib.suppress(OSError):
