@@ -48,9 +48,12 @@ def model_dir() -> Path:
 
 
 def model_id(model: FittedModel) -> str:
-    """GAME-PLAYER-hash of what the model is: the same fit on the same data keeps its id."""
-    body = json.dumps({"method": model.method, "params": model.params, "sources": list(model.sources)},
-                      sort_keys=True, default=str)
+    """GAME-PLAYER-hash of what determines the fit: the method, the params and the fitter's digest of the
+    decisions fitted (their deals and content), never the source match ids, which change each time the same
+    games are logged again. A fitter that gives no digest is named by everything it fitted but its sources."""
+    data = model.data or {k: v for k, v in asdict(model).items() if k not in ("sources", "data")}
+    body = json.dumps({"game": model.game, "player": model.player, "method": model.method, "params": model.params,
+                       "data": data}, sort_keys=True, default=str)
     digest = hashlib.sha256(body.encode()).hexdigest()[:10]
     return f"{model.game}-{_SLUG.sub('_', model.player)[:40]}-{digest}"
 

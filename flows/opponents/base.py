@@ -47,3 +47,4 @@ class FittedModel:
     uniform_logloss: float  # uniform over the legal actions on the same held-out decisions
     sources: tuple[str, ...] = ()  # match ids or file names the decisions came from
     calibration: tuple[Calibration, ...] = field(default_factory=tuple)
+    data: str = ""  # a digest of the decisions fitted (their deals and content), not of where they were logged

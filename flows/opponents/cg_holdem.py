@@ -15,7 +15,7 @@ import hashlib
 import json
 import math
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -64,6 +64,7 @@ class Decision:
     legal: tuple[bool, ...]
     preflop: bool
     size: float | None  # raise fraction for a raise
+    deal: str = field(default="", compare=False)  # the game or hand it came from (for the model's data digest)
 
 
 def _matches(con, player: str, matches) -> list[str]:
@@ -118,13 +119,14 @@ def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout:
             acts[unit].append((seat, action, chips))
         for unit, game_seed, players in games:
             mine = {s for s in range(players) if _is(names.get((unit, s)), player)}
-            held = _heldout(f"{game_seed}:{unit}", seed, holdout)
-            out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, held)
+            deal = f"{game_seed}:{unit}"
+            out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, deal,
+                           _heldout(deal, seed, holdout))
             replayed += 1
     return out, replayed
 
 
-def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
+def _replay(game: Game, actions, mine: set[int], deal: str, held: bool) -> list[Decision]:
     found = []
     for seat, action, chips in actions:
         if game.over or game.to_act != seat:  # a log the referee does not reproduce: keep what agreed
@@ -132,7 +134,7 @@ def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
         view = View(setup_for(game, seat), turn_for(game, seat, game.round, len(game.showdowns)),
                     {s for s in range(game.n) if game.folded[s]})
         last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
-        decision = _decision(view, action, chips, last == seat, seat in mine, held)
+        decision = _decision(view, action, chips, last == seat, seat in mine, deal, held)
         if decision is not None:
             found.append(decision)
         kind, _, amount = action.partition("_")
@@ -140,7 +142,8 @@ def _replay(game: Game, actions, mine: set[int], held: bool) -> list[Decision]:
     return found
 
 
-def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, held: bool) -> Decision | None:
+def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, deal: str,
+              held: bool) -> Decision | None:
     """One played action (the referee's word and the chips it added) as a decision; None for a timeout."""
     cls = action_class(action, chips, view.call)
     if cls is None:
@@ -149,7 +152,7 @@ def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, held:
     index = CLASSES.index(cls)
     legal[index] = True  # what was played was possible, whatever the list said
     size = raise_fraction(view, chips) if cls == RAISE else None
-    return Decision(mine, held, situation(view, lead), index, tuple(legal), view.preflop, size)
+    return Decision(mine, held, situation(view, lead), index, tuple(legal), view.preflop, size, deal)
 
 
 def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -> tuple[list[Decision], set[str]]:
@@ -166,7 +169,7 @@ def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -
             for step in replay(hand):
                 if step.asked:  # a check nobody could bet against is no decision (the referee does not ask)
                     decision = _decision(View(step.setup, step.turn, step.folded, step.bb), step.text, step.chips,
-                                         last == step.seat, step.seat in mine, held)
+                                         last == step.seat, step.seat in mine, hand.identity, held)
                     if decision is not None:
                         out.append(decision)
                 if raised(step.text):
@@ -287,6 +290,13 @@ def _made_order(population: list[Decision]) -> dict[str, str]:
             for group, by in sorted(losses.items())}
 
 
+def data_digest(rows: list[Decision]) -> str:
+    """What the fit read, whatever the match ids: every decision with its deal, in a fixed order (the fit
+    depends on them as a set), so the same games logged again under new match ids keep it."""
+    lines = sorted(f"{d.deal}:{d.player:d}:{d.heldout:d}:{d.key}:{d.cls}:{d.legal}:{d.size}" for d in rows)
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()
+
+
 def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: float = 0.2) -> FittedModel:
     """From the hand log (`matches`; None: every match where the player sat) and PHH `files` (files,
     folders, or `imported`: flows.histories); with files and no matches, from the files alone."""
@@ -321,7 +331,7 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
                        heldout_decisions=len(test), heldout_logloss=_logloss(test, probs),
                        baseline_logloss=_logloss(test, pop), uniform_logloss=_logloss(test, uniform),
                        sources=tuple(match_ids) + tuple(f"phh:{digest_of(p.read_bytes())[:16]}" for p in paths),
-                       calibration=_calibration(test, probs))
+                       calibration=_calibration(test, probs), data=data_digest(rows))
 
 
 def seat(params: dict):
