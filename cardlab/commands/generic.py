@@ -2,6 +2,7 @@
 declares how a program plays (GameSpec.play_program) and no judge command of its own (a game from
 another package, say). Nothing here names a game."""
 
+import inspect
 import json
 import shlex
 import sys
@@ -44,10 +45,11 @@ def judge_command(spec):
                 pieces.append(match.log)
                 status = "ended" if match.ended else "interrupted" if match.interrupted else "ok"
             else:  # one call, so one program for the match as the contests run it: pieces of it restarted
-                # the program (losing what it learned) and split its time budget; the price is that an
-                # interrupt keeps nothing, since a plain play_program returns only whole
-                pieces.append(spec.play_program(config, seed=seed, first=0, count=units, options=game_options))
-                bar.advance(task, units)
+                # the program (losing what it learned) and split its time budget
+                whole = _play_whole(spec.play_program, config, seed=seed, count=units, options=game_options)
+                pieces.append(whole)
+                status = "interrupted" if whole.count < units else "ok"  # a plain call is whole unless interrupted
+                bar.advance(task, whole.count)
         played = concat(pieces)
         if status == "interrupted" and not played.count:
             raise KeyboardInterrupt
@@ -76,3 +78,17 @@ def judge_command(spec):
 
     judge.__doc__ = f"Judge a program at {spec.name}: {spec.title}."
     return judge
+
+
+def _play_whole(play_program, config, *, seed: int, count: int, options):
+    """The whole match in one call. A play_program that takes `keep_on_interrupt` (GameSpec.play_program) ends on
+    Ctrl-C, SIGTERM or SIGHUP with the units finished, as the referee's play_match does, and those are kept; one that
+    does not can only raise, and then nothing was kept: say why in one line."""
+    if "keep_on_interrupt" in inspect.signature(play_program).parameters:
+        return play_program(config, seed=seed, first=0, count=count, options=options, keep_on_interrupt=True)
+    try:
+        return play_program(config, seed=seed, first=0, count=count, options=options)
+    except KeyboardInterrupt:
+        typer.echo("note: nothing played was kept: this game's play_program takes no keep_on_interrupt, so it "
+                   "returns only a whole match", err=True)
+        raise

@@ -118,7 +118,9 @@ class GameSpec:
     # judge knows and the players do not (the luck of the cards), taken out of payoffs by decisions; None: none
     luck: Callable[..., object] | None = None
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
-    # seat, on the same units as the bots (None: the game cannot sweep programs yet).
+    # seat, on the same units as the bots (None: the game cannot sweep programs yet). One that also takes
+    # keep_on_interrupt (default False) returns, when it is True (a judged match), the units finished before
+    # Ctrl-C, SIGTERM or SIGHUP instead of raising, so the generic judge keeps them (engine.core.ending).
     play_program: Callable[..., ChunkLog] | None = None
     league: LeagueRules | None = None  # None: no leagues for this game
     # (con, match_id, out_dir) -> (files written, hands): the match as PHH hand histories (poker games)

@@ -3,10 +3,12 @@ program once for the whole match, as the contests' judges do: it remembers every
 
 import dataclasses
 import json
+import signal
 import subprocess
 import sys
 
 import numpy as np
+import pytest
 
 from engine.core.log import ChunkLog
 from flows import games
@@ -36,3 +38,42 @@ def test_the_program_persists_for_the_whole_match(tmp_path, monkeypatch):
     found = json.loads(out.strip().splitlines()[-1])
     assert found["units"] == units and found["status"] == "ok"
     assert found["mean"] == np.arange(1, units + 1).mean()  # 1..250: one process; a restart would count anew
+
+
+# Counts the units it is given and, after the 40th, signals the judge that runs it (its parent), then goes on
+SIGNALLER = ("import os, signal, sys\nfor n, _ in enumerate(sys.stdin, 1):\n    print(n, flush=True)\n"
+             "    if n == 40:\n        os.kill(os.getppid(), signal.SIGTERM)\n")
+
+
+@pytest.mark.slow  # a real cardlab process, signalled mid-match
+def test_a_plain_play_program_keeps_the_units_played_when_signalled(env, tmp_path):
+    """SIGTERM in the middle of a game whose play_program is plain (no referee loop) ends the judge as on the
+    other paths: the units played are logged, the status says interrupted, exit 143."""
+    from tests.cli.test_signals import CARDLAB, ROOT, query, stopped_cleanly
+
+    program = tmp_path / "signaller.py"
+    program.write_text(SIGNALLER)
+    env = env | {"CARDLAB_EXTRA_GAMES": f"{env['CARDLAB_EXTRA_GAMES']},plain-toy=tests.cli.plain_program_game"}
+    units = 100_000
+    done = subprocess.run([CARDLAB, "judge", "plain-toy", "--units", str(units), "--log", "--json", "--",
+                           sys.executable, str(program)], env=env, cwd=ROOT, capture_output=True, text=True,
+                          timeout=240)
+    note = stopped_cleanly(done, signal.SIGTERM)
+    found = json.loads(done.stdout.strip().splitlines()[-1])
+    kept = found["units"]
+    assert found["status"] == "interrupted" and 0 < kept < units
+    assert found["mean"] == np.arange(1, kept + 1).mean()  # the units the one program played, in order
+    assert note.startswith(f"interrupted by SIGTERM: the {kept:,} flips played are logged as {found['match_id']}")
+    assert query(env, f"SELECT count(*), sum(payoff) FROM units WHERE match_id = '{found['match_id']}'") == [
+        (kept, float(np.arange(1, kept + 1).sum()))]
+
+
+def test_a_play_program_that_cannot_keep_the_units_says_why_nothing_was_kept(capsys):
+    from cardlab.commands.generic import _play_whole
+
+    def whole_only(config, *, seed, first, count, options=None):  # no keep_on_interrupt: it can only raise
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        _play_whole(whole_only, None, seed=1, count=5, options=None)
+    assert "nothing played was kept: this game's play_program takes no keep_on_interrupt" in capsys.readouterr().err
