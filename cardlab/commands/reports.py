@@ -14,7 +14,7 @@ phh_app = typer.Typer(help="Hand histories in PHH, the format PokerKit reads.", 
 
 
 @phh_app.command("export")
-def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holdem-training or cg-holdem match)."),
+def phh_export(match: str = typer.Option(..., "--match", help="Match id (of a game that declares PHH export)."),
                out: Path = typer.Option(None, "--out", help="Folder for the .phhs files (default out/phh).",
                                         callback=checks.output_dir)):
     """Export a match's hands from the hand log as PHH files PokerKit's HandHistory.load_all reads."""
@@ -35,8 +35,8 @@ def phh_export(match: str = typer.Option(..., "--match", help="Match id (a holde
 @phh_app.command("import")
 def phh_import(files: list[Path] = typer.Argument(..., help="PHH files (.phh, .phhs) or folders of them."),
                json_: bool = typer.Option(False, "--json", help="Print one JSON object (the last line of output).")):
-    """Check CodinGame Hold'em hand histories (no-limit hold'em PHH, as PokerKit writes) and keep copies
-    beside the hand log, so `cardlab fit cg-holdem --player NAME --phh imported` fits from them later."""
+    """Check hand histories (PHH, as PokerKit writes) with the reader of the game that declares one, and keep
+    copies beside the hand log, so `cardlab fit GAME --player NAME --phh imported` fits from them later."""
     from flows.histories import histories_dir, import_files
 
     kept = import_files(files)  # BadHistory, MissingFile: one line naming the file and the hand
@@ -75,8 +75,8 @@ def replay(match: str = typer.Option(..., "--match", help="Match id."),
                                     callback=checks.within(0, checks.COUNT_MAX - 1)),
            out: Path = typer.Option(None, "--out", help="Folder for the page (default out/replays).",
                                     callback=checks.output_dir)):
-    """Write a static HTML page that steps through one unit of a match (Hold'em Training hand,
-    CodinGame game, Splendor game, Tractor round)."""
+    """Write a static HTML page that steps through one unit of a match (a hand, game or round: the game's
+    unit), for a game that declares a replay."""
     from flows.settings import Paths
     from flows.store import read_only
     from reports.replay import NoReplay, write_replay
