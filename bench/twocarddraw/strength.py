@@ -16,7 +16,7 @@ faces the same servers and deals, so differences are paired by server.
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -91,6 +91,21 @@ def heldout2_server(index: int) -> BenchServer:
                     HELDOUT2_READINGS)
 
 
+HELDOUT3_SEED = 9_700_000  # the third held-out set (issue 31: drawn after both others had been measured)
+HELDOUT3_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties"),
+                     B.Reading(order="random", accept="ties", mistakes="betting"),
+                     B.Reading(proposal="perturb", accept="ties", mistakes="betting"))
+
+
+def heldout3_server(index: int) -> BenchServer:
+    """Third held-out server i: bet pair (19 i + 5 mod 35), seeds from 9,700,000, the default reading and the
+    three triples of alternatives no other set uses, in an order that shifts every 4 servers so each step
+    law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 19 + 5) % len(R.ALL_BET_SIZES)], HELDOUT3_SEED + index,
+                      HELDOUT3_READINGS)
+    return replace(server, reading=HELDOUT3_READINGS[(index + index // 4) % len(HELDOUT3_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -103,7 +118,8 @@ def far_tuning_server(index: int) -> BenchServer:
 
 
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
-                                                        "heldout": heldout_server, "heldout2": heldout2_server}
+                                                        "heldout": heldout_server, "heldout2": heldout2_server,
+                                                        "heldout3": heldout3_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

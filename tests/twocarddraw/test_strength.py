@@ -5,11 +5,13 @@ import pytest
 
 from bench.twocarddraw.strength import (
     HELDOUT2_READINGS,
+    HELDOUT3_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
     far_tuning_server,
     heldout2_server,
+    heldout3_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -75,6 +77,17 @@ def test_the_second_heldout_set_is_apart_from_the_tuning_set_and_the_first():
     assert {s.reading for s in second} == set(HELDOUT2_READINGS)
     assert {s.step_law for s in second} == set(HELDOUT_LAWS) and {s.bets for s in second[:35]} == set(R.ALL_BET_SIZES)
     assert max(s.steps for s in second) > B.MAX_STEPS and heldout2_server(3) == heldout2_server(3)
+
+
+def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets_every_reading():
+    earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
+               + [heldout_server(i) for i in range(200)] + [heldout2_server(i) for i in range(200)])
+    third = [heldout3_server(i) for i in range(40)]
+    assert not {s.seed for s in third} & {s.seed for s in earlier}
+    assert not set(HELDOUT3_READINGS[1:]) & {s.reading for s in earlier}
+    pairs = {(law, r) for law in HELDOUT_LAWS for r in HELDOUT3_READINGS}
+    assert {(s.step_law, s.reading) for s in third[:16]} == pairs
+    assert {s.bets for s in third[:35]} == set(R.ALL_BET_SIZES) and heldout3_server(7) == heldout3_server(7)
 
 
 def test_ratio_of_sums_interval_is_exact_for_a_constant_ratio_and_widens_with_spread():
