@@ -16,6 +16,7 @@ Every look goes to the hand log (decision_looks), the decision with the deals ea
 `decisions`, the LLR path to the sweep's MLflow parent run.
 """
 
+import inspect
 import json
 import math
 import time
@@ -44,7 +45,16 @@ from flows.stats import (
     race_losers,
 )
 from flows.store import HandLog, new_match_id
-from flows.sweep import SweepFailed, SweepSpec, _config_runs, _match_id, _play_jobs, _record_failure
+from flows.sweep import (
+    TRIES,
+    SweepFailed,
+    SweepSpec,
+    _config_runs,
+    _match_id,
+    _play_jobs,
+    failed_attempts,
+    reopen_failed,
+)
 
 DECISIONS_SQL = SQL_DIR / "decisions.sql"
 CONFIRM_TAG = 0x636F6E6669726D  # "confirm": the confirmation seed's own stream of the sweep seed
@@ -189,21 +199,34 @@ class Outcomes:
     """Each match's payoff per unit, with the game's luck taken out where its spec has a zero-mean
     correction (GameSpec.luck: computed from what the judge knows and the players did not). A
     correction of expectation zero leaves every mean as it is and narrows the differences; the race,
-    the SPRT and the confirmed interval all read these outcomes."""
+    the SPRT and the confirmed interval all read these outcomes.
 
-    def __init__(self, store: HandLog, luck: Callable | None):
+    A unit's correction depends on that unit alone, so each match's outcomes are kept and a look reads
+    only the units played since the last one (a hook taking `start` computes just those; one without it is
+    recomputed whole, the uncached path, which `incremental=False` forces). Either way every look sees the
+    same arrays, so the race and the LLR path are the same."""
+
+    def __init__(self, store: HandLog, luck: Callable | None, *, incremental: bool = True):
         self.store, self.luck = store, luck
-        self._cache: dict[tuple[str, int], tuple[np.ndarray, np.ndarray]] = {}
+        self.incremental = incremental and luck_takes_start(luck)
+        self._known: dict[str, tuple[np.ndarray, np.ndarray]] = {}  # match -> (raw, adjusted) of its first units
 
     def of(self, match_id: str, units: int) -> tuple[np.ndarray, np.ndarray]:
         """(raw, adjusted) payoffs of units 0..units-1 (the chunks a look comes after are complete)."""
-        key = (match_id, units)
-        if key not in self._cache:
-            raw = self.store.query("SELECT payoff FROM units WHERE match_id = ? AND unit < ? ORDER BY unit",
-                                   [match_id, units])["payoff"].to_numpy().astype(float)
-            adjusted = raw if self.luck is None else raw - self.luck(self.store.query, match_id, len(raw))
-            self._cache = {k: v for k, v in self._cache.items() if k[0] != match_id} | {key: (raw, adjusted)}
-        return self._cache[key]
+        raw, adjusted = self._known.get(match_id, (np.empty(0), np.empty(0)))
+        if units <= len(raw):
+            return raw[:units], adjusted[:units]
+        start = len(raw) if self.incremental or self.luck is None else 0
+        new = self.store.query("SELECT payoff FROM units WHERE match_id = ? AND unit >= ? AND unit < ? ORDER BY unit",
+                               [match_id, start, units])["payoff"].to_numpy().astype(float)
+        if self.luck is None:
+            fixed = new
+        elif self.incremental:
+            fixed = new - self.luck(self.store.query, match_id, start + len(new), start=start)
+        else:
+            fixed = new - self.luck(self.store.query, match_id, len(new))
+        self._known[match_id] = (np.concatenate([raw[:start], new]), np.concatenate([adjusted[:start], fixed]))
+        return self._known[match_id]
 
     def looks(self, match_ids: list[str], units: int) -> dict[tuple[str, str], PairedLook]:
         """a minus b on their common units below `units`, for every ordered pair of the matches."""
@@ -225,16 +248,31 @@ class Outcomes:
         return {m: float(self.of(m, units)[1].mean()) for m in match_ids if len(self.of(m, units)[1])}
 
 
+def luck_takes_start(luck: Callable | None) -> bool:
+    """Whether a luck hook computes a stretch of units (`start`), so a look need not recompute the earlier ones."""
+    if luck is None:
+        return False
+    try:
+        return "start" in inspect.signature(luck).parameters
+    except (TypeError, ValueError):  # a callable without a signature: recomputed whole
+        return False
+
+
 def _play_round(store, jobs, *, sweep_id, game, progress, window, failed) -> None:
     """A config whose program fails is added to `failed` (match id -> reason) and the others play on."""
     if jobs:
         _play_jobs(store, jobs, sweep_id=sweep_id, game=game, progress=progress, window=window, failed=failed)
 
 
-def _baseline_failed(sweep_id: str, label: str, reason: str) -> SweepFailed:
+def _baseline_failed(sweep_id: str, game: str, label: str, reason: str, *, tries: int = 1) -> SweepFailed:
     # every decision is a paired difference to the baseline: without it there is nothing to decide
+    if tries >= TRIES:  # as a plain sweep's failed configs: a resume plays it again once, then only when asked
+        return SweepFailed(f"sweep {sweep_id} stopped: the baseline {label} failed {tries} times ({reason}); "
+                           f"--resume plays a failed config again only once: fix it, then `cardlab sweep {game} "
+                           f"--resume {sweep_id} --retry-failed`")
     return SweepFailed(f"sweep {sweep_id} stopped: the baseline {label} failed ({reason}); every decision is "
-                       f"made against it: fix it, then --resume {sweep_id}")
+                       f"made against it: fix it, then `cardlab sweep {game} --resume {sweep_id}` plays it again "
+                       f"once (later: add --retry-failed)")
 
 
 def _missing(store: HandLog, match_id: str, plan: MatchPlan, chunk: int, first: int, count: int) -> list:
@@ -243,7 +281,10 @@ def _missing(store: HandLog, match_id: str, plan: MatchPlan, chunk: int, first: 
 
 @flow(name="cardlab-decided-sweep", validate_parameters=False, log_prints=True)
 def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track: bool = True,
-                       progress: Callable[[int], None] | None = None, max_in_flight: int | None = None) -> Decision:
+                       progress: Callable[[int], None] | None = None, max_in_flight: int | None = None,
+                       retry_failed: bool = False) -> Decision:
+    """A config that failed before (recorded, its tries counted) is played again on resume as in a plain sweep
+    (flows.sweep.reopen_failed: once, or with `retry_failed`); one left failed stays out of the race."""
     logger = get_run_logger()
     started = time.perf_counter()
     sweep_id = spec.sweep_id or new_match_id("s")
@@ -264,10 +305,22 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             raise BadValue(f"sweep {sweep_id} was started with the decision rule {known.to_json()}; "
                            f"it can only be resumed with its own")
         store.put("decision_rules", [{"sweep_id": sweep_id, "rule": rule.to_json()}])
+        if retry_failed and sweep_record.find(store.con, sweep_id).finished:
+            raise BadValue(f"sweep {sweep_id} is decided: --retry-failed plays failed configs again only before "
+                           f"the decision; accepted: a new sweep")
         for index, plan in enumerate(plans):
             record_match(store, plan, ids[index], source="sweep", sweep_id=sweep_id)
-        failed: dict[str, str] = {}  # match id -> why its config failed
+        cids = [_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)]  # the confirmation's challenger, baseline
+        failed = reopen_failed(store, ids + cids, retry_failed=retry_failed)  # match id -> why its config failed
+
+        def baseline_failed(match_id: str) -> SweepFailed:
+            return _baseline_failed(sweep_id, adapter.name, _label(dict(plans[base].overrides)), failed[match_id],
+                                    tries=failed_attempts(store, match_id))
+
         try:
+            for match_id in (ids[base], cids[1]):
+                if match_id in failed:  # left failed by an earlier try: nothing to decide against
+                    raise baseline_failed(match_id)
             # 1. Selection: the race on the sweep's deals.
             alive = set(range(len(plans)))
             played = dict.fromkeys(range(len(plans)), 0)
@@ -280,7 +333,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                 _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window,
                             failed=failed)
                 if ids[base] in failed:
-                    raise _baseline_failed(sweep_id, _label(dict(plans[base].overrides)), failed[ids[base]])
+                    raise baseline_failed(ids[base])
                 alive -= {i for i in alive if ids[i] in failed}  # it would score nothing in the contest either
                 n_sel = first + count
                 for i in alive:
@@ -308,7 +361,6 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             verdict, last, n_conf = None, None, 0
             if challenger is not None:
                 cplans = [replace(plans[challenger], seed=conf_seed), replace(plans[base], seed=conf_seed)]
-                cids = [_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)]
                 for plan, cid in zip(cplans, cids, strict=True):
                     record_match(store, plan, cid, source="confirm")
                 sprt = rule.sprt()
@@ -322,7 +374,7 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                     _play_round(store, jobs, sweep_id=sweep_id, game=adapter.name, progress=progress, window=window,
                                 failed=failed)
                     if cids[1] in failed:
-                        raise _baseline_failed(sweep_id, _label(dict(plans[base].overrides)), failed[cids[1]])
+                        raise baseline_failed(cids[1])
                     if cids[0] in failed:  # the challenger fails on fresh deals: keep what you have
                         verdict = "H0"
                         break
@@ -349,8 +401,6 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
                               "WHERE match_id = ?", [match_id]).row(0, named=True)
             store.set_match_units(match_id, int(row["n"]))
-            if match_id in failed:
-                _record_failure(store, match_id, failed[match_id])
             store.finish_match(match_id, float(row["s"]), status="failed" if match_id in failed else None)
         sel_units = sum(played.values())
         deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
