@@ -1,5 +1,8 @@
 """`cardlab bench decisions`: parse, run bench.decisions, print."""
 
+import json
+from pathlib import Path
+
 import typer
 from rich.console import Console
 
@@ -41,6 +44,8 @@ def decisions(
                              help="Instead: the pairs' configs on this many deals of --seed, fixed, and what the "
                                   "game's luck correction does to their paired differences (variance-reduction "
                                   "factor, raw and adjusted means)."),
+    runs_log: Path = typer.Option(None, "--runs-log", help="Full runs: append one JSON line per run (the decision's "
+                                                           "JSON with its pair, run and LLR path) to this file."),
 ):
     """Error rate and units used by sweeps run until decided, on pairs whose right decision is known, against
     today's fixed design of 20,000 units per config; or, with --resample, the SPRT on a sweep's own paired
@@ -71,9 +76,15 @@ def decisions(
         _pooled(game, rule, hands=pool, seed=seed, pairs=tuple(pair) or None, runs=repeats, cap=cap, batch=batch,
                 workers=workers or 2, part=part)
         return
+    if runs_log is not None and not runs_log.parent.is_dir():
+        fail(f"--runs-log {runs_log}: its folder does not exist; accepted: a file in an existing folder")
     prefect_local.ensure()
 
     def say(p, r, got):
+        if runs_log is not None:
+            with runs_log.open("a") as out:
+                out.write(json.dumps({"pair": p.name, "run": r, "seed": seed + r, "llr_path": got.llr_path,
+                                      "seconds": got.seconds} | json.loads(got.to_json())) + "\n")
         typer.echo(f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units "
                    f"(confirmed {got.confirmed['mean']:+.3f})" if got.confirmed else
                    f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units", err=True)
