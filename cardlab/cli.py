@@ -261,15 +261,12 @@ def sweep(
     if resume:
         spec = _resumed(spec, ctx, retry_failed=retry_failed)
     rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
-    if rule is not None and retry_failed:
-        fail("--retry-failed: not for a sweep run until decided (it stops at a failed chunk); accepted: --resume "
-             "alone")
     if rule is None:
         if json_:
             fail("--json: only with --until-decided; accepted: --until-decided --json")
         _print_sweep(_run_sweep(spec, runner, workers, retry_failed), adapter.unit, adapter.name, spec.seed)
         return
-    _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_)
+    _sweep_until_decided(spec, rule, ctx, runner=runner, workers=workers, as_json=json_, retry_failed=retry_failed)
 
 
 def _turn_options(adapter, turn_ms: int | None, first_turn_ms: int | None, clock: str | None) -> list[str]:
@@ -300,7 +297,7 @@ def _decision_rule(game: str, resume: str | None, until_decided: bool, **flags):
 
 
 def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, workers: int | None,
-                         as_json: bool) -> None:
+                         as_json: bool, retry_failed: bool = False) -> None:
     from dataclasses import replace
 
     from typer._click.core import ParameterSource
@@ -315,7 +312,8 @@ def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, 
     prefect_local.ensure()
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot} until decided", total=None)
-        got = with_runner(runner, workers=workers)(spec, rule, progress=lambda n: progress.advance(bar, n))
+        got = with_runner(runner, workers=workers)(spec, rule, progress=lambda n: progress.advance(bar, n),
+                                                   retry_failed=retry_failed)
     unit = _adapter(spec.game).unit
     for line in describe(got, unit):
         (typer.echo(line, err=True) if as_json else console.print(line))

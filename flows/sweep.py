@@ -252,10 +252,8 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
         try:
             for index, plan in enumerate(plans):
                 record_match(store, plan, _match_id(sweep_id, index), source="sweep", sweep_id=sweep_id)
-            failed = sweep_record.failures(store.con, sweep_id)
-            again = [m for m in failed if retry_failed or _failed_attempts(store, m) < 2]
-            _clear_failures(store, again)
-            failed = {m: reason for m, reason in failed.items() if m not in again}
+            failed = reopen_failed(store, [_match_id(sweep_id, i) for i in range(len(plans))],
+                                   retry_failed=retry_failed)
             earlier = set(failed)  # recorded already; not tried this time
             for index, plan in enumerate(plans):
                 match_id = _match_id(sweep_id, index)
@@ -275,8 +273,6 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                 match_id = _match_id(sweep_id, index)
                 total = store.query("SELECT coalesce(sum(seconds), 0) AS s FROM chunks WHERE match_id = ?",
                                     [match_id])["s"][0]
-                if match_id in failed and match_id not in earlier:
-                    _record_failure(store, match_id, failed[match_id])
                 store.finish_match(match_id, float(total), status="failed" if match_id in failed else None)
         except NoRoom as exc:
             return _no_room(sweep_id, exc, _resume_hint(adapter.name, sweep_id))
@@ -309,14 +305,29 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                         time.perf_counter() - started, written, baseline, base_diff, base_se)
 
 
-def _failed_attempts(store: HandLog, match_id: str) -> int:
+TRIES = 2  # a failed config is played again by one resume; after that only by --retry-failed
+
+
+def reopen_failed(store: HandLog, match_ids: list[str], *, retry_failed: bool = False) -> dict[str, str]:
+    """Every resumed sweep's one rule for its failed configs (of `match_ids`): those tried fewer than TRIES
+    times (all, with `retry_failed`) are opened again to play their missing chunks; the others stay failed
+    and are returned (match id -> reason), for the sweep to leave out."""
+    found = store.query("SELECT match_id, failure FROM matches WHERE failure IS NOT NULL AND match_id IN "
+                        "(SELECT unnest(?::VARCHAR[])) ORDER BY match_id", [list(match_ids)])
+    failed = dict(zip(found["match_id"], found["failure"], strict=True))
+    again = [m for m in failed if retry_failed or failed_attempts(store, m) < TRIES]
+    _clear_failures(store, again)
+    return {m: reason for m, reason in failed.items() if m not in again}
+
+
+def failed_attempts(store: HandLog, match_id: str) -> int:
     found = store.query("SELECT coalesce(CAST(json_extract(options, '$.failed_attempts') AS INTEGER), 1) AS n "
                         "FROM matches WHERE match_id = ?", [match_id])
     return int(found["n"][0]) if found.height else 1
 
 
 def _record_failure(store: HandLog, match_id: str, reason: str) -> None:
-    """matches.failure says why; options.failed_attempts counts the tries (a resume retries only once)."""
+    """matches.failure says why; options.failed_attempts counts the tries (TRIES: a resume retries only once)."""
     options = store.match_options(match_id)
     options["failed_attempts"] = int(options.get("failed_attempts", 0)) + 1
     store.put("matches", [{"match_id": match_id, "failure": reason, "options": json.dumps(options, sort_keys=True)}])
@@ -376,8 +387,9 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     """Keep `window` chunks in flight (bounded memory), writing each as it arrives. After the
     first failure nothing more is submitted; chunks already running finish and are kept.
 
-    With `failed` (match id -> reason), a chunk that fails fails only its config: the reason is added there,
-    that config's other chunks are not submitted, and the other configs play on. A lost worker still stops all."""
+    With `failed` (match id -> reason), a chunk that fails fails only its config: the reason is added there
+    and recorded with the config (its tries counted, even if the sweep then stops), that config's other chunks
+    are not submitted, and the other configs play on. A lost worker still stops all."""
     writer = BackgroundWriter(store)
     direct = workers_write()
     where = str(store.path.absolute())
@@ -387,6 +399,7 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
     failure: tuple[str, int, str | BaseException] | None = None
     stopped: BaseException | None = None
     lost: NoRoom | None = None  # the hand log's disk is full and no fallback folder has room
+    new_failures: list[str] = []
     try:
         while True:
             while failure is None and len(running) < window:
@@ -407,7 +420,9 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
             except Exception as exc:  # e.g. a Dask worker lost
                 outcome = exc
             if failed is not None and future.state.is_failed() and future.state.name == CONFIG_FAILED:
-                failed.setdefault(match_id, future.state.message or "failed")
+                if match_id not in failed:
+                    failed[match_id] = future.state.message or "failed"
+                    new_failures.append(match_id)
                 continue
             if future.state.is_failed() or not isinstance(outcome, tuple):
                 # Recorded nowhere, so --resume replays exactly this chunk.
@@ -431,6 +446,11 @@ def _play_jobs(store: HandLog, jobs: list, *, sweep_id: str, game: str, progress
             written = writer.close() + played  # every chunk that finished lands, whatever happened
         except NoRoom as exc:
             written, lost = writer.written + played, lost or exc
+        try:  # counted now, so a resume after an interrupt or a lost worker knows this try was made
+            for match_id in new_failures:
+                _record_failure(store, match_id, failed[match_id])
+        except NoRoom as exc:
+            lost = lost or exc
     if stopped is not None:  # the chunks in play are dropped: a chunk is all or nothing
         to_stderr(f"interrupted by {ending.describe(stopped)}: sweep {sweep_id} stopped; {written:,} units kept; "
                   f"`cardlab sweep {game} --resume {sweep_id}` plays only the missing chunks")

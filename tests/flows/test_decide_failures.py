@@ -4,9 +4,12 @@ every decision is made against, stops it (issue 30 item 3)."""
 
 import json
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
+from engine.core.errors import BadValue
+from flows import sweep_record
 from flows.decide import decided_sweep_flow
 from flows.store import read_only
 from flows.sweep import SweepFailed, SweepSpec, parse_grid
@@ -41,11 +44,11 @@ def test_the_failed_configs_leave_the_race_and_the_working_ones_are_decided(deci
 def test_each_failure_is_recorded_with_its_reason_and_status(decided):
     db, _ = decided
     with read_only(db) as con:
-        rows = con.execute("SELECT config, failure, options->>'status' FROM matches WHERE sweep_id = 's-decfail' "
-                           "ORDER BY match_id").fetchall()
-    failed = [(json.loads(config)["crash_unit"], status) for config, failure, status in rows if failure]
-    assert failed == [(150, "failed"), (150, "failed")]
-    assert all("toy crash in unit 150" in failure for _, failure, _ in rows if failure)
+        rows = con.execute("SELECT config, failure, options->>'status', options->>'failed_attempts' FROM matches "
+                           "WHERE sweep_id = 's-decfail' ORDER BY match_id").fetchall()
+    failed = [(json.loads(config)["crash_unit"], status, tries) for config, failure, status, tries in rows if failure]
+    assert failed == [(150, "failed", "1"), (150, "failed", "1")]  # one try each, counted once
+    assert all("toy crash in unit 150" in row[1] for row in rows if row[1])
 
 
 def test_a_failing_baseline_stops_the_decision_in_one_line(toy, tmp_path):
@@ -58,3 +61,45 @@ def test_a_failing_baseline_stops_the_decision_in_one_line(toy, tmp_path):
     message = str(raised.value)
     assert "the baseline crash_unit=150, crash_file=" in message and "toy crash in unit 150" in message
     assert "--resume s-basefail" in message and "\n" not in message
+
+
+def test_a_resume_retries_a_failed_baseline_once_and_then_only_when_asked(toy, tmp_path):
+    """As a plain sweep (tests/flows/test_sweep_failures.py): each try of a failed config is counted, a resume
+    plays it again once, and after that only --retry-failed does; the line says so."""
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    spec = replace(_spec(["edge=0.3,0.6"], marker, "s-baseagain"),  # two challengers: the race plays
+                   baseline=(("crash_unit", "150"), ("crash_file", str(marker))))
+    db = str(tmp_path / "h.duckdb")
+    base = "s-baseagain-c00"  # the baseline is not in the grid: the sweep's first config
+
+    def tried() -> tuple:
+        with read_only(db) as con:
+            return con.execute("SELECT options->>'failed_attempts', (SELECT count(*) FROM units u WHERE "
+                               "u.match_id = m.match_id) FROM matches m WHERE match_id = ?", [base]).fetchone()
+
+    with pytest.raises(SweepFailed, match=r"the baseline .* failed \(.*plays it again once \(later: add --retry"):
+        decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)
+    assert tried()[0] == "1"
+    with pytest.raises(SweepFailed, match=r"failed 2 times .*--resume s-baseagain --retry-failed`$"):
+        decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)  # the one retry
+    attempts, units = tried()
+    assert attempts == "2" and 0 < units < 150
+    with pytest.raises(SweepFailed, match=r"failed 2 times .*--resume plays a failed config again only once"):
+        decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2)  # not tried again
+    assert tried() == (attempts, units)
+    marker.unlink()  # the cause is fixed
+    got = decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2, retry_failed=True)
+    assert got.failed == {} and got.decision == "switch"
+    assert tried()[0] == "2"  # the tries stay counted
+    with read_only(db) as con:
+        assert con.execute("SELECT failure FROM matches WHERE match_id = ?", [base]).fetchone() == (None,)
+
+
+def test_a_decided_sweep_plays_no_failed_config_again_after_its_decision(decided):
+    db, got = decided
+    spec = _spec(["edge=0.3,0.6", "crash_unit=-1,150"], Path(db).with_name("crash"), got.sweep_id)
+    with pytest.raises(BadValue, match=r"sweep s-decfail is decided: --retry-failed .*only before the decision"):
+        decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2, retry_failed=True)
+    with read_only(db) as con:  # nothing was opened again
+        assert len(sweep_record.failures(con, got.sweep_id)) == 2

@@ -178,3 +178,20 @@ def test_the_pick_command_says_which_configs_failed_and_why(one_failed, monkeypa
     assert (done.value.code or 0) == 0 and f"(match {outcome.best.match_id};" in text
     assert "not considered: crash_file=" in text and "crash_unit=150 failed: " in text
     assert "RuntimeError: toy crash in unit 150" in text
+
+
+def test_a_failure_is_counted_even_when_the_sweep_is_then_interrupted(toy, tmp_path):
+    """The try is recorded as the failure arrives: an interrupt that follows does not lose it, so a resume
+    still retries that config only once."""
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    spec, db = _toy_spec(marker, "s-failstop", grid="crash_unit=50,-1"), str(tmp_path / "h.duckdb")
+
+    def interrupt(units):  # the first chunk to finish: the failing config's chunk 0 failed before it (window 1)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        sweep_flow(spec, db=db, track=False, progress=interrupt, max_in_flight=1)
+    assert _read(db, "SELECT match_id, failure IS NOT NULL, options->>'failed_attempts' FROM matches "
+                     "WHERE sweep_id = 's-failstop' ORDER BY match_id") == [("s-failstop-c00", True, "1"),
+                                                                              ("s-failstop-c01", False, None)]
