@@ -38,6 +38,19 @@ class Pair:
     right: str  # switch or keep
     why: str
     null: bool = False  # no difference by construction: its true mean is d0 exactly, whatever a sample says
+    # Overrides that are the bot's own sampling seed, given fresh values by every run (odd for the challenger, even
+    # for the baseline): a bot whose draws follow its config seed and the hand number alone, not the match's seed,
+    # replays the same draws at hand h in every run, so runs with fixed seeds would all test one conditional
+    # difference (the mean given those draws, which is not 0) and would not be independent.
+    reseeded: tuple[str, ...] = ()
+
+    def configs(self, run_seed: int) -> tuple[tuple, tuple]:
+        """(challenger, baseline) overrides for the run on sweep seed `run_seed`."""
+        if not self.reseeded:
+            return self.challenger, self.baseline
+        mine = {k: str(2 * run_seed + 1) for k in self.reseeded}
+        theirs = {k: str(2 * run_seed) for k in self.reseeded}
+        return (tuple((dict(self.challenger) | mine).items()), tuple((dict(self.baseline) | theirs).items()))
 
 
 # Hold'em Training, exploit bot. The bot's own sampling seed changes no expectation (a difference of
@@ -47,7 +60,8 @@ WEAK = (("runouts_flop", "1"), ("runouts_turn", "1"))
 STRONG = (("runouts_flop", "10"), ("runouts_turn", "8"))
 PAIRS = {
     "holdem-training": (
-        Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference", True),
+        Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference", True,
+             reseeded=("seed",)),
         Pair("worse", WEAK, STRONG, "keep", "1/1 completions against 10/8: clearly worse"),
         Pair("better", STRONG, WEAK, "switch", "10/8 completions against 1/1: clearly better"),
     ),
@@ -125,8 +139,9 @@ def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int =
             started = time.perf_counter()
             decisions, hands = [], []
             for r in range(repeats):
-                spec = SweepSpec(game=game, bot=bot, grid=tuple((k, (v,)) for k, v in pair.challenger),
-                                 units=cap, seed=seed + r, chunk_size=batch, baseline=pair.baseline)
+                challenger, baseline = pair.configs(seed + r)
+                spec = SweepSpec(game=game, bot=bot, grid=tuple((k, (v,)) for k, v in challenger),
+                                 units=cap, seed=seed + r, chunk_size=batch, baseline=baseline)
                 got = decide(spec, rule, db=db, track=False)
                 decisions.append(got.decision)
                 hands.append(got.hands)
