@@ -58,6 +58,7 @@ class Pair:
 # -2.70 +/- 0.5 over 4,000 paired hands, seed 77; the bench's own fixed runs print theirs).
 WEAK = (("runouts_flop", "1"), ("runouts_turn", "1"))
 STRONG = (("runouts_flop", "10"), ("runouts_turn", "8"))
+NO_RULES = (("lead_blocks", "false"), ("dump_points", "false"), ("ruff", "false"))  # Tractor's rule bot
 PAIRS = {
     "holdem-training": (
         Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference", True,
@@ -82,8 +83,21 @@ PAIRS = {
     "cg-holdem": (
         Pair("worse", (("call_margin", "-1"),), (), "keep", "calling every bet against the default: clearly worse"),
     ),
+    # Splendor, greedy bot against the default greedy opponent: a bot that values points negatively (it avoids
+    # scoring) is clearly worse than the default evaluation; the same pair the other way is clearly better.
+    "splendor": (
+        Pair("worse", (("points", "-20"),), (), "keep", "points valued at -20 against +20: clearly worse"),
+        Pair("better", (), (("points", "-20"),), "switch", "points valued at +20 against -20: clearly better"),
+    ),
+    # Tractor, rule bot against the default rule opponents: every rule off (no high pairs led, no points to the
+    # partner, no ruffing) against every rule on.
+    "tractor": (
+        Pair("worse", NO_RULES, (), "keep", "every rule off against every rule on: clearly worse"),
+        Pair("better", (), NO_RULES, "switch", "every rule on against every rule off: clearly better"),
+    ),
 }
-BOT = {"holdem-training": "exploit", "twocarddraw": "mixture", "cg-holdem": "aggressive"}  # whose configs they are
+BOT = {"holdem-training": "exploit", "twocarddraw": "mixture", "cg-holdem": "aggressive", "splendor": "greedy",
+       "tractor": "rule"}  # whose configs they are
 
 
 @dataclass(frozen=True)

@@ -73,3 +73,17 @@ def test_holdem_trainings_null_pair_gets_fresh_bot_seeds_every_run():
     assert len(seen) == 20  # no bot seed used twice across the runs
     worse = next(p for p in PAIRS["holdem-training"] if p.name == "worse")
     assert worse.configs(1000) == (worse.challenger, worse.baseline)  # clear pairs: the configs as stated
+
+
+def test_every_games_pairs_are_two_different_configs_of_its_bot():
+    from bench.decisions import BOT
+    from flows import games
+    from flows.match import MatchPlan
+
+    assert set(PAIRS) == set(games.names())  # a pair with a known difference in each game
+    for game, pairs in PAIRS.items():
+        for pair in pairs:
+            challenger, baseline = pair.configs(1000)
+            resolved = [MatchPlan(game=game, bot=BOT[game], overrides=c, seed=1, units=1).config()
+                        for c in (challenger, baseline)]
+            assert resolved[0] != resolved[1], (game, pair.name)
