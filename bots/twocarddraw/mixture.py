@@ -83,14 +83,16 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
         self.policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+        self.alternative = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)  # the hedge's other best response
         self.rng = seeds.generator(seeds.unit_key(self.draw_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                   seeds.Purpose.BOT))
         self.means = self._posterior_means()
         self.resolve()
 
-    def _posterior_means(self) -> np.ndarray:
+    def _posterior_means(self, scale: float = 1.0) -> np.ndarray:
+        """The posterior mean; `scale` < 1 weakens every component's prior (the hedge's second opinion)."""
         live = np.flatnonzero(self.weights > 1e-12)  # the evidence soon rules out most components: skip them
-        post = (self.alpha[live] + self.counts) / (self.alpha_sum[live] + self.counts_sum)[:, :, None]
+        post = (scale * self.alpha[live] + self.counts) / (scale * self.alpha_sum[live] + self.counts_sum)[:, :, None]
         return np.tensordot(self.weights[live], post, axes=1)
 
     def _refit(self) -> None:
@@ -121,7 +123,21 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             probs = draw / np.maximum(draw.sum(axis=1, keepdims=True), 1e-300)
         else:
             probs = self.means
-        self.evaluator.solve(np.ascontiguousarray(probs), policy=self.policy)
+        value = self.evaluator.solve(np.ascontiguousarray(probs), policy=self.policy)
+        if self.config.hedge_scale > 0 and self.hands_seen > 0:
+            self._hedge(probs, value)
+
+    def _hedge(self, probs: np.ndarray, value: float) -> None:
+        """Minimax regret between two readings of the same evidence: the prior as strong as the banks say,
+        and `hedge_scale` times as strong (data override it sooner). Each posterior's best response is
+        scored by what it gives up if the other posterior is right; the one giving up less is played, so
+        a best response that only the strong prior believes in (a bluff a sharper server calls) is not."""
+        weak = np.ascontiguousarray(self._posterior_means(self.config.hedge_scale))
+        weak_value = self.evaluator.solve(weak, policy=self.alternative)
+        regret_strong = weak_value - self.evaluator.follow(weak, self.policy)
+        regret_weak = value - self.evaluator.follow(np.ascontiguousarray(probs), self.alternative)
+        if regret_weak < regret_strong:
+            self.policy[:] = self.alternative
 
     def on_hand_over(self, observation: Observation) -> None:
         expected_counts(self.means, self.ones, observation, self.counts, self.counts_sum)
