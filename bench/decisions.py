@@ -137,9 +137,10 @@ def look_every(game: str) -> int:
 
 def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int = 10, cap: int = FIXED_PER_CONFIG,
         seed: int = 1000, pairs: tuple[str, ...] | None = None, rule: Rule | None = None, workers: int | None = None,
-        batch: int | None = None, progress=None) -> list[PairResult]:
+        batch: int | None = None, progress=None, record=None) -> list[PairResult]:
     """Every pair `repeats` times, run r on sweep seed `seed + r`; `cap` units per config and phase, a look
-    every `batch` units (default: the game's)."""
+    every `batch` units (default: the game's). `progress(pair, r, decision)` after each run; `record(pair, r,
+    decision, looks)` with the confirmation's looks too (units, mean, sd, llr each), read from the run's hand log."""
     chosen = [p for p in PAIRS[game] if pairs is None or p.name in pairs]
     bot = bot or BOT[game]
     rule = rule or make_rule(game)
@@ -161,10 +162,22 @@ def run(game: str = "holdem-training", *, bot: str | None = None, repeats: int =
                 hands.append(got.hands)
                 if progress is not None:
                     progress(pair, r, got)
+                if record is not None:
+                    record(pair, r, got, confirm_looks(db, got.sweep_id))
             results.append(PairResult(pair, tuple(decisions), tuple(hands), time.perf_counter() - started))
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     return results
+
+
+def confirm_looks(db: str, sweep_id: str) -> list[dict]:
+    """The confirmation's looks of a decided sweep: units, mean, sd and llr at each."""
+    from flows.store import read_only
+
+    with read_only(db) as con:
+        rows = con.execute("SELECT units, mean, sd, llr FROM decision_looks WHERE sweep_id = ? AND phase = 'confirm' "
+                           "ORDER BY look", [sweep_id]).fetchall()
+    return [dict(zip(("units", "mean", "sd", "llr"), row, strict=True)) for row in rows]
 
 
 @dataclass(frozen=True)

@@ -80,17 +80,18 @@ def decisions(
         fail(f"--runs-log {runs_log}: its folder does not exist; accepted: a file in an existing folder")
     prefect_local.ensure()
 
+    def write(p, r, got, looks):
+        with runs_log.open("a") as out:
+            out.write(json.dumps({"pair": p.name, "run": r, "seed": seed + r, "llr_path": got.llr_path,
+                                  "looks": looks, "seconds": got.seconds} | json.loads(got.to_json())) + "\n")
+
     def say(p, r, got):
-        if runs_log is not None:
-            with runs_log.open("a") as out:
-                out.write(json.dumps({"pair": p.name, "run": r, "seed": seed + r, "llr_path": got.llr_path,
-                                      "seconds": got.seconds} | json.loads(got.to_json())) + "\n")
         typer.echo(f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units "
                    f"(confirmed {got.confirmed['mean']:+.3f})" if got.confirmed else
                    f"  {p.name} run {r + 1}/{repeats}: {got.decision} after {got.hands:,} units", err=True)
 
     results = run(game, repeats=repeats, cap=cap, seed=seed, pairs=tuple(pair) or None, rule=rule, workers=workers,
-                  batch=batch, progress=say)
+                  batch=batch, progress=say, record=None if runs_log is None else write)
     console.print(f"{_rule_line(game, rule, cap, batch)}; {repeats} runs per pair (sweep seeds {seed}.."
                   f"{seed + repeats - 1})")
     for r in results:

@@ -1,5 +1,5 @@
-"""`cardlab bench decisions --runs-log FILE`: one JSON line per full run (its pair, seed, decision and LLR
-path), so the error rates over many runs can be counted again from the runs themselves."""
+"""`cardlab bench decisions --runs-log FILE`: one JSON line per full run (its pair, seed, decision, LLR path
+and the confirmation's looks), so the error rates over many runs can be counted again from the runs themselves."""
 
 import json
 
@@ -18,10 +18,12 @@ def test_every_run_is_appended_as_a_json_line(monkeypatch, tmp_path):
     import bench.decisions
     from cardlab import prefect_local
 
-    def fake_run(game, *, repeats, progress, pairs, **_):
+    def fake_run(game, *, repeats, progress, record, pairs, **_):
         pair = bench.decisions.PAIRS[game][0]
         for r in range(repeats):
-            progress(pair, r, _decision(r, ["keep", "switch"][r % 2]))
+            got = _decision(r, ["keep", "switch"][r % 2])
+            progress(pair, r, got)
+            record(pair, r, got, [{"units": 2000, "mean": 0.1 * r, "sd": 11.0, "llr": -1.0}])
         return []
 
     monkeypatch.setattr(prefect_local, "ensure", lambda **_: None)
@@ -34,6 +36,7 @@ def test_every_run_is_appended_as_a_json_line(monkeypatch, tmp_path):
     assert [(r["run"], r["seed"], r["decision"], r["hands"]) for r in rows] == \
         [(0, 500, "keep", 4000), (1, 501, "switch", 4001), (2, 502, "keep", 4002)]
     assert rows[0]["pair"] == "null" and rows[0]["llr_path"] == [[2000, -1.0], [2250, -3.0]]
+    assert [r["looks"][0]["mean"] for r in rows] == [0.0, 0.1, 0.2]  # each run's own confirmation looks
 
 
 def test_a_runs_log_in_a_missing_folder_is_refused_in_one_line(monkeypatch, tmp_path):

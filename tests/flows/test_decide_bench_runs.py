@@ -5,6 +5,7 @@ those draws, which is not 0; checked on simulated differences where a hand's dif
 (from their seeds and the hand) plus the deal's (from the run's seed)."""
 
 import numpy as np
+import pytest
 
 import bench.decisions as bd
 from bench.decisions import PAIRS, Pair
@@ -87,3 +88,19 @@ def test_every_games_pairs_are_two_different_configs_of_its_bot():
             resolved = [MatchPlan(game=game, bot=BOT[game], overrides=c, seed=1, units=1).config()
                         for c in (challenger, baseline)]
             assert resolved[0] != resolved[1], (game, pair.name)
+
+
+def test_a_runs_confirmation_looks_are_read_from_its_hand_log(toy, tmp_path):
+    """bench.decisions.confirm_looks: what the runs log records per look, as the decided sweep logged it."""
+    from bench.decisions import confirm_looks
+    from flows.decide import Rule, decided_sweep_flow
+    from flows.sweep import SweepSpec, parse_grid
+
+    db = str(tmp_path / "h.duckdb")
+    spec = SweepSpec(game="toy", bot="coin", grid=parse_grid(["edge=0.56"]), units=2000, seed=3, chunk_size=100,
+                     baseline=())
+    got = decided_sweep_flow(spec, Rule(d1=0.1, first_look=200), db=db, track=False)
+    looks = confirm_looks(db, got.sweep_id)
+    assert [(x["units"], x["llr"]) for x in looks] == [(u, pytest.approx(llr)) for u, llr in got.llr_path]
+    assert looks[-1]["units"] == got.confirmed["units"]
+    assert looks[-1]["mean"] == pytest.approx(got.confirmed["mean"]) and looks[-1]["sd"] > 0
