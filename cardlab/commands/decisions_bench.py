@@ -82,7 +82,7 @@ def decisions(
 
     def write(p, r, got, looks):
         with runs_log.open("a") as out:
-            out.write(json.dumps({"pair": p.name, "run": r, "seed": seed + r, "llr_path": got.llr_path,
+            out.write(json.dumps({"game": game, "pair": p.name, "run": r, "seed": seed + r, "llr_path": got.llr_path,
                                   "looks": looks, "seconds": got.seconds} | json.loads(got.to_json())) + "\n")
 
     def say(p, r, got):

@@ -35,7 +35,8 @@ def test_every_run_is_appended_as_a_json_line(monkeypatch, tmp_path):
     rows = [json.loads(line) for line in log.read_text().splitlines()]
     assert [(r["run"], r["seed"], r["decision"], r["hands"]) for r in rows] == \
         [(0, 500, "keep", 4000), (1, 501, "switch", 4001), (2, 502, "keep", 4002)]
-    assert rows[0]["pair"] == "null" and rows[0]["llr_path"] == [[2000, -1.0], [2250, -3.0]]
+    assert (rows[0]["game"], rows[0]["pair"]) == ("holdem-training", "null")
+    assert rows[0]["llr_path"] == [[2000, -1.0], [2250, -3.0]]
     assert [r["looks"][0]["mean"] for r in rows] == [0.0, 0.1, 0.2]  # each run's own confirmation looks
 
 
