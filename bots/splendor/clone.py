@@ -15,12 +15,12 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.base import BotSpec, Ranged, seed_field, validated
-from bots.splendor.simple import GreedyConfig, SeededBot, evaluate, greedy_returns
+from bots.splendor.simple import SeededBot, best_target, greedy_returns, noble_count, target_value
 from bots.splendor.view import determinise
 from engine.core import _rng
 from engine.splendor import state as st
 from engine.splendor.protocol import Observation
-from engine.splendor.rules import CARD_BONUS, CARD_COST, CARD_LEVEL, CARD_POINTS, GEMS, GOLD, NOBLE_REQ
+from engine.splendor.rules import CARD_BONUS, CARD_COST, CARD_LEVEL, CARD_POINTS, CARDS, GEMS, GOLD, NOBLE_REQ
 
 # Move kinds (calibration is reported by kind). "buy" is the logit's reference kind: no dummy of its own.
 KINDS = ("take3", "take_few", "take2", "reserve", "reserve_blind", "buy")
@@ -72,29 +72,45 @@ def kind_of_code(code: int) -> int:
     return 5
 
 
-# greedy's evaluation reduced to one term each: its value terms on a position
-_TARGET_ONLY = GreedyConfig(points=0.0, bonus=0.0, chip=0.0, gold=0.0, reserved=0.0, target=1.0, noble=0.0)
-_NOBLES_ONLY = GreedyConfig(points=0.0, bonus=0.0, chip=0.0, gold=0.0, reserved=0.0, target=0.0, noble=1.0)
-
-
 def _threat(game: st.GameState, seat: int) -> int:
     """The most points `seat` could gain by one purchase now (a face-up card or one it reserved face-up:
     the cards it reserved blind are not known to the mover)."""
     p = game.players[seat]
-    cards = [c for row in game.face_up for c in row if c] + [c for c, secret in p.reserve if not secret]
-    return max((int(CARD_POINTS[c]) for c in cards if p.can_afford(c)), default=0)
+    best = 0
+    for cards in (*game.face_up, [c for c, secret in p.reserve if not secret]):
+        for c in cards:
+            if c and CARDS[c].points > best and p.can_afford(c):  # points first: most cards cannot raise it
+                best = CARDS[c].points
+    return best
 
 
 def _ahead(game: st.GameState, codes: list[int]) -> np.ndarray:
     """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now."""
     view = determinise(st.observe(game, game.seat))  # only what the mover sees: unseen cards in id order
     seat, nxt = view.seat, (view.seat + 1) % view.n
+    me = view.players[seat]
+    now = (target_value(view, me), noble_count(view, me), _threat(view, nxt))
+    # A take changes only the mover's chips (and the board's): with no noble already due, the bonus, the
+    # board's cards and nobles and the next player stay, so only the target is recomputed (once per chips).
+    rows = (*view.face_up, me.reserved_ids())
+    takes_alone = not st.visiting_noble(view)
+    targets: dict[tuple[int, ...], float] = {}
     out = np.zeros((len(codes), 3))
     for i, code in enumerate(codes):
+        move = greedy_returns(view, st.move_for_code(view, code))
+        if takes_alone and code < st.CODE_RESERVE_UP:
+            chips = st.chips_after(view, move)
+            for c in move.returns:
+                chips[c] -= 1
+            key = tuple(chips)
+            if key not in targets:
+                targets[key] = best_target(rows, me.bonus, chips)
+            out[i] = (targets[key], now[1], now[2])
+            continue
         after = view.copy()
-        st.apply(after, greedy_returns(view, st.move_for_code(view, code)))
-        out[i] = (evaluate(after, seat, _TARGET_ONLY), evaluate(after, seat, _NOBLES_ONLY), _threat(after, nxt))
-    now = (evaluate(view, seat, _TARGET_ONLY), evaluate(view, seat, _NOBLES_ONLY), _threat(view, nxt))
+        st.apply(after, move)
+        mine = after.players[seat]
+        out[i] = (target_value(after, mine), noble_count(after, mine), _threat(after, nxt))
     return out - np.array(now)
 
 

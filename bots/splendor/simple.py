@@ -70,22 +70,55 @@ def missing_for(p: st.PlayerState, card_id: int) -> int:
     return max(0, p.shortfall(card_id) - p.chips[GOLD])
 
 
+def target_value(game: st.GameState, p: st.PlayerState) -> float:
+    """The best (points + 1) / (1 + missing_for) over the face-up cards and p's reserved ones (0 if none)."""
+    return best_target((*game.face_up, p.reserved_ids()), p.bonus, p.chips)
+
+
+def best_target(rows, bonus: list[int], chips: list[int]) -> float:
+    """target_value over the cards in `rows` (0 = an empty slot) for a player with these bonus and chips.
+
+    Plain loops with bonus + chips summed once: it runs for every position each legal move reaches."""
+    have = [b + c for b, c in zip(bonus, chips, strict=False)]  # the 5 gem colours: zip stops at bonus
+    gold = chips[GOLD]
+    best = 0.0  # every card's value is above 0, so 0.0 only stands when there is no card
+    for row in rows:
+        for c in row:
+            if not c:
+                continue
+            card = CARDS[c]
+            short = -gold
+            for need, held in zip(card.cost, have, strict=True):
+                if need > held:
+                    short += need - held
+            value = (card.points + 1) / (1 + short if short > 0 else 1)
+            if value > best:
+                best = value
+    return best
+
+
+def noble_count(game: st.GameState, p: st.PlayerState) -> int:
+    """Bonus cards of p counting toward the nobles still on the board."""
+    count = 0
+    for n in game.nobles:
+        for need, have in zip(NOBLES[n].requires, p.bonus, strict=True):
+            count += need if need < have else have
+    return count
+
+
 def evaluate(game: st.GameState, seat: int, cfg: GreedyConfig) -> float:
     p = game.players[seat]
-    candidates = [c for row in game.face_up for c in row if c] + p.reserved_ids()
-    target = max(((CARDS[c].points + 1) / (1 + missing_for(p, c)) for c in candidates), default=0.0)
-    nobles = sum(min(need, have) for n in game.nobles
-                 for need, have in zip(NOBLES[n].requires, p.bonus, strict=True))
     return (cfg.points * p.score + cfg.bonus * len(p.cards) + cfg.chip * sum(p.chips[:GEMS])
-            + cfg.gold * p.chips[GOLD] - cfg.reserved * len(p.reserve) + cfg.target * target + cfg.noble * nobles)
+            + cfg.gold * p.chips[GOLD] - cfg.reserved * len(p.reserve) + cfg.target * target_value(game, p)
+            + cfg.noble * noble_count(game, p))
 
 
 def greedy_returns(game: st.GameState, move: st.Move) -> st.Move:
     """Give back the colours held most (lowest index on ties) until at ten chips."""
     chips = st.chips_after(game, move)
     returns = []
-    while sum(chips) > HAND_LIMIT:
-        colour = max(range(GEMS), key=lambda c: (chips[c], -c))
+    for _ in range(sum(chips) - HAND_LIMIT):
+        colour = chips.index(max(chips[:GEMS]))  # index() finds the lowest colour of the most held
         chips[colour] -= 1
         returns.append(colour)
     return st.Move(move.action, move.colours, move.card, tuple(returns))
