@@ -33,6 +33,11 @@ UNSHOWN = "?"  # the strength part of a situation whose cards were never shown
 MADE_TOP = 2  # made-hand categories kept apart: none, a pair, two pair or better
 
 
+def street_of(board) -> int:
+    """0 preflop, 1 flop, 2 turn, 3 river, from the board dealt."""
+    return _STREET[len(board)]
+
+
 def _bucket(x: float, edges: tuple[float, ...]) -> int:
     return sum(x >= e for e in edges)
 
@@ -67,19 +72,37 @@ def made(view: View) -> int:
 
 
 MADE_ORDERS = ("none", "first", "last")  # where the made hand enters a situation's backoff levels
+LINE = "line+"  # an order with this prefix uses the line part (`Line.part`); without, the situation lacks it
+ORDERS = (*MADE_ORDERS, *(LINE + o for o in MADE_ORDERS))  # what the fitter chooses from per street|facing
 
 
-def levels(key: str, made_order: str = "first") -> tuple[str, ...]:
-    """The situation's backoff levels, coarsest first: street|facing, + strength, then the made hand
-    and the rest (opponents, depth, lead) in `made_order`: the made hand first, last, or not at all
+def levels(key: str, order: str = LINE + "first") -> tuple[str, ...]:
+    """The situation's backoff levels, coarsest first: street|facing, + line, + strength, then the made
+    hand and the rest (opponents, depth, lead) in `order`: the made hand first, last, or not at all
     (the finest level is then the situation without it). Preflop, where there is no made hand, the
-    rest follows strength. The fitter picks the order per player and street|facing."""
+    rest follows strength. The line comes right after street|facing: facing a re-raise is not facing an
+    open raise of the same pot odds, whatever the rest. An order without the LINE prefix leaves the line
+    out of every level, as a key without one (a model fitted before it) has none. The fitter picks
+    the order per player and street|facing (flows/opponents/cg_holdem.py `_orders`)."""
     parts = key.split("|")
+    if not order.startswith(LINE):
+        parts = parts[:7]
+        key = "|".join(parts)
+    chain = ["|".join(parts[:2])]
+    if len(parts) > 7:
+        chain.append(f"{chain[0]}|{parts[7]}")
+    strength = f"{chain[-1]}|{parts[2]}"
     rest = "|".join(parts[:3] + parts[4:])
     if parts[0] == "0":
-        return "|".join(parts[:2]), "|".join(parts[:3]), rest
-    finer = {"first": ("|".join(parts[:4]), key), "last": (rest, key), "none": (rest,)}[made_order]
-    return "|".join(parts[:2]), "|".join(parts[:3]), *finer
+        return *chain, strength, rest
+    made_order = order.removeprefix(LINE)
+    finer = {"first": (f"{strength}|{parts[3]}", key), "last": (rest, key), "none": (rest,)}[made_order]
+    return *chain, strength, *finer
+
+
+def spot(key: str) -> str:
+    """street|facing: where the fitter chooses the made hand's place and reports calibration."""
+    return "|".join(key.split("|")[:2])
 
 
 def raised(action: str) -> bool:
@@ -87,26 +110,66 @@ def raised(action: str) -> bool:
     return action.startswith("BET") or action == "ALL-IN"
 
 
-def situation(view: View, lead: bool) -> str:
-    """street|facing|strength|made|opponents|depth|lead; facing 0 (nothing to call) or 1-6 by the pot
-    odds offered; made the made-hand category after the flop (`made`); lead 1 after the flop when the
-    hand's last raise was mine (the spot for a continuation bet). Strength and made are UNSHOWN when the
-    cards are not known (a hand history where they were never shown)."""
-    street = _STREET[len(view.turn.board)]
+class Line:
+    """A hand's betting so far, as a player's line reads it: who raised last, the raises on the current
+    street, and who raised preflop. Fed every action of the hand in order (seat, street, the referee's
+    word), by the fitter from the referee's or a history's actions and by the clone from its turns."""
+
+    def __init__(self):
+        self.hand, self.last, self.street, self.raises, self.preflop = -1, -1, 0, 0, frozenset()
+
+    def add(self, hand: int, seat: int, street: int, action: str) -> None:
+        self.at(hand, street)
+        if raised(action):
+            self.last, self.raises = seat, self.raises + 1
+            if street == 0:
+                self.preflop |= {seat}
+
+    def at(self, hand: int, street: int) -> None:
+        """Now in `hand` on `street`: a new hand starts clean, a new street counts its raises afresh."""
+        if hand != self.hand:
+            self.hand, self.last, self.street, self.raises, self.preflop = hand, -1, street, 0, frozenset()
+        elif street != self.street:
+            self.street, self.raises = street, 0
+
+    def part(self, me: int, street: int, facing: bool) -> str:
+        """Preflop: the raises faced (0 blinds only, 1 one raise, 2 re-raised), which pot odds alone do
+        not tell (a small blind completing and a raiser facing a re-raise can be offered the same).
+        After: the raises faced on this street (0, 1 a bet, 2 raised again) and whether I raised
+        preflop (the line a program may follow to the river). With nothing to call no raise is faced."""
+        raises = min(self.raises, 2) if self.street == street and facing else 0
+        if street == 0:
+            return str(raises)
+        return f"{max(raises, int(facing))}{int(me in self.preflop)}"
+
+
+def situation(view: View, line: Line) -> str:
+    """street|facing|strength|made|opponents|depth|lead|line; facing 0 (nothing to call) or 1-6 by the
+    pot odds offered; made the made-hand category after the flop (`made`); lead 1 after the flop when
+    the hand's last raise was mine (the spot for a continuation bet); line `Line.part`. Strength and
+    made are UNSHOWN when the cards are not known (a hand history where they were never shown)."""
+    street = street_of(view.turn.board)
+    line.at(view.turn.hand, street)
     facing = 1 + _bucket(view.pot_odds(), ODDS_EDGES) if view.call > 0 else 0
     depth = (_bucket(view.effective_bb, PREFLOP_DEPTH) if view.preflop
              else _bucket(view.stack / max(view.pot, 1), POSTFLOP_DEPTH))
     band, hand = (strength(view), made(view)) if view.turn.cards else (UNSHOWN, UNSHOWN)
-    return f"{street}|{facing}|{band}|{hand}|{min(len(view.opponents), 2)}|{depth}|{int(lead and street > 0)}"
+    lead = int(line.last == view.me and street > 0)
+    return (f"{street}|{facing}|{band}|{hand}|{min(len(view.opponents), 2)}|{depth}|{lead}"
+            f"|{line.part(view.me, street, facing > 0)}")
 
 
 def size_keys(key: str) -> tuple[str, ...]:
     """Where a raise's size is looked up, most specific first: street group (0 preflop, 1 after),
-    opening or raising (0 nothing to call, 1 facing a bet), made hand, strength; then fewer of them.
-    The fitter keeps a player's sizes under every key where it raised often enough."""
-    street, facing, band, hand = key.split("|")[:4]
+    opening or raising (0 nothing to call, 1 facing a bet), the line (`Line.part`: an open is not a
+    re-raise), made hand, strength; then fewer of them. The fitter keeps a player's sizes under every
+    key where it raised often enough; keys holding UNSHOWN parts are never kept."""
+    parts = key.split("|")
+    street, facing, band, hand = parts[:4]
     group, bet = str(int(street != "0")), str(int(facing != "0"))
-    return (f"{group}|{bet}|{hand}|{band}", f"{group}|{bet}|{hand}", f"{group}|{bet}", f"{group}|{band}", group)
+    lined = tuple(f"{group}|{bet}|L{line}{rest}" for line in parts[7:8] for rest in (f"|{hand}|{band}", f"|{hand}", ""))
+    return (*lined, f"{group}|{bet}|{hand}|{band}", f"{group}|{bet}|{hand}", f"{group}|{bet}", f"{group}|{band}",
+            group)
 
 
 def shown(key: str) -> bool:
@@ -114,13 +177,22 @@ def shown(key: str) -> bool:
     return key.split("|")[2] != UNSHOWN
 
 
+def _lines(street: int, facing: int) -> tuple[str, ...]:
+    """The line parts a situation can have: with nothing to call no raise is open on the street."""
+    raises = ("1", "2") if facing else ("0",)
+    if street == 0:
+        return ("0", *raises) if facing else raises
+    return tuple(f"{r}{pre}" for r in raises for pre in (0, 1))
+
+
 def all_situations() -> list[str]:
     found = []
     for street in range(4):
         strengths, depths = (PREFLOP_STRENGTH, PREFLOP_DEPTH) if street == 0 else (POSTFLOP_STRENGTH, POSTFLOP_DEPTH)
-        found += [f"{street}|{f}|{h}|{m}|{o}|{d}|{lead}" for f in range(len(ODDS_EDGES) + 2)
+        found += [f"{street}|{f}|{h}|{m}|{o}|{d}|{lead}|{line}" for f in range(len(ODDS_EDGES) + 2)
                   for h in range(len(strengths) + 1) for m in (range(MADE_TOP + 1) if street else (0,))
-                  for o in (1, 2) for d in range(len(depths) + 1) for lead in ((0, 1) if street else (0,))]
+                  for o in (1, 2) for d in range(len(depths) + 1) for lead in ((0, 1) if street else (0,))
+                  for line in _lines(street, f)]
     return found
 
 
@@ -192,22 +264,19 @@ class CloneBot(Player):
         model = parsed(config.model)
         self.probs = model["probs"]
         self.sizes = model["sizes"]
-        self.lead_hand, self.last_raiser = 0, -1
+        self.line = Line()
 
     def act(self, turn) -> str:
-        for _, hand, player, action, _ in turn.actions:  # the rounds since my previous decision, mine included
-            if hand != self.lead_hand:
-                self.lead_hand, self.last_raiser = hand, -1
-            if raised(action):
-                self.last_raiser = player
-        if turn.hand != self.lead_hand:
-            self.lead_hand, self.last_raiser = turn.hand, -1
+        for _, hand, player, action, board in turn.actions:  # the rounds since my previous decision, mine included
+            self.line.add(hand, player, street_of(board), action)
         return super().act(turn)
 
     def decide(self, view: View) -> str:
         legal = legal_classes(view)
-        key = situation(view, self.last_raiser == view.me)
-        if key not in self.probs:  # a model fitted before the made-hand part: its situations lack it
+        key = situation(view, self.line)
+        if key not in self.probs:  # a model fitted before the line part (then the made hand): its situations lack it
+            key = key.rsplit("|", 1)[0]
+        if key not in self.probs:
             key = "|".join(p for i, p in enumerate(key.split("|")) if i != 3)
         probs = restricted(self.probs[key], legal)
         x, kind = self.rng.random(), CLASSES[-1]

@@ -3,12 +3,13 @@
 Every logged game is replayed through the referee (its seed and the logged actions), so each
 decision is seen exactly as the player saw it, and described by bots.cg_holdem.clone.situation.
 The model is a population estimate shared by every seat in the data, plus the player's deviation
-from it: at each of four levels (street|facing, + strength, + made hand, + opponents, stack depth and
-who raised last; bots.cg_holdem.clone.levels) the player's counts are smoothed toward the population's
-chances at that level scaled by the player's deviation one level up, so a player seen rarely in a
-situation plays like the field there, tilted the way it differs from the field around it. Raise sizes
-are the player's own, kept by opening or raising, made hand and strength where it raised often enough
-(bots.cg_holdem.clone.size_keys).
+from it: at each level (street|facing, + the line of the hand so far, + strength, + made hand, + opponents,
+stack depth and who raised last; bots.cg_holdem.clone.levels) the player's counts are smoothed toward
+the population's chances at that level scaled by the player's deviation one level up, so a player seen
+rarely in a situation plays like the field there, tilted the way it differs from the field around it.
+Whether the line and the made hand are used, and where, is chosen per player and street|facing by
+cross-validation (`_orders`). Raise sizes are the player's own, kept by opening or raising, the line,
+made hand and strength where it raised often enough (bots.cg_holdem.clone.size_keys).
 """
 
 import hashlib
@@ -22,19 +23,24 @@ import numpy as np
 from bots.cg_holdem.clone import (
     CLASSES,
     CLONE,
+    LINE,
     MADE_ORDERS,
+    ORDERS,
     RAISE,
+    UNSHOWN,
     CloneConfig,
+    Line,
     action_class,
     all_situations,
     legal_classes,
     levels,
     raise_fraction,
-    raised,
     restricted,
     shown,
     situation,
     size_keys,
+    spot,
+    street_of,
 )
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.judge import setup_for, turn_for
@@ -49,10 +55,12 @@ from flows.opponents.base import Calibration, FittedModel
 METHOD = "population+deviation"
 PLAYER_WEIGHT = 4.0  # pseudo-decisions of the prior behind a player's estimate in one situation
 POPULATION_WEIGHT = 2.0  # the same for the population, toward its coarser level
-MADE_MARGIN = 2.0  # nats over a street|facing's fitted decisions the made hand must save to be used there
+MADE_MARGIN = 2.0  # nats over a street|facing's fitted decisions a part (made hand, line) must save to be used there
+MARGIN_PER_ROOT = 0.1  # and this many more per square root of them: the folds' noise grows with their number
 FOLDS = 4  # the fitted games' folds on which the made hand's place among the levels is chosen
 SIZES_KEPT = 101  # a player's raise sizes as this many quantiles (the draw keeps their spread)
 MIN_OWN_SIZES = 5  # fewer own raises than this: the population's sizes
+LEVELS = 5  # the most backoff levels a situation has (bots.cg_holdem.clone.levels)
 
 
 @dataclass(frozen=True)
@@ -133,8 +141,10 @@ def _replay(game: Game, actions, mine: set[int], deal: str, held: bool) -> list[
             break
         view = View(setup_for(game, seat), turn_for(game, seat, game.round, len(game.showdowns)),
                     {s for s in range(game.n) if game.folded[s]})
-        last = next((s for _, s, text, _, _ in reversed(game.actions) if raised(text)), -1)  # this hand's
-        decision = _decision(view, action, chips, last == seat, seat in mine, deal, held)
+        line = Line()
+        for _, s, text, _, street in game.actions:  # this hand's
+            line.add(game.hand_nb, s, street, text)
+        decision = _decision(view, action, chips, line, seat in mine, deal, held)
         if decision is not None:
             found.append(decision)
         kind, _, amount = action.partition("_")
@@ -142,7 +152,7 @@ def _replay(game: Game, actions, mine: set[int], deal: str, held: bool) -> list[
     return found
 
 
-def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, deal: str,
+def _decision(view: View, action: str, chips: int, line: Line, mine: bool, deal: str,
               held: bool) -> Decision | None:
     """One played action (the referee's word and the chips it added) as a decision; None for a timeout."""
     cls = action_class(action, chips, view.call)
@@ -152,7 +162,7 @@ def _decision(view: View, action: str, chips: int, lead: bool, mine: bool, deal:
     index = CLASSES.index(cls)
     legal[index] = True  # what was played was possible, whatever the list said
     size = raise_fraction(view, chips) if cls == RAISE else None
-    return Decision(mine, held, situation(view, lead), index, tuple(legal), view.preflop, size, deal)
+    return Decision(mine, held, situation(view, line), index, tuple(legal), view.preflop, size, deal)
 
 
 def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -> tuple[list[Decision], set[str]]:
@@ -165,28 +175,27 @@ def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -
             names.update(hand.names or ())
             mine = {i for i, name in enumerate(hand.names or ()) if _is(name, player)}
             held = _heldout(hand.identity, seed, holdout)
-            last = -1  # the seat whose action last raised in this hand
+            line = Line()
             for step in replay(hand):
                 if step.asked:  # a check nobody could bet against is no decision (the referee does not ask)
                     decision = _decision(View(step.setup, step.turn, step.folded, step.bb), step.text, step.chips,
-                                         last == step.seat, step.seat in mine, hand.identity, held)
+                                         line, step.seat in mine, hand.identity, held)
                     if decision is not None:
                         out.append(decision)
-                if raised(step.text):
-                    last = step.seat
+                line.add(step.turn.hand, step.seat, street_of(step.turn.board), step.text)
     return out, names
 
 
 def _order(made_order: str | dict, key: str) -> str:
-    """A street|facing's order of the made hand's level (a dict of them; one order for all)."""
-    return made_order if isinstance(made_order, str) else made_order.get(levels(key)[0], MADE_ORDERS[0])
+    """A street|facing's order of the levels (a dict of them; one order for all)."""
+    return made_order if isinstance(made_order, str) else made_order.get(spot(key), ORDERS[0])
 
 
 def _counts(rows: list[Decision], made_order: str | dict) -> list[dict]:
-    found = [defaultdict(lambda: np.zeros(len(CLASSES))) for _ in range(4)]
+    found = [defaultdict(lambda: np.zeros(len(CLASSES))) for _ in range(LEVELS)]
     for d in rows:
-        keys = levels(d.key, _order(made_order, d.key)) if shown(d.key) else levels(d.key)[:1]
-        for level, key in zip(found, keys, strict=False):
+        keys = levels(d.key, _order(made_order, d.key))
+        for level, key in zip(found, keys if shown(d.key) else [k for k in keys if UNSHOWN not in k], strict=False):
             level[key][d.cls] += 1  # cards never shown: counted where strength is not part of the situation
     return found
 
@@ -196,7 +205,7 @@ def _smoothed(counts: np.ndarray | None, prior: np.ndarray, weight: float) -> np
     return (n + weight * prior) / (n.sum() + weight)
 
 
-def tables(population: list[Decision], own: list[Decision], made_order: str | dict = "first",
+def tables(population: list[Decision], own: list[Decision], made_order: str | dict = LINE + "first",
            keys=None) -> tuple[dict, dict]:
     """(player chances, population chances) for every situation (or only `keys`)."""
     uniform = np.full(len(CLASSES), 1.0 / len(CLASSES))
@@ -230,8 +239,7 @@ def _sizes(rows: list[Decision]) -> dict[str, list[float]]:
     by: dict[str, list[float]] = defaultdict(list)
     for d in rows:
         if d.size is not None:
-            keys = size_keys(d.key)
-            for k in keys if shown(d.key) else (keys[2], keys[-1]):
+            for k in size_keys(d.key) if shown(d.key) else [k for k in size_keys(d.key) if UNSHOWN not in k]:
                 by[k].append(d.size)
     return {k: _quantiles(v) for k, v in by.items()}
 
@@ -252,7 +260,7 @@ def _logloss(rows: list[Decision], probs: dict) -> float:
 def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
     by: dict[str, list[Decision]] = defaultdict(list)
     for d in rows:
-        by[levels(d.key)[0]].append(d)
+        by[spot(d.key)].append(d)
     out = []
     for key, group in sorted(by.items()):
         predicted = np.mean([restricted(probs[d.key], d.legal) for d in group], axis=0)
@@ -265,28 +273,34 @@ def _calibration(rows: list[Decision], probs: dict) -> tuple[Calibration, ...]:
     return tuple(out)
 
 
-def _made_order(population: list[Decision]) -> dict[str, str]:
-    """Where the made hand enters the levels (bots.cg_holdem.clone.levels), per street|facing of this
-    player: the order that predicts its decisions there best across FOLDS folds of the fitted games
-    (each fold predicted by a fit on the others; the player's decisions are among the population's).
-    Where a player's actions follow its made hand it
-    gains from coming first; where they follow equity, the split costs data, so it comes last or not
-    at all. The made hand is used only where it saves MADE_MARGIN nats, so a small gain by chance
-    keeps the model without it; ties keep the earlier order."""
-    losses: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(MADE_ORDERS, 0.0))
+def _orders(population: list[Decision]) -> dict[str, str]:
+    """The levels' order (bots.cg_holdem.clone.levels) per street|facing of this player: whether the
+    line is used and where the made hand enters, the order that predicts its decisions there best
+    across FOLDS folds of the fitted games (each fold predicted by a fit on the others; the player's
+    decisions are among the population's). Where a player's actions follow its made hand or its line
+    it gains from them; where they follow equity, the split costs data, so they are left out. Each
+    part is used only where it saves MADE_MARGIN nats plus MARGIN_PER_ROOT per square root of the
+    decisions scored there, so a small gain by chance keeps the model without it; ties keep the
+    earlier order. Preflop has no made hand: only the line is chosen."""
+    losses: dict[str, dict[str, float]] = defaultdict(lambda: dict.fromkeys(ORDERS, 0.0))
+    scored_in: dict[str, int] = defaultdict(int)
     folds = _folds(population)
     for fold in range(FOLDS):
-        tested = [d for d, f in zip(population, folds, strict=True)
-                  if f == fold and d.player and shown(d.key) and not d.preflop]
+        tested = [d for d, f in zip(population, folds, strict=True) if f == fold and d.player and shown(d.key)]
         if not tested:
             continue
         rest_pop = [d for d, f in zip(population, folds, strict=True) if f != fold]
         rest_own = [d for d in rest_pop if d.player]
-        for order in MADE_ORDERS:
-            probs = tables(rest_pop, rest_own, order, keys={d.key for d in tested})[0]
-            for d in tested:
-                losses[levels(d.key)[0]][order] -= math.log(max(restricted(probs[d.key], d.legal)[d.cls], 1e-12))
-    return {group: min(MADE_ORDERS, key=lambda order: by[order] + (order != MADE_ORDERS[0]) * MADE_MARGIN)
+        for d in tested:
+            scored_in[spot(d.key)] += 1
+        for order in ORDERS:
+            scored = [d for d in tested if not d.preflop or order.endswith(MADE_ORDERS[0])]
+            probs = tables(rest_pop, rest_own, order, keys={d.key for d in scored})[0]
+            for d in scored:
+                losses[spot(d.key)][order] -= math.log(max(restricted(probs[d.key], d.legal)[d.cls], 1e-12))
+    parts = {order: order.startswith(LINE) + (not order.endswith(MADE_ORDERS[0])) for order in ORDERS}
+    return {group: min((o for o in ORDERS if group[0] != "0" or o.endswith(MADE_ORDERS[0])),
+                       key=lambda o: by[o] + parts[o] * (MADE_MARGIN + MARGIN_PER_ROOT * math.sqrt(scored_in[group])))
             for group, by in sorted(losses.items())}
 
 
@@ -317,7 +331,7 @@ def fit(con, player: str, *, matches=None, files=(), seed: int = 1, holdout: flo
     fit_pop = [d for d in rows if not d.heldout]
     fit_own = [d for d in own if not d.heldout]
     test = [d for d in own if d.heldout and shown(d.key)]  # scored where the model's situation is known
-    made_order = _made_order(fit_pop)
+    made_order = _orders(fit_pop)
     probs, pop = tables(fit_pop, fit_own, made_order)
     pop_sizes, own_sizes = _sizes(fit_pop), _sizes(fit_own)
     # the street groups always (the population's where the player raised too rarely), finer keys where it shows enough

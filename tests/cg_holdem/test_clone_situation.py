@@ -3,8 +3,8 @@ cards take part in, raise sizes kept by situation, and the backoff level the mad
 
 from types import SimpleNamespace
 
-from bots.cg_holdem.clone import CLASSES, FOLD, PASSIVE, RAISE, all_situations, levels, made, size_keys
-from flows.opponents.cg_holdem import Decision, _made_order, _sizes, tables
+from bots.cg_holdem.clone import CLASSES, FOLD, PASSIVE, RAISE, Line, all_situations, levels, made, size_keys
+from flows.opponents.cg_holdem import Decision, _orders, _sizes, tables
 
 
 def card(rank: int, suit: int) -> int:
@@ -31,13 +31,42 @@ def test_situation_keys_and_levels_agree():
     flop = [k for k in keys if k.startswith("1|")]
     assert {k.split("|")[3] for k in flop} == {"0", "1", "2"}
     assert {k.split("|")[3] for k in keys if k.startswith("0|")} == {"0"}
-    chain = levels("2|3|5|1|1|2|1")
+    chain = levels("2|3|5|1|1|2|1")  # a model fitted before the line part
     assert chain == ("2|3", "2|3|5", "2|3|5|1", "2|3|5|1|1|2|1")
+    # the line right after street|facing: facing a re-raise is apart from an open raise at the same pot odds
+    assert levels("2|3|5|1|1|2|0|21") == ("2|3", "2|3|21", "2|3|21|5", "2|3|21|5|1", "2|3|5|1|1|2|0|21")
+    assert levels("2|3|5|1|1|2|0|21", "line+none") == ("2|3", "2|3|21", "2|3|21|5", "2|3|5|1|2|0|21")  # no made
+    assert levels("2|3|5|1|1|2|0|21", "first") == chain[:3] + ("2|3|5|1|1|2|0",)  # no line: as a key without one
+    assert levels("0|3|5|0|1|2|0|2") == ("0|3", "0|3|2", "0|3|2|5", "0|3|5|1|2|0|2")
+    assert {k.split("|")[7] for k in keys if k.startswith("0|0|")} == {"0"}  # nothing to call: no raise faced
+    assert {k.split("|")[7] for k in keys if k.startswith("0|3|")} == {"0", "1", "2"}
+    assert {k.split("|")[7] for k in keys if k.startswith("1|0|")} == {"00", "01"}
+    assert {k.split("|")[7] for k in keys if k.startswith("3|2|")} == {"10", "11", "20", "21"}
+
+
+def test_line_follows_the_raises_of_the_hand_and_street():
+    line = Line()
+    line.add(1, 0, 0, "BET_30")  # seat 0 opens
+    assert line.part(1, 0, True) == "1"
+    line.add(1, 1, 0, "BET_90")  # seat 1 re-raises: seat 0 faces two raises, at whatever pot odds
+    assert line.part(0, 0, True) == "2"
+    line.add(1, 0, 0, "CALL")
+    assert line.part(1, 1, False) == "01" and line.last == 1  # the flop: both raised preflop, seat 1 last
+    line.add(1, 1, 1, "CHECK")
+    line.add(1, 0, 1, "ALL-IN")  # an all-in is a raise
+    assert line.part(1, 1, True) == "11" and line.last == 0
+    line.add(2, 0, 0, "CALL")  # the next hand starts clean
+    assert line.part(1, 0, False) == "0" and line.last == -1
+    line.add(2, 1, 0, "CHECK")
+    assert line.part(1, 1, False) == "00"  # nobody raised preflop
 
 
 def test_size_keys_go_from_the_whole_situation_to_the_street_group():
     assert size_keys("2|3|5|1|1|2|1") == ("1|1|1|5", "1|1|1", "1|1", "1|5", "1")
     assert size_keys("0|0|4|0|1|3|0") == ("0|0|0|4", "0|0|0", "0|0", "0|4", "0")
+    # with the line, an open raise's sizes are apart from a re-raise's first
+    assert size_keys("0|3|4|0|1|3|0|2") == ("0|1|L2|0|4", "0|1|L2|0", "0|1|L2", "0|1|0|4", "0|1|0", "0|1", "0|4",
+                                            "0")
 
 
 def _decision(key: str, cls: str, size: float | None = None) -> Decision:
@@ -55,10 +84,10 @@ def test_sizes_are_kept_apart_by_opening_or_raising():
 
 def test_model_tells_a_pair_from_nothing_at_the_same_strength():
     # a player that folds to a bet without a made hand and calls with a pair, at one equity band
-    rows = [_decision("1|2|4|0|1|2|0", FOLD)] * 40 + [_decision("1|2|4|1|1|2|0", PASSIVE)] * 40
+    rows = [_decision("1|2|4|0|1|2|0|10", FOLD)] * 40 + [_decision("1|2|4|1|1|2|0|10", PASSIVE)] * 40
     player, _ = tables(rows, rows)
-    assert player["1|2|4|0|1|2|0"][CLASSES.index(FOLD)] > 0.8
-    assert player["1|2|4|1|1|2|0"][CLASSES.index(PASSIVE)] > 0.8
+    assert player["1|2|4|0|1|2|0|10"][CLASSES.index(FOLD)] > 0.8
+    assert player["1|2|4|1|1|2|0|10"][CLASSES.index(PASSIVE)] > 0.8
 
 
 def test_made_hand_is_used_only_where_the_player_follows_it():
@@ -67,10 +96,22 @@ def test_made_hand_is_used_only_where_the_player_follows_it():
     rows = []
     for i in range(160):
         hand = i % 2
-        rows.append(_decision(f"1|2|4|{hand}|1|2|0", PASSIVE if hand else FOLD))
-        rows.append(_decision(f"1|0|4|{hand}|1|2|0", RAISE if (i // 2) % 2 else PASSIVE, 0.5))
-    order = _made_order(rows)
+        rows.append(_decision(f"1|2|4|{hand}|1|2|0|10", PASSIVE if hand else FOLD))
+        rows.append(_decision(f"1|0|4|{hand}|1|2|0|00", RAISE if (i // 2) % 2 else PASSIVE, 0.5))
+    order = _orders(rows)
     assert order["1|2"] != "none" and order["1|0"] == "none"
     player, _ = tables(rows, rows, order)
-    assert player["1|2|4|0|1|2|0"][CLASSES.index(FOLD)] > 0.8
-    assert abs(player["1|0|4|0|1|2|0"][CLASSES.index(RAISE)] - player["1|0|4|1|1|2|0"][CLASSES.index(RAISE)]) < 1e-9
+    assert player["1|2|4|0|1|2|0|10"][CLASSES.index(FOLD)] > 0.8
+    raises = [player[f"1|0|4|{hand}|1|2|0|00"][CLASSES.index(RAISE)] for hand in (0, 1)]
+    assert abs(raises[0] - raises[1]) < 1e-9
+
+
+def test_line_is_used_only_where_the_player_follows_it():
+    # preflop at the same pot odds (band 3) the player raises when nothing was raised and folds to a
+    # re-raise; another raises whatever came before: the line's level is chosen for the first only
+    follows = [_decision(f"0|3|4|0|1|2|0|{line}", RAISE if line == "0" else FOLD, 1.0) for line in ("0", "2") * 80]
+    ignores = [_decision(f"0|3|4|0|1|2|0|{line}", RAISE if i % 2 else FOLD, 1.0) for i, line in
+               enumerate(("0", "0", "2", "2") * 40)]
+    assert _orders(follows)["0|3"] == "line+none" and _orders(ignores)["0|3"] == "none"
+    player, _ = tables(follows, follows, _orders(follows))
+    assert player["0|3|4|0|1|2|0|0"][CLASSES.index(RAISE)] > 0.8 and player["0|3|4|0|1|2|0|2"][0] > 0.8

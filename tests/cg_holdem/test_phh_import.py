@@ -180,9 +180,11 @@ def test_a_hand_from_elsewhere_reads_the_same_in_chips_or_currency(tmp_path):
         mine = [d for d in chips if d.player]
         assert mine and all((d.key.split("|")[2] != UNSHOWN) == strength_known for d in mine)
     cy = [d for d in cg.file_decisions("cy", [tmp_path / "chips.phh"], holdout=0.0)[0] if d.player]
-    # cy raises preflop, bets the flop as the last raiser (lead), then goes all-in (the 2690 left)
+    # cy raises preflop, bets the flop as the last raiser (lead, line: no raise faced, raised preflop), then
+    # goes all-in (the 2690 left) facing a raise over its bet
     assert [CLASSES[d.cls] for d in cy] == [RAISE, RAISE, ALLIN]
-    assert [d.key.split("|")[0] for d in cy] == ["0", "1", "1"] and cy[1].key.endswith("|1")
+    assert [d.key.split("|")[0] for d in cy] == ["0", "1", "1"] and cy[1].key.split("|")[6:] == ["1", "01"]
+    assert cy[2].key.split("|")[6:] == ["0", "21"] and cy[0].key.split("|")[7] == "0"
 
 
 MALFORMED = [
