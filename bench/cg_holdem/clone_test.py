@@ -37,7 +37,7 @@ def _log_training(target: str, others: list[str], games: int, seed: int, command
             plan = MatchPlan(game="cg-holdem", bot="program" if command else target, program=command,
                              options=(("opponents", other), ("players", "2")), seed=seed * 100 + k, units=per,
                              chunk_size=per)
-            # named, not random, ids: the held-out split hashes the match id, so a rerun fits the same model
+            # named ids, to read the scratch log by; the split and the model id follow the deals, not these
             ids.append(run_match(plan, store, match_id=f"clone-{target}-{other}-s{seed}").match_id)
     return ids
 
