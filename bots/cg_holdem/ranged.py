@@ -173,6 +173,48 @@ class Seen:
         return (self.k[what] + self.PRIORS[what] * weight) / (self.n[what] + weight)
 
 
+BINS = 10  # strength percentile bins of the learned action tables
+FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # what an action did, as the tables count it
+
+
+def combo_index(a: int, b: int) -> int:
+    """The index in COMBOS of the hand (a, b), either order."""
+    hi, lo = (a, b) if a > b else (b, a)
+    return hi * (hi - 1) // 2 + lo
+
+
+class Reads:
+    """What one opponent did with the hands it showed: after every hand all seats' cards are shown,
+    folded or not, so each action it took is counted by situation and by the strength its hand had
+    there (bins of the percentile the ranges use). Read back as the chance of an action given the
+    strength, mixed with the frequency model's guess as ``weight`` observations of it."""
+
+    def __init__(self):
+        self.counts: dict[str, list[list[float]]] = {}
+
+    def add(self, key: str, kind: int, q: float) -> None:
+        table = self.counts.setdefault(key, [[0.0] * BINS for _ in range(3)])
+        b = min(BINS - 1, int(q * BINS))
+        table[kind][b] += 1.0
+        for n in (b - 1, b + 1):  # neighbours share half: strength next door plays alike
+            if 0 <= n < BINS:
+                table[kind][n] += 0.5
+
+    def chance(self, key: str, kind: int, weight: float):
+        """A function (q, the model's chance) -> the chance mixed with what was seen; None unseen."""
+        table = self.counts.get(key)
+        if table is None:
+            return None
+        seen = [table[kind][b] for b in range(BINS)]
+        total = [table[0][b] + table[1][b] + table[2][b] for b in range(BINS)]
+
+        def mixed(q: float, guess: float) -> float:
+            b = min(BINS - 1, int(q * BINS))
+            return (seen[b] + weight * guess) / (total[b] + weight)
+
+        return mixed
+
+
 @dataclass(frozen=True)
 class RangedConfig(Ranged):
     samples: int = ranged(240, 1, MAX_SAMPLES)  # Monte Carlo deals per decision (fixed: no clock in decisions)
@@ -190,6 +232,8 @@ class RangedConfig(Ranged):
     prior_weight: float = ranged(6.0, 0.0, 1000.0)  # how many observations the priors are worth
     fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
     steal_fold: float = ranged(0.45, 0.0, 1.0)  # first-in opens widen to any two cards as folds behind pass this +0.2
+    bluff_size: float = ranged(1.0, 0.05, MAX_BB)  # postflop bluff bet when checked to, fraction of the pot
+    read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
     seed: int = seed_field(0)
 
 
@@ -202,11 +246,16 @@ class RangedBot(Player):
         self.timed = equity is not None
         self.deadline = 0.0  # perf_counter() past which the exported program's Monte Carlo stops
         self.seen: dict[int, Seen] = {}
+        self.reads: dict[int, Reads] = {}
+        self.pending: list[tuple] = []  # (hand, seat, situation, kind, board): counted once the cards are shown
         self.tables: dict[tuple, list[float]] = {}
 
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
+        self.reads = {s: Reads() for s in range(setup.players)}
+        self.pending = []
+        self.tables = {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -218,7 +267,6 @@ class RangedBot(Player):
         self.faced: dict[int, int] = {}  # seat -> this street's bets when it last acted
         self.raisers: set[int] = set()  # seats that bet or raised on this street
         self.aggressor = -1  # the last preflop raiser
-        self.tables = {}
 
     # -- reading the history -----------------------------------------------------------
     def act(self, turn) -> str:
@@ -227,7 +275,24 @@ class RangedBot(Player):
             self._observe(hand, seat, action, board, hand == turn.hand)
         if turn.hand != self.cur:
             self._new_hand(turn.hand)
+        for hand, _, cards in turn.showdowns:
+            self._learn(hand, cards)
+        # boards of finished hands are not needed again
+        self.tables = {k: v for k, v in self.tables.items() if k == turn.board[:len(k)]}
         return as_listed(super().act(turn), turn.possible)
+
+    def _learn(self, hand: int, cards) -> None:
+        """Count each action of ``hand`` by the strength of the hand its player turned out to hold."""
+        keep = []
+        for rec in self.pending:
+            h, seat, key, kind, board = rec
+            if h > hand:
+                keep.append(rec)
+            elif h == hand and seat < len(cards) and cards[seat] is not None:
+                a, b = cards[seat]
+                q = CLASS_PCT[combo_class(a, b)] if not board else self._table(board)[combo_index(a, b)]
+                self.reads[seat].add(key, kind, q)
+        self.pending = keep
 
     def _observe(self, hand, seat, action, board, current) -> None:
         if hand != self.cur:
@@ -241,6 +306,9 @@ class RangedBot(Player):
         facing = self.bets > self.faced.get(seat, 0)  # a bet or raise came since its last action
         if seat != self.setup.me:
             self._count(seat, action, aggressive, street, facing)
+            if action != "TIMEOUT":
+                kind = AGGRESSIVE if aggressive else FOLD if action == "FOLD" else PASSIVE
+                self.pending.append((hand, seat, self._situation(seat, street, facing), kind, tuple(board)))
             if current and action not in ("FOLD", "TIMEOUT"):
                 self._narrow(seat, action, aggressive, board, facing)
         if aggressive:
@@ -265,9 +333,17 @@ class RangedBot(Player):
         else:
             seen.count(f"barrel{street}" if seat == self.aggressor else "lead", aggressive)
 
+    def _situation(self, seat: int, street: int, facing: bool) -> str:
+        """The situation an action is counted under in Reads."""
+        if street == 0:
+            return "pre_facing" if facing else "pre_first"
+        return "facing" if facing else "barrel" if seat == self.aggressor else "lead"
+
     def _narrow(self, seat, action, aggressive, board, facing) -> None:
         seen, w = self.seen[seat], self.config.prior_weight
         weights = self.ranges.setdefault(seat, [1.0] * len(COMBOS))
+        kind = AGGRESSIVE if aggressive else PASSIVE
+        read = self.reads[seat].chance(self._situation(seat, len(board), facing), kind, self.config.read_weight)
         if not board:
             pfr, vpip = seen.freq("pfr", w), seen.freq("vpip", w)
             if aggressive:  # a raise: the top pfr of hands, a re-raise a smaller top
@@ -280,6 +356,8 @@ class RangedBot(Player):
                         for c in range(169)]
             else:  # a check: the strongest would have raised
                 like = [1 - 0.7 * above(CLASS_PCT[c], 1 - pfr, 0.04) for c in range(169)]
+            if read is not None:
+                like = [max(0.01, read(CLASS_PCT[c], min(1.0, like[c]))) for c in range(169)]
             for i, c in enumerate(COMBO_CLASS):
                 weights[i] *= like[c]
             return
@@ -290,16 +368,26 @@ class RangedBot(Player):
         raises = max(0.03, min(0.9, seen.freq("raise_bet", w)))
         if aggressive:
             cut = 1 - (raises if facing else lead)
-            for i, q in enumerate(pct):
-                weights[i] *= 0.04 + above(q, cut, 0.08)
+
+            def like(q):
+                return 0.04 + above(q, cut, 0.08)
         elif action == "CALL":
             cut = min(seen.freq("fold_bet", w), 1 - raises - 0.05)  # who rarely folds calls with anything
-            for i, q in enumerate(pct):
-                weights[i] *= 0.06 + above(q, cut, 0.1) * (1 - 0.5 * above(q, 1 - raises, 0.05))
+
+            def like(q):
+                return 0.06 + above(q, cut, 0.1) * (1 - 0.5 * above(q, 1 - raises, 0.05))
         else:
             cut = 1 - lead
-            for i, q in enumerate(pct):
-                weights[i] *= 1 - 0.6 * above(q, cut, 0.06)
+
+            def like(q):
+                return 1 - 0.6 * above(q, cut, 0.06)
+        # the likelihood per percentile bin is a step function of q: worked out once per distinct q
+        cache: dict[float, float] = {}
+        for i, q in enumerate(pct):
+            x = cache.get(q)
+            if x is None:
+                x = cache[q] = like(q) if read is None else max(0.01, read(q, min(1.0, like(q))))
+            weights[i] *= x
 
     def _table(self, board) -> list[float]:
         key = tuple(board)
@@ -461,8 +549,8 @@ class RangedBot(Player):
             if (heads_up and street == 3 and self.aggressor == view.me
                     and self.rng.random() < c.cbet_frequency * (1.0 if dry else 0.6)):
                 return view.pot_bet(0.33)
-            if self._bluff_pays(view, eq, 0.5 * view.pot, 1.0):
-                return view.pot_bet(0.5)
+            if self._bluff_pays(view, eq, c.bluff_size * view.pot, 1.0):
+                return view.pot_bet(c.bluff_size)
             return "CHECK"
         if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= 0.6 * view.stack):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
@@ -496,13 +584,22 @@ class RangedBot(Player):
         hands), so a range that has called before holds fewer folds."""
         freq = self.seen[seat].freq(folds_to, self.config.prior_weight)
         weights = self.ranges.get(seat)
-        if not board or weights is None:
+        if weights is None:
             return freq
+        read = self.reads[seat].chance("facing" if board else "pre_facing", FOLD, self.config.read_weight)
+        if not board:
+            if read is None:
+                return freq
+            total = sum(weights)
+            folds = sum(x * read(CLASS_PCT[c], 1.0 if CLASS_PCT[c] < freq else 0.0)
+                        for x, c in zip(weights, COMBO_CLASS, strict=True))
+            return folds / total if total > 0 else freq
         total = below = 0.0
         for x, q in zip(weights, self._table(board), strict=True):
             if q > 0:  # 0: touches the board
                 total += x
-                below += x if q < freq else 0.0
+                guess = 1.0 if q < freq else 0.0
+                below += x * (guess if read is None else read(q, guess))
         return below / total if total > 0 else freq
 
     def _call_allin_with(self, view: View, eq: float) -> bool:
