@@ -20,7 +20,7 @@ from bots.splendor.view import determinise
 from engine.core import _rng
 from engine.splendor import state as st
 from engine.splendor.protocol import Observation
-from engine.splendor.rules import CARD_BONUS, CARD_COST, CARD_LEVEL, CARD_POINTS, CARDS, GEMS, GOLD, NOBLE_REQ
+from engine.splendor.rules import CARD_COST, CARD_POINTS, CARDS, GEMS, GOLD, NOBLES
 
 # Move kinds (calibration is reported by kind). "buy" is the logit's reference kind: no dummy of its own.
 KINDS = ("take3", "take_few", "take2", "reserve", "reserve_blind", "buy")
@@ -72,45 +72,62 @@ def kind_of_code(code: int) -> int:
     return 5
 
 
-def _threat(game: st.GameState, seat: int) -> int:
-    """The most points `seat` could gain by one purchase now (a face-up card or one it reserved face-up:
-    the cards it reserved blind are not known to the mover)."""
-    p = game.players[seat]
+def _threat(p: st.PlayerState, face_up, affords: dict[int, bool]) -> int:
+    """The most points p could gain by one purchase now (a face-up card or one it reserved face-up: the
+    cards it reserved blind are not known to the mover). `affords` keeps p.can_afford per card (p's own
+    chips and bonus do not change while the mover's moves are tried)."""
     best = 0
-    for cards in (*game.face_up, [c for c, secret in p.reserve if not secret]):
+    for cards in (*face_up, [c for c, secret in p.reserve if not secret]):
         for c in cards:
-            if c and CARDS[c].points > best and p.can_afford(c):  # points first: most cards cannot raise it
-                best = CARDS[c].points
+            if c and CARDS[c].points > best:  # points first: most cards cannot raise it
+                if c not in affords:
+                    affords[c] = p.can_afford(c)
+                if affords[c]:
+                    best = CARDS[c].points
     return best
 
 
-def _ahead(game: st.GameState, codes: list[int]) -> np.ndarray:
-    """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now."""
+def _ahead(game: st.GameState, codes: list[int], moves: list[st.Move]) -> np.ndarray:
+    """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now.
+
+    The position after a take or a reserve is written down rather than played: the mover's chips, the
+    reserve and the one face-up slot a reserve refills (from the view's pile, as apply would). Purchases,
+    and every move when a noble is already due (its visit would change the nobles), are played."""
     view = determinise(st.observe(game, game.seat))  # only what the mover sees: unseen cards in id order
     seat, nxt = view.seat, (view.seat + 1) % view.n
-    me = view.players[seat]
-    now = (target_value(view, me), noble_count(view, me), _threat(view, nxt))
-    # A take changes only the mover's chips (and the board's): with no noble already due, the bonus, the
-    # board's cards and nobles and the next player stay, so only the target is recomputed (once per chips).
-    rows = (*view.face_up, me.reserved_ids())
-    takes_alone = not st.visiting_noble(view)
-    targets: dict[tuple[int, ...], float] = {}
-    out = np.zeros((len(codes), 3))
-    for i, code in enumerate(codes):
-        move = greedy_returns(view, st.move_for_code(view, code))
-        if takes_alone and code < st.CODE_RESERVE_UP:
-            chips = st.chips_after(view, move)
-            for c in move.returns:
-                chips[c] -= 1
+    me, other = view.players[seat], view.players[nxt]
+    reserved = me.reserved_ids()
+    affords: dict[int, bool] = {}
+    now = (best_target((*view.face_up, reserved), me.bonus, me.chips), noble_count(view, me),
+           _threat(other, view.face_up, affords))
+    written = not st.visiting_noble(view)  # otherwise any move brings a noble: play them all
+    targets: dict[tuple[int, ...], float] = {}  # takes reaching the same chips share their target
+    out = np.empty((len(codes), 3))
+    for i, (code, move) in enumerate(zip(codes, moves, strict=True)):
+        if not written or code >= st.CODE_BUY_UP:
+            after = view.copy()
+            st.apply(after, move)
+            mine, them = after.players[seat], after.players[nxt]
+            out[i] = (target_value(after, mine), noble_count(after, mine), _threat(them, after.face_up, affords))
+            continue
+        chips = st.chips_after(view, move)
+        for c in move.returns:
+            chips[c] -= 1
+        if code < st.CODE_RESERVE_UP:
             key = tuple(chips)
             if key not in targets:
-                targets[key] = best_target(rows, me.bonus, chips)
+                targets[key] = best_target((*view.face_up, reserved), me.bonus, chips)
             out[i] = (targets[key], now[1], now[2])
-            continue
-        after = view.copy()
-        st.apply(after, move)
-        mine = after.players[seat]
-        out[i] = (target_value(after, mine), noble_count(after, mine), _threat(after, nxt))
+        elif code < st.CODE_RESERVE_BLIND:
+            level, slot = divmod(code - st.CODE_RESERVE_UP, 4)
+            face_up = list(view.face_up)
+            face_up[level] = list(face_up[level])
+            face_up[level][slot] = view.piles[level][0] if view.piles[level] else 0
+            out[i] = (best_target((*face_up, [*reserved, move.card]), me.bonus, chips), now[1],
+                      _threat(other, face_up, affords))
+        else:
+            drawn = view.piles[code - st.CODE_RESERVE_BLIND][0]
+            out[i] = (best_target((*view.face_up, [*reserved, drawn]), me.bonus, chips), now[1], now[2])
     return out - np.array(now)
 
 
@@ -124,86 +141,87 @@ def move_features(game: st.GameState, codes: list[int]) -> np.ndarray:
     """Feature rows (len(codes) x NUM_FEATURES) of each legal code for the player to move."""
     me = game.current
     n = len(codes)
-    out = np.zeros((n, NUM_FEATURES))
-    chips0 = np.array(me.chips, dtype=np.int64)
-    bonus0 = np.array(me.bonus, dtype=np.int64)
     up = [c for row in game.face_up for c in row if c]
     own = me.reserved_ids()
-    targets = np.array(up + own, dtype=np.int64)
-    costs = CARD_COST[targets] if len(targets) else np.zeros((0, GEMS), dtype=np.int64)
-    pts = CARD_POINTS[targets] if len(targets) else np.zeros(0, dtype=np.int64)
-    chips = np.repeat(chips0[None], n, axis=0)
-    bonus = np.repeat(bonus0[None], n, axis=0)
-    reach = np.ones((n, len(targets)), dtype=bool)  # the cards still in reach after the move
+    targets = up + own
+    bonus0, chips0 = me.bonus, me.chips
     my_score = me.score
     behind = max(0, max((p.score for i, p in enumerate(game.players) if i != game.seat), default=0) - my_score)
     late = min(1.5, game.round / LATE_ROUND)
-    short0 = _short(costs, bonus0, chips0)
-    needed = (np.maximum(0, costs - bonus0 - chips0[:GEMS]) > 0).any(axis=0) if len(targets) else np.zeros(GEMS, bool)
-    noble_deficit = np.array([np.maximum(0, NOBLE_REQ[nb] - bonus0) for nb in game.nobles], dtype=np.int64).reshape(
-        -1, GEMS)
-    for i, code in enumerate(codes):
+    # colours some card in reach still needs after bonuses and chips; each noble's missing bonus cards
+    have0 = [b + c for b, c in zip(bonus0, chips0, strict=False)]  # zip stops at the 5 gem colours
+    needed = [False] * GEMS
+    for t in targets:
+        for c, need in enumerate(CARDS[t].cost):
+            if need > have0[c]:
+                needed[c] = True
+    deficits = [[max(0, need - have) for need, have in zip(NOBLES[nb].requires, bonus0, strict=True)]
+                for nb in game.nobles]
+    moves = [greedy_returns(game, st.move_for_code(game, code)) for code in codes]
+    # plain Python per move (a row, the chips and bonus after it); numpy only for the moves x cards distances
+    rows, chips, bonus = [], [], []
+    reach = np.ones((n, len(targets)), dtype=bool)  # the cards still in reach after the move
+    for i, (code, move) in enumerate(zip(codes, moves, strict=True)):
         kind = kind_of_code(code)
-        row = out[i]
+        row = [0.0] * NUM_FEATURES
+        mine = st.chips_after(game, move)
+        for c in move.returns:
+            mine[c] -= 1
+        gems = bonus0
         if kind < 5:
-            move = greedy_returns(game, st.move_for_code(game, code))
-            for c in move.returns:
-                chips[i, c] -= 1
             row[_F["returns"]] = len(move.returns)
         if kind <= 2:
             row[kind] = 1.0
-            colours = st.TAKE_SETS[code] if kind < 2 else (code - st.CODE_TAKE_TWO,)
-            gain = 1 if kind < 2 else 2
-            for c in colours:
-                chips[i, c] += gain
-            row[_F["gems_taken"]] = gain * len(colours)
-            row[_F["useful_gems"]] = sum(bool(needed[c]) for c in colours)
+            row[_F["gems_taken"]] = (1 if kind < 2 else 2) * len(move.colours)
+            row[_F["useful_gems"]] = sum(needed[c] for c in move.colours)
         elif kind in (3, 4):
             row[kind] = 1.0
             if game.board[GOLD]:
-                chips[i, GOLD] += 1
-                row[_F["gold_gained"]] = 1.0
+                row[_F["gold_gained"]] = 1.0  # chips_after gave it
             if kind == 3:
-                slot = code - st.CODE_RESERVE_UP
-                card = game.face_up[slot // 4][slot % 4]
-                row[_F["level"]] = CARD_LEVEL[card] / 3.0
-                row[_F["reserve_points"]] = CARD_POINTS[card]
-                row[_F["deny"]] = any(p.can_afford(card) for j, p in enumerate(game.players) if j != game.seat)
+                card = CARDS[move.card]
+                row[_F["level"]] = card.level / 3.0
+                row[_F["reserve_points"]] = card.points
+                row[_F["deny"]] = any(p.can_afford(move.card) for j, p in enumerate(game.players) if j != game.seat)
             else:
                 row[_F["level"]] = (code - st.CODE_RESERVE_BLIND + 1) / 3.0
         else:
             if code < st.CODE_BUY_RESERVED:
-                slot = code - st.CODE_BUY_UP
-                card = game.face_up[slot // 4][slot % 4]
-                reach[i, up.index(card)] = False
+                reach[i, up.index(move.card)] = False
             else:
-                card = own[code - st.CODE_BUY_RESERVED]
                 reach[i, len(up) + code - st.CODE_BUY_RESERVED] = False
                 row[_F["from_reserve"]] = 1.0
-            need = np.maximum(0, CARD_COST[card] - bonus0)
-            paid = np.minimum(need, chips0[:GEMS])
-            gold = int(need.sum() - paid.sum())
-            chips[i, :GEMS] -= paid
-            chips[i, GOLD] -= gold
-            colour = CARD_BONUS[card]
-            bonus[i, colour] += 1
+            card = CARDS[move.card]
+            spent = gold = 0
+            for c, (need, have) in enumerate(zip(card.cost, bonus0, strict=True)):
+                need = max(0, need - have)
+                paid = min(need, chips0[c])
+                mine[c] -= paid
+                spent += paid
+                gold += need - paid
+            mine[GOLD] -= gold
+            gems = list(bonus0)
+            gems[card.bonus] += 1
             noble = 0
-            if len(noble_deficit):
-                helps = noble_deficit[:, colour] > 0
-                row[_F["noble_progress"]] = helps.sum()
-                after = noble_deficit.copy()
-                after[:, colour] = np.maximum(0, after[:, colour] - 1)
-                noble = 3 if (after.sum(axis=1) == 0).any() else 0
-            gained = CARD_POINTS[card] + noble
+            if deficits:
+                row[_F["noble_progress"]] = sum(d[card.bonus] > 0 for d in deficits)
+                noble = 3 if any(sum(d) - (d[card.bonus] > 0) == 0 for d in deficits) else 0
+            gained = card.points + noble
             row[_F["points"]] = gained
             row[_F["points_behind"]] = gained * behind / WIN_POINTS
             row[_F["points_late"]] = gained * late
-            row[_F["level"]] = CARD_LEVEL[card] / 3.0
+            row[_F["level"]] = card.level / 3.0
             row[_F["gold_spent"]] = gold
-            row[_F["gems_spent"]] = paid.sum()
+            row[_F["gems_spent"]] = spent
             row[_F["wins"]] = my_score + gained >= WIN_POINTS
-    if len(targets):
-        short = _short(costs, bonus, chips)  # moves x targets
+        rows.append(row)
+        chips.append(mine)
+        bonus.append(gems)
+    out = np.array(rows, dtype=np.float64).reshape(n, NUM_FEATURES)
+    if targets:
+        costs, pts = CARD_COST[targets], CARD_POINTS[targets]
+        short0 = _short(costs, np.array(bonus0, dtype=np.int64), np.array(chips0, dtype=np.int64))
+        short = _short(costs, np.array(bonus, dtype=np.int64), np.array(chips, dtype=np.int64))  # moves x targets
         big = 99
         nearest0 = short0.min()
         nearest = np.where(reach, short, big).min(axis=1)
@@ -219,10 +237,8 @@ def move_features(game: st.GameState, codes: list[int]) -> np.ndarray:
         out[:, _F["target_gain"]] = value - value0
         for i, code in enumerate(codes):
             if kind_of_code(code) == 3:  # the reserved card's own distance, after the gold it brings
-                slot = code - st.CODE_RESERVE_UP
-                k = up.index(game.face_up[slot // 4][slot % 4])
-                out[i, _F["reserve_short"]] = short[i, k]
-    out[:, _F["ahead_target"]:_F["ahead_threat"] + 1] = _ahead(game, codes)
+                out[i, _F["reserve_short"]] = short[i, up.index(moves[i].card)]
+    out[:, _F["ahead_target"]:_F["ahead_threat"] + 1] = _ahead(game, codes, moves)
     out[:, _F["order"]] = -np.arange(n) / n
     return out
 

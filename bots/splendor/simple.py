@@ -2,6 +2,7 @@
 
 import hashlib
 from dataclasses import dataclass
+from operator import itemgetter
 
 import numpy as np
 
@@ -75,25 +76,29 @@ def target_value(game: st.GameState, p: st.PlayerState) -> float:
     return best_target((*game.face_up, p.reserved_ids()), p.bonus, p.chips)
 
 
+# Per card id: (points + 1, its cost as (colour, chips) pairs without the colours it does not ask for).
+_WORTH_COST = (None, *((c.points + 1, tuple((k, v) for k, v in enumerate(c.cost) if v)) for c in CARDS[1:]))
+
+
 def best_target(rows, bonus: list[int], chips: list[int]) -> float:
     """target_value over the cards in `rows` (0 = an empty slot) for a player with these bonus and chips.
 
-    Plain loops with bonus + chips summed once: it runs for every position each legal move reaches."""
+    It runs for every position each legal move reaches: plain loops, bonus + chips summed once, the cards
+    taken by points (a card's value is at most points + 1, so once that cannot beat the best the rest cannot
+    either; the best is the same maximum in any order)."""
     have = [b + c for b, c in zip(bonus, chips, strict=False)]  # the 5 gem colours: zip stops at bonus
     gold = chips[GOLD]
     best = 0.0  # every card's value is above 0, so 0.0 only stands when there is no card
-    for row in rows:
-        for c in row:
-            if not c:
-                continue
-            card = CARDS[c]
-            short = -gold
-            for need, held in zip(card.cost, have, strict=True):
-                if need > held:
-                    short += need - held
-            value = (card.points + 1) / (1 + short if short > 0 else 1)
-            if value > best:
-                best = value
+    for worth, cost in sorted([_WORTH_COST[c] for row in rows for c in row if c], key=itemgetter(0), reverse=True):
+        if worth <= best:
+            break
+        short = -gold
+        for colour, need in cost:  # colours a card does not ask for never add (chips and bonus are >= 0)
+            if need > have[colour]:
+                short += need - have[colour]
+        value = worth / (1 + short if short > 0 else 1)
+        if value > best:
+            best = value
     return best
 
 
