@@ -44,7 +44,7 @@ from flows.stats import (
     paired_look,
     race_losers,
 )
-from flows.store import HandLog, new_match_id
+from flows.store import HandLog, new_match_id, to_stderr
 from flows.sweep import (
     TRIES,
     SweepFailed,
@@ -144,8 +144,26 @@ def confirmation_seed(seed: int) -> int:
     return derived if derived != seed else derived ^ 1
 
 
-def _confirm_id(sweep_id: str, which: int) -> str:
-    return f"{sweep_id}-k{which}"
+def _confirm_id(sweep_id: str, challenger: int | None = None) -> str:
+    """The confirmation's match of the baseline (`-k1`), or of the challenger at that index (`-k0-cNN`): named
+    by its config, so a resume whose race now chooses another challenger starts that one on fresh deals
+    instead of adding its chunks to the other's (a confirmation is of one config only)."""
+    return f"{sweep_id}-k1" if challenger is None else f"{sweep_id}-k0-c{challenger:02d}"
+
+
+def _set_aside(store: HandLog, sweep_id: str, chosen: str, labels: dict[str, str], unit: str) -> None:
+    """Close, as discarded, an earlier run's confirmation of another challenger (a resume that played a failed
+    config again can choose it instead) and say so: its units stay in the hand log, never in this decision."""
+    found = store.query(
+        "SELECT m.match_id, coalesce(sum(c.n_units), 0) AS n, coalesce(sum(c.seconds), 0) AS s FROM matches m "
+        "LEFT JOIN chunks c USING (match_id) WHERE m.source = 'confirm' AND m.finished_at IS NULL "
+        "AND (m.match_id = ? OR starts_with(m.match_id, ?)) AND m.match_id <> ? GROUP BY m.match_id "
+        "ORDER BY m.match_id", [f"{sweep_id}-k0", f"{sweep_id}-k0-c", chosen])  # `-k0`: named before configs were
+    for match_id, units, seconds in found.iter_rows():
+        store.finish_match(match_id, float(seconds), units=int(units), status="discarded")
+        to_stderr(f"note: sweep {sweep_id}: the race now chooses {labels[chosen]}, so the earlier confirmation "
+                  f"{match_id} ({labels.get(match_id, 'another config')}, {int(units):,} {unit}s) is set aside "
+                  f"(status discarded): a confirmation plays one config on fresh deals")
 
 
 @dataclass(frozen=True)
@@ -310,15 +328,17 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                            f"the decision; accepted: a new sweep")
         for index, plan in enumerate(plans):
             record_match(store, plan, ids[index], source="sweep", sweep_id=sweep_id)
-        cids = [_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)]  # the confirmation's challenger, baseline
-        failed = reopen_failed(store, ids + cids, retry_failed=retry_failed)  # match id -> why its config failed
+        labels = {mid: _label(dict(plan.overrides)) for mid, plan in zip(ids, plans, strict=True)}
+        labels |= {_confirm_id(sweep_id, i): labels[ids[i]] for i in range(len(plans)) if i != base}
+        base_cid, cids = _confirm_id(sweep_id), []  # cids: the confirmation's challenger and baseline, once chosen
+        failed = reopen_failed(store, [*labels, base_cid], retry_failed=retry_failed)  # match id -> why it failed
 
         def baseline_failed(match_id: str) -> SweepFailed:
             return _baseline_failed(sweep_id, adapter.name, _label(dict(plans[base].overrides)), failed[match_id],
                                     tries=failed_attempts(store, match_id))
 
         try:
-            for match_id in (ids[base], cids[1]):
+            for match_id in (ids[base], base_cid):
                 if match_id in failed:  # left failed by an earlier try: nothing to decide against
                     raise baseline_failed(match_id)
             # 1. Selection: the race on the sweep's deals.
@@ -360,6 +380,8 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             path: list[tuple[int, float]] = []
             verdict, last, n_conf = None, None, 0
             if challenger is not None:
+                cids = [_confirm_id(sweep_id, challenger), base_cid]
+                _set_aside(store, sweep_id, cids[0], labels, adapter.unit)
                 cplans = [replace(plans[challenger], seed=conf_seed), replace(plans[base], seed=conf_seed)]
                 for plan, cid in zip(cplans, cids, strict=True):
                     record_match(store, plan, cid, source="confirm")
@@ -394,10 +416,10 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
         best = challenger if decision == "switch" else base
         confirmed = None if last is None else _confirmed(last, rule, tuned)
         if confirmed is not None and outcomes.luck is not None:
-            confirmed |= _luck_fields(outcomes.check(_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1), n_conf))
+            confirmed |= _luck_fields(outcomes.check(cids[0], cids[1], n_conf))
             confirmed["method"] += ", luck of the cards taken out"
         # Each match now says how many units it played (a race stops configs early), so `pick` sees it whole.
-        for match_id in ids + ([_confirm_id(sweep_id, 0), _confirm_id(sweep_id, 1)] if challenger is not None else []):
+        for match_id in ids + (cids if challenger is not None else []):
             row = store.query("SELECT coalesce(sum(n_units), 0) AS n, coalesce(sum(seconds), 0) AS s FROM chunks "
                               "WHERE match_id = ?", [match_id]).row(0, named=True)
             store.set_match_units(match_id, int(row["n"]))
@@ -416,16 +438,13 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                                         baseline=runs[base], pairs=sweep_record.pair_rows(store.con, sweep_id))
             _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
         values = [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
-                  None if challenger is None else _confirm_id(sweep_id, 0),
-                  None if challenger is None else _confirm_id(sweep_id, 1), spec.seed, sel_units, conf_seed,
+                  None if challenger is None else cids[0],
+                  None if challenger is None else cids[1], spec.seed, sel_units, conf_seed,
                   2 * n_conf, sel_units + 2 * n_conf, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha,
                   rule.first_look, path[-1][1] if path else None, *(_confirmed_row(confirmed)), json.dumps(deals),
                   datetime.now(UTC).replace(tzinfo=None)]
         store.put("decisions", [dict(zip(store.table_columns("decisions"), values, strict=True))])
         store.finish_sweep(sweep_id, best_match=ids[best], mlflow_run=run_id, baseline_match=ids[base])
-    labels = {mid: _label(dict(plan.overrides)) for mid, plan in zip(ids, plans, strict=True)}
-    if challenger is not None:  # failing on the confirmation's deals
-        labels[_confirm_id(sweep_id, 0)] = labels[ids[challenger]]
     logger.info("sweep %s decided: %s (%s)", sweep_id, decision, _label(dict(plans[best].overrides)))
     return Decision(
         sweep_id=sweep_id, decision=decision, best=dict(plans[best].overrides),

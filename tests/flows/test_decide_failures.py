@@ -103,3 +103,52 @@ def test_a_decided_sweep_plays_no_failed_config_again_after_its_decision(decided
         decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2, retry_failed=True)
     with read_only(db) as con:  # nothing was opened again
         assert len(sweep_record.failures(con, got.sweep_id)) == 2
+
+
+def test_a_resume_that_chooses_another_challenger_confirms_it_alone_on_fresh_deals(toy, tmp_path, capsys):
+    """A resume plays a failed challenger again; if it now works, the race can choose it instead of the one an
+    interrupted confirmation had begun: that confirmation's chunks are set aside (said so), and the chosen
+    config's confirmation is its own match, played whole on fresh deals (never two configs in one)."""
+    marker = tmp_path / "crash"
+    marker.write_text("")
+    # c01 crashes in unit 150 while the marker exists; c02 plays the same flips: once c01 works the two tie
+    # and the race takes the earlier, c01
+    spec = SweepSpec(game="toy", bot="coin", grid=parse_grid(["crash_unit=150,-1"]), units=3000, seed=9,
+                     chunk_size=100, baseline=(), fixed=(("crash_file", str(marker)), ("edge", "0.9")),
+                     sweep_id="s-rechoose")
+    db = str(tmp_path / "h.duckdb")
+    calls = []
+
+    def interrupt(units):  # window 1: 5 selection chunks (c01 failed in its second), then the confirmation's
+        calls.append(units)
+        if len(calls) == 7:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        decided_sweep_flow(spec, RULE, db=db, track=False, progress=interrupt, max_in_flight=1)
+    with read_only(db) as con:
+        begun = con.execute("SELECT match_id, config FROM matches WHERE source = 'confirm' AND match_id IN (SELECT "
+                            "match_id FROM chunks) ORDER BY match_id").fetchall()
+    assert [(json.loads(config)["edge"], json.loads(config)["crash_unit"]) for _, config in begun] == [
+        (0.9, -1), (0.5, -1)]  # c02 against the baseline
+    earlier = begun[0][0]
+    capsys.readouterr()
+
+    marker.unlink()  # c01 is fixed: the resume plays it again, and the race now chooses it
+    got = decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=1)
+    assert got.challenger == {"crash_file": str(marker), "edge": "0.9", "crash_unit": "150"}
+    assert got.decision == "switch" and got.failed == {}
+    with read_only(db) as con:
+        chosen, base_cid = con.execute("SELECT confirm_challenger, confirm_baseline FROM decisions").fetchone()
+        config, units, status = con.execute(
+            "SELECT m.config, (SELECT count(*) FROM units u WHERE u.match_id = m.match_id), m.options->>'status' "
+            "FROM matches m WHERE match_id = ?", [chosen]).fetchone()
+        aside = con.execute("SELECT units, options->>'status', (SELECT count(*) FROM units u WHERE u.match_id = m"
+                            ".match_id) FROM matches m WHERE match_id = ?", [earlier]).fetchone()
+    assert chosen != earlier and base_cid == begun[1][0]  # the baseline's deals are the same for any challenger
+    assert json.loads(config)["crash_unit"] == 150 and status is None  # of the chosen config only
+    assert units == got.confirm_units // 2  # every unit of it played for this decision
+    assert aside[1] == "discarded" and aside[0] == aside[2] > 0  # kept, closed, and in no decision
+    err = capsys.readouterr().err
+    assert f"the earlier confirmation {earlier} (crash_file=" in err
+    assert f", edge=0.9, crash_unit=-1, {aside[0]} flips) is set aside (status discarded)" in err
