@@ -113,10 +113,21 @@ def resume_spec(con, sweep_id: str, given: dict, *, retry_failed: bool = False) 
                                 f"not {_shown(value)}: drop the flag to resume it as it was")
     failed = sweep_record.failures(con, sweep_id)
     _same_program(con, stored)
+    if row.finished and _decided(con, sweep_id):  # a decision is final: --retry-failed would be refused too
+        also = (f"; its {len(failed)} failed config(s) are not played again once decided: fix them, then start a "
+                f"new sweep (the same flags with --until-decided, without --resume)" if failed else "")
+        raise ResumeRefused(f"sweep {sweep_id} is decided: nothing to resume (`cardlab report {sweep_id}`){also}")
     if row.finished and not (retry_failed and failed):
         also = (f"; {len(failed)} failed config(s) are played again only with --retry-failed" if failed else "")
         raise ResumeRefused(f"sweep {sweep_id} is complete: nothing to resume (`cardlab report {sweep_id}`){also}")
     return stored
+
+
+def _decided(con, sweep_id: str) -> bool:
+    """Whether the sweep was run until decided (flows.decide stores its rule)."""
+    from flows.decide import stored_rule  # flows.decide builds on this module
+
+    return stored_rule(con, sweep_id) is not None
 
 
 def _same_program(con, spec: SweepSpec) -> None:

@@ -12,7 +12,7 @@ from engine.core.errors import BadValue
 from flows import sweep_record
 from flows.decide import decided_sweep_flow
 from flows.store import read_only
-from flows.sweep import SweepFailed, SweepSpec, parse_grid
+from flows.sweep import ResumeRefused, SweepFailed, SweepSpec, parse_grid, resume_spec
 from tests.flows.test_decide import RULE
 
 
@@ -103,6 +103,19 @@ def test_a_decided_sweep_plays_no_failed_config_again_after_its_decision(decided
         decided_sweep_flow(spec, RULE, db=db, track=False, max_in_flight=2, retry_failed=True)
     with read_only(db) as con:  # nothing was opened again
         assert len(sweep_record.failures(con, got.sweep_id)) == 2
+
+
+@pytest.mark.parametrize("retry_failed", [False, True])
+def test_resuming_a_decided_sweep_with_failures_names_what_works(decided, retry_failed):
+    """Complete with failed configs: the refusal does not suggest --retry-failed, which a decided sweep refuses
+    (test above); it names a new sweep."""
+    db, got = decided
+    with read_only(db) as con, pytest.raises(ResumeRefused) as refused:
+        resume_spec(con, got.sweep_id, {"game": "toy"}, retry_failed=retry_failed)
+    message = str(refused.value)
+    assert message.startswith(f"sweep {got.sweep_id} is decided: nothing to resume (`cardlab report {got.sweep_id}`)")
+    assert "its 2 failed config(s) are not played again once decided" in message and "start a new sweep" in message
+    assert "--retry-failed" not in message and "\n" not in message
 
 
 def test_a_resume_that_chooses_another_challenger_confirms_it_alone_on_fresh_deals(toy, tmp_path, capsys):
