@@ -38,13 +38,19 @@ def program_cpu_seconds(hands: int) -> float:
     return min(CPU_SECONDS, CPU_SECONDS * hands / MAX_HANDS + 1.0)
 
 
-def play_program(config, *, seed: int, first: int, count: int, options=None):
+def play_program(config, *, seed: int, first: int, count: int, options=None, keep_on_interrupt: bool = False):
     """A user's program as Alice on hands first..first+count-1, through the contest's own judge,
-    with program_cpu_seconds(count)."""
+    with program_cpu_seconds(count). Ctrl-C, SIGTERM or SIGHUP is an interrupt, not the program's fault:
+    with `keep_on_interrupt` (a judged match) the hands finished are returned, else it is raised again, so a
+    match or sweep drops the chunk as interrupted rather than recording a failed one."""
     options = options or MatchOptions()
     result = judge.play_external(config.argv(), env=config.env(), seed=seed, first=first, hands=count,
                                  rate_budget=options.rate_budget_per_hand * count, bob_rollouts=options.bob_rollouts,
                                  cpu_seconds=program_cpu_seconds(count))
+    if result.status == "interrupted":  # play_external kept the hands played (engine.core.ending)
+        if keep_on_interrupt:
+            return result.log
+        raise KeyboardInterrupt(result.reason)
     if result.status != "ok":  # the contest ends the match here; a chunk is all or nothing
         raise judge.MatchAborted(f"{result.status} after {result.hands_played} of {count} hands: {result.reason}")
     return result.log

@@ -20,14 +20,15 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tests" / "holdem_training" / "data" / "contestant.py"  # `check`: checks every round
 
 
-def signalled(env, tmp_path, args, signum, *, timeout=240) -> subprocess.CompletedProcess:
-    """Run `cardlab ARGS`, send `signum` once its progress line counts played units, wait for it to end."""
+def signalled(env, tmp_path, args, signum, *, timeout=240, ready=None) -> subprocess.CompletedProcess:
+    """Run `cardlab ARGS`, send `signum` once its progress line counts played units (or once `ready()`),
+    wait for it to end."""
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
     with out.open("w") as stdout, err.open("w") as stderr:
         proc = subprocess.Popen([CARDLAB, *args], env=env, stdout=stdout, stderr=stderr, cwd=ROOT)
         try:
             deadline = time.monotonic() + timeout
-            while not re.search(r": [1-9][\d,]*/", err.read_text()):
+            while not (ready() if ready else re.search(r": [1-9][\d,]*/", err.read_text())):
                 assert proc.poll() is None, f"ended before it was signalled: {err.read_text()}"
                 assert time.monotonic() < deadline, "no progress line"
                 time.sleep(0.2)
