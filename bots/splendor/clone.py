@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from bots.base import BotSpec, Ranged, seed_field, validated
-from bots.splendor.simple import SeededBot, best_target, greedy_returns, noble_count, target_value
+from bots.splendor.simple import SeededBot, best_target, by_worth, greedy_returns, noble_count, target_value
 from bots.splendor.view import determinise
 from engine.core import _rng
 from engine.splendor import state as st
@@ -87,8 +87,9 @@ def _threat(p: st.PlayerState, face_up, affords: dict[int, bool]) -> int:
     return best
 
 
-def _ahead(game: st.GameState, codes: list[int], moves: list[st.Move]) -> np.ndarray:
-    """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now.
+def _ahead(game: st.GameState, codes: list[int], moves: list[st.Move], chips: list[list[int]]) -> np.ndarray:
+    """(moves x 3): ahead_target, ahead_nobles, ahead_threat after each move, less their value now; `chips`:
+    the mover's after each move's gains and returns (as they are on the view: the same chips and board).
 
     The position after a take or a reserve is written down rather than played: the mover's chips, the
     reserve and the one face-up slot a reserve refills (from the view's pile, as apply would). Purchases,
@@ -97,9 +98,9 @@ def _ahead(game: st.GameState, codes: list[int], moves: list[st.Move]) -> np.nda
     seat, nxt = view.seat, (view.seat + 1) % view.n
     me, other = view.players[seat], view.players[nxt]
     reserved = me.reserved_ids()
+    cards = by_worth((*view.face_up, reserved))  # what a take leaves in reach
     affords: dict[int, bool] = {}
-    now = (best_target((*view.face_up, reserved), me.bonus, me.chips), noble_count(view, me),
-           _threat(other, view.face_up, affords))
+    now = (best_target(cards, me.bonus, me.chips), noble_count(view, me), _threat(other, view.face_up, affords))
     written = not st.visiting_noble(view)  # otherwise any move brings a noble: play them all
     targets: dict[tuple[int, ...], float] = {}  # takes reaching the same chips share their target
     out = np.empty((len(codes), 3))
@@ -109,25 +110,21 @@ def _ahead(game: st.GameState, codes: list[int], moves: list[st.Move]) -> np.nda
             st.apply(after, move)
             mine, them = after.players[seat], after.players[nxt]
             out[i] = (target_value(after, mine), noble_count(after, mine), _threat(them, after.face_up, affords))
-            continue
-        chips = st.chips_after(view, move)
-        for c in move.returns:
-            chips[c] -= 1
-        if code < st.CODE_RESERVE_UP:
-            key = tuple(chips)
+        elif code < st.CODE_RESERVE_UP:
+            key = tuple(chips[i])
             if key not in targets:
-                targets[key] = best_target((*view.face_up, reserved), me.bonus, chips)
+                targets[key] = best_target(cards, me.bonus, chips[i])
             out[i] = (targets[key], now[1], now[2])
         elif code < st.CODE_RESERVE_BLIND:
             level, slot = divmod(code - st.CODE_RESERVE_UP, 4)
             face_up = list(view.face_up)
             face_up[level] = list(face_up[level])
             face_up[level][slot] = view.piles[level][0] if view.piles[level] else 0
-            out[i] = (best_target((*face_up, [*reserved, move.card]), me.bonus, chips), now[1],
+            out[i] = (best_target(by_worth((*face_up, [*reserved, move.card])), me.bonus, chips[i]), now[1],
                       _threat(other, face_up, affords))
         else:
             drawn = view.piles[code - st.CODE_RESERVE_BLIND][0]
-            out[i] = (best_target((*view.face_up, [*reserved, drawn]), me.bonus, chips), now[1], now[2])
+            out[i] = (best_target(by_worth((*view.face_up, [*reserved, drawn])), me.bonus, chips[i]), now[1], now[2])
     return out - np.array(now)
 
 
@@ -238,7 +235,7 @@ def move_features(game: st.GameState, codes: list[int]) -> np.ndarray:
         for i, code in enumerate(codes):
             if kind_of_code(code) == 3:  # the reserved card's own distance, after the gold it brings
                 out[i, _F["reserve_short"]] = short[i, up.index(moves[i].card)]
-    out[:, _F["ahead_target"]:_F["ahead_threat"] + 1] = _ahead(game, codes, moves)
+    out[:, _F["ahead_target"]:_F["ahead_threat"] + 1] = _ahead(game, codes, moves, chips)
     out[:, _F["order"]] = -np.arange(n) / n
     return out
 

@@ -73,15 +73,20 @@ def missing_for(p: st.PlayerState, card_id: int) -> int:
 
 def target_value(game: st.GameState, p: st.PlayerState) -> float:
     """The best (points + 1) / (1 + missing_for) over the face-up cards and p's reserved ones (0 if none)."""
-    return best_target((*game.face_up, p.reserved_ids()), p.bonus, p.chips)
+    return best_target(by_worth((*game.face_up, p.reserved_ids())), p.bonus, p.chips)
 
 
 # Per card id: (points + 1, its cost as (colour, chips) pairs without the colours it does not ask for).
 _WORTH_COST = (None, *((c.points + 1, tuple((k, v) for k, v in enumerate(c.cost) if v)) for c in CARDS[1:]))
 
 
-def best_target(rows, bonus: list[int], chips: list[int]) -> float:
-    """target_value over the cards in `rows` (0 = an empty slot) for a player with these bonus and chips.
+def by_worth(rows) -> list[tuple[int, tuple[tuple[int, int], ...]]]:
+    """The cards in `rows` (0 = an empty slot) as best_target takes them: (points + 1, cost), most points first."""
+    return sorted([_WORTH_COST[c] for row in rows for c in row if c], key=itemgetter(0), reverse=True)
+
+
+def best_target(cards, bonus: list[int], chips: list[int]) -> float:
+    """target_value over `cards` (from by_worth) for a player with these bonus and chips.
 
     It runs for every position each legal move reaches: plain loops, bonus + chips summed once, the cards
     taken by points (a card's value is at most points + 1, so once that cannot beat the best the rest cannot
@@ -89,7 +94,7 @@ def best_target(rows, bonus: list[int], chips: list[int]) -> float:
     have = [b + c for b, c in zip(bonus, chips, strict=False)]  # the 5 gem colours: zip stops at bonus
     gold = chips[GOLD]
     best = 0.0  # every card's value is above 0, so 0.0 only stands when there is no card
-    for worth, cost in sorted([_WORTH_COST[c] for row in rows for c in row if c], key=itemgetter(0), reverse=True):
+    for worth, cost in cards:
         if worth <= best:
             break
         short = -gold
