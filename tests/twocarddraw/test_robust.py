@@ -20,6 +20,7 @@ def near_equilibrium():
     return B.generate(R.BetSizes(1, 2), steps=400_000, seed=31).strategy
 
 
+@pytest.mark.slow  # 3,000 exact hands of a learner: a strength check at size
 def test_the_default_mixture_never_ends_below_its_data_free_policy(near_equilibrium):
     spec = BOTS["mixture"]
     config = spec.config_from(SMALL)

@@ -44,6 +44,7 @@ def test_with_no_trust_in_data_it_earns_the_safe_strategys_value(near_equilibriu
     assert target >= safe.lower - 1e-9  # no server does worse than the guaranteed value
 
 
+@pytest.mark.slow  # two learners over 3,000 exact hands each: a strength check at size
 def test_it_moves_to_the_best_response_with_data_and_ends_no_lower_than_the_mixture(near_equilibrium):
     spec = BOTS["robust"]
     bot = spec.make(spec.config_from({**SMALL, "safe_hands": "100"}))
