@@ -42,6 +42,12 @@ bootstrap() {
   echo "cardlab: runtime installed in $((SECONDS - start)) s" >&2
 }
 
+checked_count() {  # $1: a variable's name, $2: its value; a count is ASCII digits, said in one line otherwise
+  case "$2" in
+    ''|*[!0-9]*) echo "error: $1 must be a whole number of workers (0 runs the tests in one process), got '$2'" >&2; exit 2 ;;
+  esac
+}
+
 bootstrap_tests() {  # the runtime's venv plus the test packages; a new runtime lock rebuilt .venv and its stamp
   local stamp=.venv/.test-lock-stamp
   cmp -s requirements-test.lock "$stamp" && return
@@ -61,7 +67,12 @@ case "${1:-}" in
     bootstrap_tests
     command -v chromium >/dev/null 2>&1 || .ci/install-browser.sh  # the browser test of the report pages
     ruff check engine bots flows reports cardlab bench tests  # the project's own code: a user's bots elsewhere in the folder never fail the tests
-    set +e; python -m pytest -q "$@"; rc=$?; set -e
+    # one pytest worker per core by default (pytest-xdist; a file's tests stay on one worker so its module
+    # fixtures are built once); CARDLAB_TEST_WORKERS=0 runs in this process, as a debugger wants
+    workers=${CARDLAB_TEST_WORKERS:-$(nproc)}
+    checked_count CARDLAB_TEST_WORKERS "$workers"
+    xdist=(); [ "$workers" -gt 0 ] && xdist=(-n "$workers" --dist loadfile)
+    set +e; python -m pytest -q "${xdist[@]}" "$@"; rc=$?; set -e
     [ "$rc" -eq 5 ] && { echo "no tests were collected" >&2; exit 1; }
     exit "$rc" ;;
   *) echo "usage: ./run.sh demo|test [args...]" >&2; exit 2 ;;
