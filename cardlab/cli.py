@@ -219,8 +219,7 @@ def sweep(
                                        "sweep's deals, then confirm the choice against the baseline on fresh deals "
                                        "with a sequential test; --hands is then the cap per config and phase."),
     d1: float = typer.Option(None, help="--until-decided: the difference per unit worth switching for (H1), in "
-                                        "the game's unit (default per game, e.g. 0.5 chips/hand in Hold'em "
-                                        "Training)."),
+                                        "the game's unit (default: the game's own, declared with it)."),
     d0: float = typer.Option(0.0, help="--until-decided: the difference that is no reason to switch (H0)."),
     alpha: float = typer.Option(0.05, help="--until-decided: chance of switching when the difference is d0, and "
                                            "of the race stopping the best config."),

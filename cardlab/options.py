@@ -56,7 +56,7 @@ def turn_flags() -> tuple:
 
     return (typer.Option(None, "--turn-ms", callback=checks.count,
                          help="A program's time per answer in ms, for games with turn limits (default: the "
-                              "contest's, e.g. 50 in cg-holdem)."),
+                              "contest's)."),
             typer.Option(None, "--first-turn-ms", callback=checks.count,
                          help="Time for a program's first answer in ms (default: the contest's)."),
             typer.Option(None, "--clock", help="What the turn limits count: wall (the contest's rule, default) or "

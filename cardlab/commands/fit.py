@@ -37,9 +37,9 @@ def fit(game: str = typer.Argument(..., help="Contest name (see `cardlab games`)
                                                          "entrant NAME or NAME@VERSION, a name in the files)."),
         league: str = typer.Option(None, "--league", help="Fit from this league's games."),
         match: list[str] = typer.Option(None, "--match", help="Fit from these matches (repeatable)."),
-        phh: list[Path] = typer.Option(None, "--phh", help="Outside histories the game reads (repeatable): files, "
-                                                           "folders; cg-holdem: PHH, or `imported` for those "
-                                                           "`cardlab phh import` kept."),
+        phh: list[Path] = typer.Option(None, "--phh", help="Outside histories the game reads (repeatable): files or "
+                                                           "folders in the format it declares (PHH), or `imported` "
+                                                           "for those `cardlab phh import` kept."),
         seed: int = typer.Option(1, "--seed", help="Seed of the fit/held-out split.",
                                  callback=checks.within(0, 2**63 - 1)),
         holdout: float = typer.Option(0.2, "--holdout", help="Share of games held out to score the model."),

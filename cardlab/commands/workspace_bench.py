@@ -9,10 +9,11 @@ from rich.console import Console
 from cardlab.errors import fail
 
 console = Console()
+MAIN_GAME = "the main job's game, the first whose spec declares a demo sweep"  # flows.games.demo_game
 
 
 def store(
-    game: str = typer.Option("holdem-training", help="Game whose real chunks are logged."),
+    game: str = typer.Option(None, help=f"Game whose real chunks are logged (default: {MAIN_GAME})."),
     bot: str = typer.Option(None, help="Bot (default: the game's default bot)."),
     hands: int = typer.Option(40_000, help="Units in the timed match."),
     chunk: int = typer.Option(10_000, help="Units per chunk."),
@@ -37,9 +38,10 @@ def store(
     takes to open, and what the reader costs the match. With --writers (8), that many processes
     then log a match each at the same time, with the reader beside them."""
     from bench.workspace import store_bench
+    from flows import games
 
-    r = store_bench(game=game, bot=bot, hands=hands, chunk=chunk, seed=seed, repeats=repeats, reader=reader,
-                    writers=writers, writer_hands=writer_hands, writer_chunk=writer_chunk)
+    r = store_bench(game=game or games.demo_game(), bot=bot, hands=hands, chunk=chunk, seed=seed, repeats=repeats,
+                    reader=reader, writers=writers, writer_hands=writer_hands, writer_chunk=writer_chunk)
     with_log, without, inside, schema, shared = r.with_log, r.without, r.inside, r.schema, r.shared
     rows, ingest, unit = r.rows, r.ingest, r.unit
     best_with, best_without = min(with_log), min(without)
@@ -78,7 +80,7 @@ def store(
 
 
 def sweep_scale(
-    game: str = typer.Option("holdem-training"),
+    game: str = typer.Option(None, help=f"Game swept (default: {MAIN_GAME})."),
     bot: str = typer.Option(None, help="Bot (default: the game's default bot, swept over its default grid)."),
     total: int = typer.Option(1_000_000, help="Units over all configs of the game's default grid."),
     chunk: int = typer.Option(10_000),
@@ -94,7 +96,7 @@ def sweep_scale(
     from flows import games
     from flows.sweep import SweepSpec
 
-    adapter = games.get(game)
+    adapter = games.get(game or games.demo_game())
     grid = tuple((k, tuple(v)) for k, v in adapter.default_grid.items())
     spec = SweepSpec(game=adapter.name, bot=bot or adapter.default_bot, grid=grid, units=1, chunk_size=chunk)
     per_config = -(-total // len(spec.configs()))

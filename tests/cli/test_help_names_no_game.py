@@ -1,5 +1,6 @@
-"""The help of commands that serve every game (hand histories, replays) names no game: nothing above the
-engine names one (ARCHITECTURE.md); a game is named only by its declaration (GameSpec)."""
+"""The help of commands that serve every game (hand histories, replays, sweeps, leagues, opponent models, the
+workspace's benchmarks) names no game: nothing above the engine names one (ARCHITECTURE.md); a game is named only
+by its declaration (GameSpec)."""
 
 import re
 
@@ -18,7 +19,8 @@ def _spelled() -> set[str]:
     return {name.lower() for name in found}
 
 
-@pytest.mark.parametrize("command", [["phh", "import"], ["phh", "export"], ["phh", "list"], ["phh"], ["replay"]])
+@pytest.mark.parametrize("command", [["phh", "import"], ["phh", "export"], ["phh", "list"], ["phh"], ["replay"],
+                                     ["sweep"], ["league"], ["fit"], ["bench", "store"], ["bench", "sweep"]])
 def test_the_help_names_no_game(command):
     done = CliRunner().invoke(cli.app, [*command, "--help"], env={"COLUMNS": "100"})
     assert done.exit_code == 0, done.output
