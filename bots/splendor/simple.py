@@ -118,9 +118,13 @@ def noble_count(game: st.GameState, p: st.PlayerState) -> int:
 
 def evaluate(game: st.GameState, seat: int, cfg: GreedyConfig) -> float:
     p = game.players[seat]
-    return (cfg.points * p.score + cfg.bonus * len(p.cards) + cfg.chip * sum(p.chips[:GEMS])
-            + cfg.gold * p.chips[GOLD] - cfg.reserved * len(p.reserve) + cfg.target * target_value(game, p)
-            + cfg.noble * noble_count(game, p))
+    return _value(cfg, p.score, len(p.cards), p.chips, len(p.reserve), target_value(game, p), noble_count(game, p))
+
+
+def _value(cfg: GreedyConfig, score: int, bought: int, chips: list[int], reserved: int, target: float,
+           nobles: int) -> float:
+    return (cfg.points * score + cfg.bonus * bought + cfg.chip * sum(chips[:GEMS]) + cfg.gold * chips[GOLD]
+            - cfg.reserved * reserved + cfg.target * target + cfg.noble * nobles)
 
 
 def greedy_returns(game: st.GameState, move: st.Move) -> st.Move:
@@ -136,13 +140,25 @@ def greedy_returns(game: st.GameState, move: st.Move) -> st.Move:
 
 def greedy_move(game: st.GameState, cfg: GreedyConfig) -> st.Move:
     seat, best, best_value = game.seat, st.PASS, -1e18
+    me = game.current
+    # A take changes only the mover's chips: unless a noble is already due (its visit would change the
+    # score and nobles), its value is written down from the chips rather than played on a copy.
+    written = not st.visiting_noble(game)
+    cards = by_worth((*game.face_up, me.reserved_ids()))
+    score, bought, reserved, nobles = me.score, len(me.cards), len(me.reserve), noble_count(game, me)
     for code in st.legal_codes(game):
         if st.CODE_RESERVE_BLIND <= code < st.CODE_BUY_UP:
             continue  # the hidden card is unknown: nothing to evaluate
         move = greedy_returns(game, st.move_for_code(game, code))
-        after = game.copy()
-        st.apply(after, move)
-        value = evaluate(after, seat, cfg)
+        if written and code < st.CODE_RESERVE_UP:
+            chips = st.chips_after(game, move)
+            for c in move.returns:
+                chips[c] -= 1
+            value = _value(cfg, score, bought, chips, reserved, best_target(cards, me.bonus, chips), nobles)
+        else:
+            after = game.copy()
+            st.apply(after, move)
+            value = evaluate(after, seat, cfg)
         if value > best_value + 1e-9:
             best, best_value = move, value
     return best
