@@ -151,17 +151,18 @@ def _confirm_id(sweep_id: str, challenger: int | None = None) -> str:
     return f"{sweep_id}-k1" if challenger is None else f"{sweep_id}-k0-c{challenger:02d}"
 
 
-def _set_aside(store: HandLog, sweep_id: str, chosen: str, labels: dict[str, str], unit: str) -> None:
+def _set_aside(store: HandLog, sweep_id: str, chosen: str | None, labels: dict[str, str], unit: str) -> None:
     """Close, as discarded, an earlier run's confirmation of another challenger (a resume that played a failed
-    config again can choose it instead) and say so: its units stay in the hand log, never in this decision."""
+    config again can choose it instead, or none) and say so: its units stay in the hand log, in no decision."""
     found = store.query(
         "SELECT m.match_id, coalesce(sum(c.n_units), 0) AS n, coalesce(sum(c.seconds), 0) AS s FROM matches m "
         "LEFT JOIN chunks c USING (match_id) WHERE m.source = 'confirm' AND m.finished_at IS NULL "
         "AND (m.match_id = ? OR starts_with(m.match_id, ?)) AND m.match_id <> ? GROUP BY m.match_id "
-        "ORDER BY m.match_id", [f"{sweep_id}-k0", f"{sweep_id}-k0-c", chosen])  # `-k0`: named before configs were
+        "ORDER BY m.match_id", [f"{sweep_id}-k0", f"{sweep_id}-k0-c", chosen or ""])  # `-k0`: named before configs were
     for match_id, units, seconds in found.iter_rows():
         store.finish_match(match_id, float(seconds), units=int(units), status="discarded")
-        to_stderr(f"note: sweep {sweep_id}: the race now chooses {labels[chosen]}, so the earlier confirmation "
+        now = labels[chosen] if chosen else "no challenger"
+        to_stderr(f"note: sweep {sweep_id}: the race now chooses {now}, so the earlier confirmation "
                   f"{match_id} ({labels.get(match_id, 'another config')}, {int(units):,} {unit}s) is set aside "
                   f"(status discarded): a confirmation plays one config on fresh deals")
 
@@ -379,9 +380,10 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             conf_seed = confirmation_seed(spec.seed)
             path: list[tuple[int, float]] = []
             verdict, last, n_conf = None, None, 0
+            _set_aside(store, sweep_id, None if challenger is None else _confirm_id(sweep_id, challenger), labels,
+                       adapter.unit)
             if challenger is not None:
                 cids = [_confirm_id(sweep_id, challenger), base_cid]
-                _set_aside(store, sweep_id, cids[0], labels, adapter.unit)
                 cplans = [replace(plans[challenger], seed=conf_seed), replace(plans[base], seed=conf_seed)]
                 for plan, cid in zip(cplans, cids, strict=True):
                     record_match(store, plan, cid, source="confirm")
