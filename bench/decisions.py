@@ -63,8 +63,8 @@ PAIRS = {
     "holdem-training": (
         Pair("null", (("seed", "1"),), (("seed", "0"),), "keep", "the bot's sampling seed: no difference", True,
              reseeded=("seed",)),
-        Pair("worse", WEAK, STRONG, "keep", "1/1 completions against 10/8: clearly worse"),
-        Pair("better", STRONG, WEAK, "switch", "10/8 completions against 1/1: clearly better"),
+        Pair("worse", WEAK, STRONG, "keep", "1/1 completions against 10/8: clearly worse", reseeded=("seed",)),
+        Pair("better", STRONG, WEAK, "switch", "10/8 completions against 1/1: clearly better", reseeded=("seed",)),
     ),
     # TwoCardDraw, mixture bot, the default server. Thompson draws on seed 1 or 0: the same expectation by
     # symmetry, different play; a learner that never re-solves (the prior's best response throughout) is

@@ -64,16 +64,20 @@ def test_fixed_bot_seeds_would_fail_the_same_check(monkeypatch):
     assert _spread_of_run_means(monkeypatch, pair, 400) < 0.65  # 0.5 expected
 
 
-def test_holdem_trainings_null_pair_gets_fresh_bot_seeds_every_run():
-    null = next(p for p in PAIRS["holdem-training"] if p.name == "null")
+@pytest.mark.parametrize("name", ["null", "worse", "better"])
+def test_holdem_trainings_pairs_get_fresh_bot_seeds_every_run(name):
+    pair = next(p for p in PAIRS["holdem-training"] if p.name == name)
     seen = set()
     for run_seed in range(1000, 1010):
-        challenger, baseline = null.configs(run_seed)
+        challenger, baseline = pair.configs(run_seed)
         assert dict(challenger)["seed"] != dict(baseline)["seed"]
         seen |= {dict(challenger)["seed"], dict(baseline)["seed"]}
+        # the rest of each config as stated
+        assert {k: v for k, v in challenger if k != "seed"} == {k: v for k, v in pair.challenger if k != "seed"}
+        assert {k: v for k, v in baseline if k != "seed"} == {k: v for k, v in pair.baseline if k != "seed"}
     assert len(seen) == 20  # no bot seed used twice across the runs
-    worse = next(p for p in PAIRS["holdem-training"] if p.name == "worse")
-    assert worse.configs(1000) == (worse.challenger, worse.baseline)  # clear pairs: the configs as stated
+    splendor = PAIRS["splendor"][0]
+    assert splendor.configs(1000) == (splendor.challenger, splendor.baseline)  # no bot seed to renew: as stated
 
 
 def test_every_games_pairs_are_two_different_configs_of_its_bot():
