@@ -194,7 +194,10 @@ def move_features(game: st.GameState, codes: list[int]) -> np.ndarray:
 
 
 # -- positions to compare on: whole games of mixed bots (greedy of several settings, uniform random) -----------
-PLAYERS = (GreedyConfig(), GreedyConfig(target=4.0, noble=4.0), GreedyConfig(points=-20.0, chip=3.0), None)
+# greedy of several settings and uniform random (None); the last greedy buys whatever it can: it empties the
+# level-1 pile, so a reserved slot is left empty
+PLAYERS = (GreedyConfig(), GreedyConfig(target=4.0, noble=4.0), GreedyConfig(points=-20.0, chip=3.0), None,
+           GreedyConfig(points=0.0, target=0.0, bonus=10.0))
 
 
 def positions(seed: int, games: int, players: int = 2):

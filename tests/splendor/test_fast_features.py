@@ -8,7 +8,7 @@ import pytest
 
 from bots.splendor import clone, simple
 from engine.splendor import state as st
-from engine.splendor.rules import NUM_CARDS
+from engine.splendor.rules import NUM_CARDS, SplendorConfig
 from tests.splendor import features_reference as ref
 
 GAMES = {2: (1, 6), 3: (2, 3), 4: (3, 2)}  # players: (seed, games)
@@ -41,6 +41,9 @@ def test_the_positions_hold_every_move_kind(positions):
     assert any(c >= st.CODE_BUY_RESERVED for g in positions for c in st.legal_codes(g))
     assert any(sum(p.chips) == 10 for g in positions for p in g.players)  # moves with returns
     assert {g.n for g in positions} == set(GAMES)
+    assert any(not g.piles[(c - st.CODE_RESERVE_UP) // 4] for g in positions for c in st.legal_codes(g)
+               if st.CODE_RESERVE_UP <= c < st.CODE_RESERVE_BLIND)  # a reserve leaving its slot empty
+    assert any(st.visiting_noble(g) for g in positions)  # a noble already due: every move is played ahead
 
 
 def test_move_features_equal_the_slow_twin_bit_for_bit(positions):
@@ -66,11 +69,27 @@ def test_evaluate_is_unchanged_for_every_seat_and_setting(positions):
 
 
 def test_greedy_returns_and_moves_are_unchanged(positions):
-    """Every legal move's returns, and greedy's choice for each setting on every position of the games
-    (their moves were greedy's own, played by the slow twin: so whole games are unchanged)."""
-    for game in positions:
+    """Every legal move's returns, and greedy's choice on every position of the games: default settings on
+    each, the other settings on every other one."""
+    for k, game in enumerate(positions):
         for code in st.legal_codes(game):
             move = st.move_for_code(game, code)
             assert simple.greedy_returns(game, move) == ref.greedy_returns(game, move)
-        for cfg in CONFIGS:
+        for cfg in CONFIGS if k % 2 == 0 else CONFIGS[:1]:
             assert simple.greedy_move(game, cfg) == ref.greedy_move(game, cfg)
+
+
+def play(key: int, cfgs, greedy_move) -> tuple[list[st.Move], list[int]]:
+    game = st.GameState.new(st.deal_from_key(key, len(cfgs)), SplendorConfig(players=len(cfgs)))
+    moves = []
+    while not game.over:
+        moves.append(greedy_move(game, cfgs[game.seat]))
+        st.apply(game, moves[-1])
+    return moves, game.scores()
+
+
+@pytest.mark.parametrize("key", [11, 12])
+def test_whole_games_of_greedy_are_unchanged(key):
+    for cfgs in (CONFIGS[:2], CONFIGS[1:4]):
+        fast, slow = play(key, cfgs, simple.greedy_move), play(key, cfgs, ref.greedy_move)
+        assert len(fast[0]) > 10 and fast == slow
