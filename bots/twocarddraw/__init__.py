@@ -64,7 +64,7 @@ class MixtureConfig(Ranged):
     resolve_every: int = ranged(1, 1, 1_000_000)  # hands between best-response re-solves
     reweigh_every: int = ranged(25, 1, 1_000_000)  # hands between step-bucket reweighings
     refit_every: int = ranged(0, 0, 1_000_000)  # hands between batch EM passes over all hands (0: never)
-    hedge_scale: float = ranged(0.0, 0.0, 1.0, hi_open=True)  # 0: off; else a second posterior with the prior this
+    hedge_scale: float = ranged(0.0, 0.0, 1.0, hi_open=True)  # 0: off (not adopted); else a 2nd posterior, prior this
     # much weaker, and the best response of the two with the smaller worst regret is played (minimax regret)
 
     def __post_init__(self):
