@@ -1,5 +1,5 @@
 """Speed of the Splendor move features (bots/splendor/clone.py), greedy's move (bots/splendor/simple.py) and
-the opponent-model fit (flows/opponents/splendor.py) against their slow twin (tests/splendor/features_reference.py:
+the opponent-model fit (flows/opponents/splendor.py) against their slow twin (bench/splendor/features_reference.py:
 the code before it was made fast). Both sides run alternately in one process on the same positions and the
 same logged games, and must give the same answers; CPU time (process_time), the best of --repeats each.
 
@@ -12,13 +12,13 @@ import time
 from pathlib import Path
 from unittest import mock
 
+from bench.splendor import features_reference as ref
 from bots.splendor import BOTS, clone, simple
 from engine.splendor import state as st
 from flows import events
 from flows.games.splendor import SPEC, SplendorOptions
 from flows.opponents import splendor as model
 from flows.store import log_judged_match, read_only
-from tests.splendor import features_reference as ref
 
 
 def best_cpu(run, repeats: int) -> float:

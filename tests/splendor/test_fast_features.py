@@ -1,15 +1,15 @@
 """The fast move features and greedy's evaluation (bots/splendor/clone.py, simple.py, the state's shortfall)
-equal their slow twin (tests/splendor/features_reference.py: the code before the speed-up) exactly, on every
+equal their slow twin (bench/splendor/features_reference.py: the code before the speed-up) exactly, on every
 position of whole games played by greedy of several settings and random, with 2, 3 and 4 players."""
 
 import struct
 
 import pytest
 
+from bench.splendor import features_reference as ref
 from bots.splendor import clone, simple
 from engine.splendor import state as st
 from engine.splendor.rules import NUM_CARDS, SplendorConfig
-from tests.splendor import features_reference as ref
 
 GAMES = {2: (1, 6), 3: (2, 3), 4: (3, 2)}  # players: (seed, games)
 CONFIGS = (*[c for c in ref.PLAYERS if c is not None],
