@@ -214,6 +214,13 @@ class Reads:
 
         return mixed
 
+    def share(self, key: str, kind: int) -> float | None:
+        """The share of its actions in ``key`` that were ``kind``, all strengths; None unseen."""
+        table = self.counts.get(key)
+        if table is None:
+            return None
+        return sum(table[kind]) / sum(map(sum, table))
+
 
 @dataclass(frozen=True)
 class RangedConfig(Ranged):
@@ -232,7 +239,8 @@ class RangedConfig(Ranged):
     prior_weight: float = ranged(6.0, 0.0, 1000.0)  # how many observations the priors are worth
     fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
     steal_fold: float = ranged(0.45, 0.0, 1.0)  # first-in opens widen to any two cards as folds behind pass this +0.2
-    bluff_size: float = ranged(1.0, 0.05, MAX_BB)  # postflop bluff bet when checked to, fraction of the pot
+    bluff_size: float = ranged(0.5, 0.05, MAX_BB)  # postflop bluff when checked to, share of the pot (1.0 lost to lag)
+    pot_bluff_folds: float = ranged(0.0, 0.0, 1.0)  # bluff the pot instead when shown folds to bets reach this; 0 = off
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
     seed: int = seed_field(0)
 
@@ -549,8 +557,9 @@ class RangedBot(Player):
             if (heads_up and street == 3 and self.aggressor == view.me
                     and self.rng.random() < c.cbet_frequency * (1.0 if dry else 0.6)):
                 return view.pot_bet(0.33)
-            if self._bluff_pays(view, eq, c.bluff_size * view.pot, 1.0):
-                return view.pot_bet(c.bluff_size)
+            size = self._bluff_size(view)
+            if self._bluff_pays(view, eq, size * view.pot, 1.0):
+                return view.pot_bet(size)
             return "CHECK"
         if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= 0.6 * view.stack):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
@@ -561,6 +570,18 @@ class RangedBot(Player):
         if eq >= view.pot_odds() + c.call_margin:
             return "CALL"
         return "FOLD"
+
+    def _bluff_size(self, view: View) -> float:
+        """The pot when every opponent's shown hands say it folds to bets at least ``pot_bluff_folds``
+        of the time, else ``bluff_size``: a pot bet lost to the loose-aggressive style, which calls."""
+        c = self.config
+        if not c.pot_bluff_folds:
+            return c.bluff_size
+        for s in view.opponents:
+            folds = self.reads[s].share("facing", FOLD)
+            if folds is None or folds < c.pot_bluff_folds:
+                return c.bluff_size
+        return max(c.bluff_size, 1.0)
 
     def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet") -> bool:
         """A bet or raise adding ``add`` chips beats checking / the better of calling and folding
