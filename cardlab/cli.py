@@ -23,7 +23,7 @@ from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
 from cardlab import options, prefect_local, progress  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
 from flows import games  # noqa: E402
-from flows.settings import Paths  # noqa: E402
+from flows.settings import Paths, worker_count  # noqa: E402
 from flows.stats import Z95  # noqa: E402
 
 console = Console() if sys.stdout and sys.stdout.isatty() else Console(width=150)  # pipes: no 80-column wrap
@@ -735,4 +735,9 @@ def main() -> None:
     quiet_teardown()
     prefect_local.exit_cleanly_on_sigterm()
     prefect_local.reap_stale()  # servers left by a cardlab that was killed with SIGKILL
-    run_guarded(app)
+    run_guarded(_checked_app)
+
+
+def _checked_app() -> None:
+    worker_count()  # a bad CARDLAB_WORKERS is refused before a Prefect server or a match starts, not after
+    app()
