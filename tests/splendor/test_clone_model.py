@@ -16,6 +16,7 @@ from engine.splendor.judge import game_deal, play_game, play_match
 from engine.splendor.record import save_game
 from flows import events
 from flows.games.splendor import SPEC, SplendorOptions
+from flows.opponents import model_id
 from flows.opponents import splendor as model
 from flows.store import log_judged_match, read_only
 
@@ -54,6 +55,7 @@ def test_the_same_games_logged_again_fit_the_same_model(logged, fitted, tmp_path
     figures = [(f.params, f.decisions, f.heldout_decisions, f.heldout_logloss, f.baseline_logloss,
                 f.uniform_logloss, f.calibration) for f in fits]
     assert figures[0] == figures[1]
+    assert fits[0].sources != fits[1].sources and model_id(fits[0]) == model_id(fits[1])  # the id ignores match ids
     data = model.Decisions()
     model.read_log(read_only(again), "greedy", into=data)
     units = sorted(set(data.units))

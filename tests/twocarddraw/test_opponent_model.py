@@ -12,6 +12,7 @@ from engine.twocarddraw.best_response import best_response, policy_value
 from engine.twocarddraw.protocol import read_strategy
 from flows import events
 from flows.games.twocarddraw import SPEC
+from flows.opponents import model_id
 from flows.opponents import twocarddraw as M
 from flows.opponents import twocarddraw_fit as F
 from flows.store import log_judged_match, read_only
@@ -94,6 +95,7 @@ def test_the_same_hands_logged_again_fit_the_same_server(generated_12, logged, t
     figures = [(f.params, f.decisions, f.heldout_decisions, f.heldout_logloss, f.baseline_logloss,
                 f.uniform_logloss, f.calibration) for f in fits]
     assert fits[0].heldout_decisions > 0 and figures[0] == figures[1]
+    assert fits[0].sources != fits[1].sources and model_id(fits[0]) == model_id(fits[1])  # the id ignores match ids
 
 
 def test_bad_requests_get_one_line(logged):
