@@ -25,7 +25,9 @@ def test_openskill_puts_the_entrant_that_always_finishes_ahead_first():
 
 
 def _league(tmp_path, programs, games, **kw):
-    return build(name="t", game="cg-holdem", programs=programs, games=games, **kw)
+    # 2 s a turn, not the arena's 50 ms: these leagues test resuming, extending and faults, and a quiet program
+    # missed 50 ms of wall once under load (two pytest workers beside a league of two workers)
+    return build(name="t", game="cg-holdem", programs=programs, games=games, options={"turn_ms": "2000"}, **kw)
 
 
 @pytest.fixture()
