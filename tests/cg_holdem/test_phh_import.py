@@ -15,6 +15,7 @@ from flows.opponents import cg_holdem as cg
 from flows.phh_export import export_match
 from flows.store import HandLog, read_only
 from tests.cli.test_cli import cardlab as run_cli
+from tests.scratch import scratch_home
 
 EXACT = ("station", "montecarlo", 23)  # a match whose every hand PHH states exactly (no raise nobody could answer)
 MIXED = ("montecarlo", "aggressive", 26)  # one with raises over an all-in, which PHH can only write as calls
@@ -49,10 +50,7 @@ def _currency(text: str) -> str:
 @pytest.fixture(scope="module")
 def logged(tmp_path_factory):
     """Two logged heads-up matches of 10 games, each exported as PHH files with the existing exporter."""
-    home = tmp_path_factory.mktemp("phh_import")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CARDLAB_HOME", str(home))
-        mp.setenv("CARDLAB_DB", str(home / "handlog.duckdb"))
+    with scratch_home(tmp_path_factory, "phh_import") as home:
         with HandLog() as store:
             ids = [run_match(MatchPlan(game="cg-holdem", bot=bot, options=(("opponents", opp), ("players", "2")),
                                        seed=seed, units=10, chunk_size=10), store).match_id

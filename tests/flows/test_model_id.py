@@ -7,15 +7,13 @@ from flows import opponents
 from flows.match import MatchPlan, run_match
 from flows.opponents.base import FittedModel
 from flows.store import HandLog
+from tests.scratch import scratch_home
 
 
 @pytest.fixture(scope="module")
 def logged(tmp_path_factory):
     """Three short heads-up matches of pushfold against station: two on the same deals, one on others."""
-    home = tmp_path_factory.mktemp("model_id")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CARDLAB_HOME", str(home))
-        mp.setenv("CARDLAB_DB", str(home / "handlog.duckdb"))
+    with scratch_home(tmp_path_factory, "model_id"):
         with HandLog() as store:
             ids = [run_match(MatchPlan(game="cg-holdem", bot="pushfold", options=(("opponents", "station"),
                                                                                   ("players", "2")),

@@ -10,15 +10,13 @@ from flows.league_play import plan_games
 from flows.league_spec import build
 from flows.match import MatchPlan, run_match
 from flows.store import HandLog, read_only
+from tests.scratch import scratch_home
 
 
 @pytest.fixture(scope="module")
 def workspace(tmp_path_factory):
     """A hand log of two short heads-up matches: station and pushfold, each against aggressive."""
-    home = tmp_path_factory.mktemp("opponents")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("CARDLAB_HOME", str(home))
-        mp.setenv("CARDLAB_DB", str(home / "handlog.duckdb"))
+    with scratch_home(tmp_path_factory, "opponents") as home:
         with HandLog() as store:
             for k, bot in enumerate(("station", "pushfold")):
                 plan = MatchPlan(game="cg-holdem", bot=bot, options=(("opponents", "aggressive"), ("players", "2")),
