@@ -16,7 +16,6 @@ Every look goes to the hand log (decision_looks), the decision with the deals ea
 `decisions`, the LLR path to the sweep's MLflow parent run.
 """
 
-import inspect
 import json
 import math
 import time
@@ -31,7 +30,7 @@ from prefect.states import Failed
 from engine.core.errors import BadValue
 from engine.core.seeds import CONFIRM_SEEDS
 from flows import games, sweep_record, tracking
-from flows.games.base import SQL_DIR
+from flows.games.base import SQL_DIR, takes_keyword
 from flows.match import MatchPlan, record_match
 from flows.settings import worker_count
 from flows.stats import (
@@ -269,12 +268,7 @@ class Outcomes:
 
 def luck_takes_start(luck: Callable | None) -> bool:
     """Whether a luck hook computes a stretch of units (`start`), so a look need not recompute the earlier ones."""
-    if luck is None:
-        return False
-    try:
-        return "start" in inspect.signature(luck).parameters
-    except (TypeError, ValueError):  # a callable without a signature: recomputed whole
-        return False
+    return takes_keyword(luck, "start")
 
 
 def _play_round(store, jobs, *, sweep_id, game, progress, window, failed) -> None:

@@ -2,7 +2,6 @@
 declares how a program plays (GameSpec.play_program) and no judge command of its own (a game from
 another package, say). Nothing here names a game."""
 
-import inspect
 import json
 import shlex
 import sys
@@ -11,6 +10,7 @@ import typer
 
 from cardlab import checks, options, progress
 from engine.core.seeds import JUDGE_SEEDS, purpose_of
+from flows.games.base import takes_keyword
 
 
 def judge_command(spec):
@@ -84,7 +84,7 @@ def _play_whole(play_program, config, *, seed: int, count: int, options):
     """The whole match in one call. A play_program that takes `keep_on_interrupt` (GameSpec.play_program) ends on
     Ctrl-C, SIGTERM or SIGHUP with the units finished, as the referee's play_match does, and those are kept; one that
     does not can only raise, and then nothing was kept: say why in one line."""
-    if "keep_on_interrupt" in inspect.signature(play_program).parameters:
+    if takes_keyword(play_program, "keep_on_interrupt"):
         return play_program(config, seed=seed, first=0, count=count, options=options, keep_on_interrupt=True)
     try:
         return play_program(config, seed=seed, first=0, count=count, options=options)

@@ -11,6 +11,7 @@ in any worker. Parts that live in upper layers (report panels, replay pages, CLI
 named by module path and imported by the layer that uses them, so imports still flow one way.
 """
 
+import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,17 @@ class Starter:
     build: tuple[str, ...] = ()
 
 
+def takes_keyword(hook: Callable | None, name: str) -> bool:
+    """Whether a GameSpec hook takes an optional keyword added after games were written (luck's `start`,
+    play_program's `keep_on_interrupt`): a hook without it keeps its whole-call behaviour."""
+    if hook is None:
+        return False
+    try:
+        return name in inspect.signature(hook).parameters
+    except (TypeError, ValueError):  # a callable without a signature: treated as one without the keyword
+        return False
+
+
 def python_and_cpp(folder: str, try_it: tuple[str, ...], *, extra: tuple[str, ...] = ()) -> dict[str, Starter]:
     """The usual pair of starters: FOLDER/bot.py run by python3 and FOLDER/bot.cpp built with g++,
     each with the extra files (data the program reads beside it)."""
@@ -115,7 +127,8 @@ class GameSpec:
     payoff_bounds: tuple[float, float] | None = None
     decision: DecisionDefaults | None = None  # `sweep --until-decided` defaults; None: the user gives --d1
     # (query, match_id, units) -> per unit 0..units-1 a correction of expectation zero computed from what the
-    # judge knows and the players do not (the luck of the cards), taken out of payoffs by decisions; None: none
+    # judge knows and the players do not (the luck of the cards), taken out of payoffs by decisions; None: none.
+    # One that also takes `start` gives units start..units-1 only, so a decision's look computes just its new units
     luck: Callable[..., object] | None = None
     # (ProgramConfig, *, seed, first, count, options) -> ChunkLog: a user's program in the primary
     # seat, on the same units as the bots (None: the game cannot sweep programs yet). One that also takes
