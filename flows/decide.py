@@ -166,6 +166,15 @@ def _set_aside(store: HandLog, sweep_id: str, chosen: str | None, labels: dict[s
                   f"(status discarded): a confirmation plays one config on fresh deals")
 
 
+def _set_aside_units(store: HandLog, sweep_id: str) -> int:
+    """Units of the sweep's confirmations set aside (by this run or an earlier resume): played, so counted."""
+    found = store.query(
+        "SELECT coalesce(sum(c.n_units), 0) AS n FROM matches m JOIN chunks c USING (match_id) "
+        "WHERE m.source = 'confirm' AND starts_with(m.match_id, ?) AND m.options->>'status' = 'discarded'",
+        [f"{sweep_id}-k"])
+    return int(found.item())
+
+
 @dataclass(frozen=True)
 class Decision:
     sweep_id: str
@@ -173,7 +182,7 @@ class Decision:
     best: dict  # the overrides of the config to play
     challenger: dict | None  # the config tested against the baseline (None: every challenger was dropped)
     baseline: dict
-    hands: int  # every unit played, confirmation included
+    hands: int  # every unit played, confirmation included (and any confirmation set aside on a resume)
     selection_units: int
     confirm_units: int
     confirmed: dict | None  # challenger minus baseline on the confirmation's deals
@@ -186,13 +195,15 @@ class Decision:
     seconds: float
     runs: tuple = field(default=(), repr=False)  # the selection's tracking.ConfigRun per config
     failed: dict = field(default_factory=dict)  # label -> why its program failed (it plays no further)
+    set_aside_units: int = 0  # played in a confirmation a resume set aside: in `hands`, in no decision
 
     def to_json(self) -> str:
         """The one-line answer scripts read."""
         return json.dumps({
             "sweep_id": self.sweep_id, "decision": self.decision, "best": self.best, "challenger": self.challenger,
             "baseline": self.baseline, "hands": self.hands, "selection_units": self.selection_units,
-            "confirm_units": self.confirm_units, "confirmed": self.confirmed, "deals": self.deals, "llr": self.llr,
+            "confirm_units": self.confirm_units, "set_aside_units": self.set_aside_units,
+            "confirmed": self.confirmed, "deals": self.deals, "llr": self.llr,
             "dropped": self.dropped, "failed": self.failed, "rule": asdict(self.rule),
             "mlflow_run": self.mlflow_run_id,
         }, sort_keys=True)
@@ -421,6 +432,8 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
             store.set_match_units(match_id, int(row["n"]))
             store.finish_match(match_id, float(row["s"]), status="failed" if match_id in failed else None)
         sel_units = sum(played.values())
+        aside = _set_aside_units(store, sweep_id)
+        hands = sel_units + 2 * n_conf + aside
         deals = {"selection": {"seed": spec.seed, "units": [0, n_sel - 1] if n_sel else []},
                  "confirmation": {"seed": conf_seed, "units": [0, n_conf - 1] if n_conf else []}}
         runs = _config_runs(store, sweep_id, plans, failed)
@@ -432,11 +445,11 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
                                         best=ranked[0], runner_up=None, paired_diff=None, paired_se=None,
                                         spec=json.loads(spec.to_json()) | {"decide": asdict(rule)},
                                         baseline=runs[base], pairs=sweep_record.pair_rows(store.con, sweep_id))
-            _log_decision(run_id, decision, path, sel_units + 2 * n_conf, confirmed)
+            _log_decision(run_id, decision, path, hands, confirmed)
         values = [sweep_id, decision, ids[best], None if challenger is None else ids[challenger], ids[base],
                   None if challenger is None else cids[0],
                   None if challenger is None else cids[1], spec.seed, sel_units, conf_seed,
-                  2 * n_conf, sel_units + 2 * n_conf, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha,
+                  2 * n_conf, hands, rule.d0, rule.d1, rule.alpha, rule.beta, rule.race_alpha,
                   rule.first_look, path[-1][1] if path else None, *(_confirmed_row(confirmed)), json.dumps(deals),
                   datetime.now(UTC).replace(tzinfo=None)]
         store.put("decisions", [dict(zip(store.table_columns("decisions"), values, strict=True))])
@@ -445,11 +458,11 @@ def decided_sweep_flow(spec: SweepSpec, rule: Rule, db: str | None = None, track
     return Decision(
         sweep_id=sweep_id, decision=decision, best=dict(plans[best].overrides),
         challenger=None if challenger is None else dict(plans[challenger].overrides),
-        baseline=dict(plans[base].overrides), hands=sel_units + 2 * n_conf, selection_units=sel_units,
+        baseline=dict(plans[base].overrides), hands=hands, selection_units=sel_units,
         confirm_units=2 * n_conf, confirmed=confirmed, deals=deals, llr=path[-1][1] if path else None,
         llr_path=tuple(path), dropped={_label(dict(plans[i].overrides)): n for i, n in sorted(dropped.items())},
         rule=rule, mlflow_run_id=run_id, seconds=time.perf_counter() - started, runs=tuple(runs),
-        failed={labels[mid]: reason for mid, reason in failed.items() if mid in labels})
+        failed={labels[mid]: reason for mid, reason in failed.items() if mid in labels}, set_aside_units=aside)
 
 
 def _not_worth_it(looks: dict[tuple[int, int], PairedLook], alive: set[int], base: int, rule: Rule, *,

@@ -162,6 +162,10 @@ def test_a_resume_that_chooses_another_challenger_confirms_it_alone_on_fresh_dea
     assert json.loads(config)["crash_unit"] == 150 and status is None  # of the chosen config only
     assert units == got.confirm_units // 2  # every unit of it played for this decision
     assert aside[1] == "discarded" and aside[0] == aside[2] > 0  # kept, closed, and in no decision
+    with read_only(db) as con:  # but played: every unit the sweep stored is counted once
+        stored, hands = con.execute("SELECT (SELECT count(*) FROM units), hands FROM decisions").fetchone()
+    assert got.set_aside_units == aside[0] and json.loads(got.to_json())["set_aside_units"] == aside[0]
+    assert got.hands == hands == stored == got.selection_units + got.confirm_units + aside[0]
     err = capsys.readouterr().err
     assert f"the earlier confirmation {earlier} (crash_file=" in err
     assert f", edge=0.9, crash_unit=-1, {aside[0]} flips) is set aside (status discarded)" in err
