@@ -122,7 +122,10 @@ def test_codingame_program_sweep_plays_the_bots_deals_and_seatings(tmp_path):
             return self.answer
 
     spec = SweepSpec(game="cg-holdem", bot="program", program=CG_FIXED + " {action}", units=4, chunk_size=2,
-                     grid=parse_grid(["action=CALL,FOLD"]), options=(("players", "2"), ("opponents", "station")))
+                     grid=parse_grid(["action=CALL,FOLD"]),
+                     # 2 s a turn, not the arena's 50 ms: a timeout under load would make the program's
+                     # games differ from the in-process ones this compares with (the clock has its own tests)
+                     options=(("players", "2"), ("opponents", "station"), ("turn_ms", "2000")))
     validate(spec)
     outcome = sweep_flow(spec, db=str(tmp_path / "h.duckdb"), track=False)
     options = cg_holdem.SPEC.options({"players": "2", "opponents": "station"})
