@@ -21,13 +21,14 @@ Standard library only (it is exported as is and runs the same code in process), 
 - Bet sizes by street and board texture (wet boards bet bigger, the river biggest).
 """
 
+import json
 import math
 import time
 from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
-from bots.base import Ranged, ranged, seed_field
+from bots.base import Ranged, ranged, seed_field, validated
 from bots.cg_holdem.pure_eval import value7
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
@@ -187,10 +188,15 @@ class Reads:
     """What one opponent did with the hands it showed: after every hand all seats' cards are shown,
     folded or not, so each action it took is counted by situation and by the strength its hand had
     there (bins of the percentile the ranges use). Read back as the chance of an action given the
-    strength, mixed with the frequency model's guess as ``weight`` observations of it."""
+    strength, mixed with the frequency model's guess as ``weight`` observations of it. ``prior``: counts
+    from logged games (`read_prior`), each bin worth at most ``prior_weight`` observations to start with."""
 
-    def __init__(self):
+    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0):
         self.counts: dict[str, list[list[float]]] = {}
+        for key, table in (prior or {}).items():
+            totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
+            scale = [min(1.0, prior_weight / t) if t > 0 else 0.0 for t in totals]
+            self.counts[key] = [[table[k][b] * scale[b] for b in range(BINS)] for k in range(3)]
 
     def add(self, key: str, kind: int, q: float) -> None:
         table = self.counts.setdefault(key, [[0.0] * BINS for _ in range(3)])
@@ -222,6 +228,29 @@ class Reads:
         return sum(table[kind]) / sum(map(sum, table))
 
 
+SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
+
+
+def read_prior(text: str) -> dict | None:
+    """A `read_prior` as Reads' tables: {situation: [fold, passive, aggressive] x BINS counts}; None if empty."""
+    return json.loads(text) if text else None
+
+
+def _check_prior(text: str) -> str | None:
+    try:
+        prior = read_prior(text)
+    except ValueError:
+        return "not JSON"
+    if prior is None:
+        return None
+    ok = isinstance(prior, dict) and all(
+        key in SITUATIONS and isinstance(t, list) and len(t) == 3
+        and all(isinstance(row, list) and len(row) == BINS
+                and all(isinstance(x, int | float) and x >= 0 for x in row) for row in t)
+        for key, t in prior.items())
+    return None if ok else f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}"
+
+
 @dataclass(frozen=True)
 class RangedConfig(Ranged):
     samples: int = ranged(240, 1, MAX_SAMPLES)  # Monte Carlo deals per decision (fixed: no clock in decisions)
@@ -242,6 +271,9 @@ class RangedConfig(Ranged):
     bluff_size: float = ranged(0.5, 0.05, MAX_BB)  # postflop bluff when checked to, share of the pot (1.0 lost to lag)
     pot_bluff_folds: float = ranged(0.0, 0.0, 1.0)  # bluff the pot instead when shown folds to bets reach this; 0 = off
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
+    # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
+    read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
+    read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
     seed: int = seed_field(0)
 
 
@@ -261,7 +293,8 @@ class RangedBot(Player):
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
-        self.reads = {s: Reads() for s in range(setup.players)}
+        prior = read_prior(self.config.read_prior)
+        self.reads = {s: Reads(prior, self.config.read_prior_weight) for s in range(setup.players)}
         self.pending = []
         self.tables = {}
         self._new_hand(0)

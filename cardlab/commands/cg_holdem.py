@@ -116,14 +116,16 @@ def export(
     out: Path = typer.Option(..., "--out", help="the single .py file to write (or a folder for cg_holdem_bot.py)",
                              callback=checks.output_path),
     bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold or aggressive"),
-    set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
+    set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable); ranged: "
+                                   "read_prior=model:ID, log:NAME or FILE.json (flows/opponents/cg_holdem_prior.py)"),
     budget_ms: int = typer.Option(15, "--budget-ms", callback=checks.within(1, 45),
                                   help="Monte Carlo time per turn (CodinGame allows 50 ms in all)"),
 ):
     """Write a single-file Python submission (standard library only, as CodinGame runs it)."""
     from bots.cg_holdem.export import write_submission
+    from flows.opponents.cg_holdem_prior import resolve_settings
 
-    chosen = options.bot(_bots(), bot, set_)
+    chosen = options.bot(_bots(), bot, resolve_settings(set_))  # read_prior=model:ID etc. made the bot's JSON
     if out.is_dir():
         out = out / "cg_holdem_bot.py"
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -1,0 +1,151 @@
+"""The ranged bot's read prior (issue 32): Reads' counts of a field of programs, from logged games.
+
+The arena is a field of fixed programs, and a user logs games against them (`cardlab league`,
+`cardlab match`) and fits their models (`cardlab fit cg-holdem`). The ranged bot learns the same
+thing within a game from the hands shown at each hand's end (bots/cg_holdem/ranged.py, `Reads`), and
+starts each game from nothing. This module counts those games the bot's own way: every logged game
+is replayed through the referee (its seed and the logged actions) and watched by a ranged bot that
+sits at no seat, so each action of the named players is counted by the bot's situation and by the
+strength percentile of the hand it turned out to be. The sum over games is `read_prior` (plain JSON,
+embedded in the single-file export), where each strength bin is worth at most `read_prior_weight`
+shown hands, so the bot's own reads in the game take over.
+
+A fitted model (`model:ID`) names the player and the logged matches it was fitted on, and those games
+are counted: its probabilities are over the clone's situations (strength as equity against a random
+hand, pot-odds bands), which do not map onto Reads' percentile bins without the games themselves.
+"""
+
+import json
+from pathlib import Path
+
+from bots.cg_holdem.ranged import BINS, SITUATIONS, RangedBot, RangedConfig, _check_prior
+from engine.cg_holdem.judge import setup_for
+from engine.cg_holdem.rules import GameConfig
+from engine.cg_holdem.state import Game
+from engine.core.errors import BadValue, MissingFile, NotFound
+
+MODEL, LOG = "model:", "log:"
+ACCEPTED = "model:ID[+ID...] (fitted models' logged games), log:NAME[+NAME...] (every logged game of those " \
+           "players) or a JSON file of counts"
+
+
+def _empty() -> list[list[float]]:
+    return [[0.0] * BINS for _ in range(3)]
+
+
+def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]]) -> None:
+    """Add the seats' actions in a finished (replayed) game to ``into``, counted as the ranged bot counts
+    them within a game: the bot watches from no seat, every seat's actions and showdowns in order."""
+    bot = RangedBot(RangedConfig())
+    bot.start(setup_for(game, 0)._replace(me=-1))
+    shown = list(game.showdowns)
+    for _, hand, seat, action, board in game.history:
+        while shown and shown[0][0] < hand:  # a hand's cards are shown before the next hand's actions
+            bot._learn(shown[0][0], shown.pop(0)[2])
+            bot.tables = {}
+        bot._observe(hand, seat, action, board, False)
+    for line in shown:
+        bot._learn(line[0], line[2])
+    for s in seats:
+        for key, table in bot.reads[s].counts.items():
+            mine = into.setdefault(key, _empty())
+            for k in range(3):
+                for b in range(BINS):
+                    mine[k][b] += table[k][b]
+
+
+def _named(bot: str, players: set[str]) -> bool:
+    """A seat's name is one of the players': the name, or NAME@VERSION of it."""
+    return bot in players or bot.split("@")[0] in players
+
+
+def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tuple[dict, int]:
+    """(Reads' counts of the players' seats, games replayed) over the matches (None: every match where
+    one of them sat). A log the referee does not reproduce is kept up to where it agreed."""
+    if match_ids is None:
+        rows = con.execute("SELECT DISTINCT match_id, bot FROM cgh_seats ORDER BY match_id").fetchall()
+        match_ids = sorted({m for m, bot in rows if _named(bot, players)})
+    counts: dict[str, list[list[float]]] = {}
+    games = 0
+    for match_id in match_ids:
+        names = {(u, s): b for u, s, b in con.execute(
+            "SELECT unit, seat, bot FROM cgh_seats WHERE match_id = ?", [match_id]).fetchall()}
+        acts: dict[int, list] = {}
+        for unit, seat, action in con.execute(
+                "SELECT unit, seat, action FROM cgh_actions WHERE match_id = ? ORDER BY unit, hand, round",
+                [match_id]).fetchall():
+            acts.setdefault(unit, []).append((seat, action))
+        games_of = con.execute("SELECT unit, game_seed, players FROM cgh_games WHERE match_id = ? ORDER BY unit",
+                               [match_id]).fetchall()
+        for unit, game_seed, n in games_of:
+            seats = {s for s in range(n) if _named(names.get((unit, s), ""), players)}
+            if not seats:
+                continue
+            game = Game(GameConfig(players=n), game_seed)
+            for seat, action in acts.get(unit, []):
+                if game.over or game.to_act != seat:
+                    break
+                kind, _, amount = action.partition("_")
+                game.play(kind, int(amount) if amount else 0)
+            watch(game, seats, counts)
+            games += 1
+    return counts, games
+
+
+def text(counts: dict) -> str:
+    """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order)."""
+    return json.dumps({k: [[round(x, 1) for x in row] for row in counts[k]] for k in SITUATIONS if k in counts},
+                      separators=(",", ":"))
+
+
+def resolve(value: str, *, db=None) -> str:
+    """A `read_prior` setting as the JSON the bot reads: `model:ID[+ID]`, `log:NAME[+NAME]`, a JSON file of
+    counts, or the JSON itself (kept as given, the bot checks it). One line names what was wrong."""
+    from flows import opponents
+    from flows.store import read_only
+
+    value = value.strip()
+    if not value or value.startswith("{"):
+        return value
+    if value.startswith(MODEL):
+        ids = [m for m in value.removeprefix(MODEL).split("+") if m]
+        models = [opponents.load(m) for m in ids]
+        for mid, model in zip(ids, models, strict=True):
+            if model.game != "cg-holdem":
+                raise BadValue(f"read_prior: model {mid!r} is a {model.game} model; accepted: a cg-holdem model")
+            if not any(not s.startswith("phh:") for s in model.sources):
+                raise BadValue(f"read_prior: model {mid!r} was fitted from PHH files only; accepted: a model "
+                               f"fitted from logged games, or log:NAME")
+        players = {m.player for m in models}
+        matches = sorted({s for m in models for s in m.sources if not s.startswith("phh:")})
+    elif value.startswith(LOG):
+        players, matches = {p for p in value.removeprefix(LOG).split("+") if p}, None
+    else:
+        path = Path(value)
+        if not path.is_file():
+            raise MissingFile(f"read_prior: no file {value!r}; accepted: {ACCEPTED}")
+        found = path.read_text().strip()
+        why = _check_prior(found)
+        if why:
+            raise BadValue(f"read_prior: {value}: {why}")
+        return found
+    if not players:
+        raise BadValue(f"read_prior {value!r}: no name; accepted: {ACCEPTED}")
+    con = read_only(db)
+    try:
+        counts, games = from_log(con, players, matches)
+    finally:
+        con.close()
+    if not games:
+        raise NotFound(f"read_prior {value!r}: no logged cg-holdem game of {', '.join(sorted(players))} in the hand "
+                       f"log; accepted: {ACCEPTED}")
+    return text(counts)
+
+
+def resolve_settings(items: list[str], *, db=None) -> list[str]:
+    """`--set` items with any `read_prior=...` resolved to its JSON (the rest as given)."""
+    out = []
+    for item in items:
+        key, sep, value = item.partition("=")
+        out.append(f"read_prior={resolve(value, db=db)}" if sep and key.strip() == "read_prior" else item)
+    return out
