@@ -39,12 +39,18 @@ def style_maker(name: str):
     return lambda: common.Program(module.decide, getattr(module, "SEED", 1))
 
 
-def committed_maker(rev: str):
-    """The ranged bot as committed at ``rev`` (git), defaults only: the version before a change."""
+def committed_module(rev: str) -> types.ModuleType:
+    """bots/cg_holdem/ranged.py as committed at ``rev`` (git)."""
     source = subprocess.run(["git", "show", f"{rev}:bots/cg_holdem/ranged.py"], cwd=ROOT, check=True,
                             capture_output=True, text=True).stdout
     module = types.ModuleType(f"ranged_at_{rev}")
     exec(compile(source, f"ranged.py@{rev}", "exec"), module.__dict__)
+    return module
+
+
+def committed_maker(rev: str):
+    """The ranged bot as committed at ``rev`` (git), defaults only: the version before a change."""
+    module = committed_module(rev)
     return lambda: module.RangedBot(module.RangedConfig())
 
 
@@ -73,8 +79,12 @@ def payoffs(candidate: str, against: list[str], *, games: int, seed: int, worker
 
 
 def compare(candidates: list[str], against: list[str], *, games: int, seed: int, workers: int = 1) -> list[str]:
-    scores = {c: payoffs(c, against, games=games, seed=seed, workers=workers) for c in candidates}
-    base = candidates[0]
+    return report({c: payoffs(c, against, games=games, seed=seed, workers=workers) for c in candidates})
+
+
+def report(scores: dict[str, np.ndarray]) -> list[str]:
+    """Each candidate's mean finish score, and every later one minus the first per game (95% interval)."""
+    base = next(iter(scores))
     lines = []
     for c, s in scores.items():
         line = f"{c}: mean finish score {s.mean():.3f} over {len(s)} games"
