@@ -106,6 +106,19 @@ def heldout3_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT3_READINGS[(index + index // 4) % len(HELDOUT3_READINGS)])
 
 
+HELDOUT4_SEED = 9_800_000  # the fourth held-out set (issue 31: drawn after the other three had been looked at)
+HELDOUT4_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
+                     B.Reading(order="random", mistakes="betting"), B.Reading(proposal="perturb", accept="ties"))
+
+
+def heldout4_server(index: int) -> BenchServer:
+    """Fourth held-out server i: bet pair (23 i + 11 mod 35), seeds from 9,800,000, the default reading, all four
+    alternatives and two pairs, shifted every 4 servers as in heldout3 so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 23 + 11) % len(R.ALL_BET_SIZES)], HELDOUT4_SEED + index,
+                      HELDOUT4_READINGS)
+    return replace(server, reading=HELDOUT4_READINGS[(index + index // 4) % len(HELDOUT4_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -119,7 +132,7 @@ def far_tuning_server(index: int) -> BenchServer:
 
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
-                                                        "heldout3": heldout3_server}
+                                                        "heldout3": heldout3_server, "heldout4": heldout4_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

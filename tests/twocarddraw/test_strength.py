@@ -6,12 +6,14 @@ import pytest
 from bench.twocarddraw.strength import (
     HELDOUT2_READINGS,
     HELDOUT3_READINGS,
+    HELDOUT4_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
     far_tuning_server,
     heldout2_server,
     heldout3_server,
+    heldout4_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -88,6 +90,16 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
     pairs = {(law, r) for law in HELDOUT_LAWS for r in HELDOUT3_READINGS}
     assert {(s.step_law, s.reading) for s in third[:16]} == pairs
     assert {s.bets for s in third[:35]} == set(R.ALL_BET_SIZES) and heldout3_server(7) == heldout3_server(7)
+
+
+def test_the_fourth_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading():
+    earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
+               + [f(i) for f in (heldout_server, heldout2_server, heldout3_server) for i in range(200)])
+    fourth = [heldout4_server(i) for i in range(40)]
+    assert not {s.seed for s in fourth} & {s.seed for s in earlier}
+    pairs = {(law, r) for law in HELDOUT_LAWS for r in HELDOUT4_READINGS}
+    assert {(s.step_law, s.reading) for s in fourth[:16]} == pairs
+    assert {s.bets for s in fourth[:35]} == set(R.ALL_BET_SIZES) and heldout4_server(9) == heldout4_server(9)
 
 
 def test_ratio_of_sums_interval_is_exact_for_a_constant_ratio_and_widens_with_spread():
