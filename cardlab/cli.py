@@ -148,7 +148,7 @@ def match(
 def _run_sweep(spec, runner: str, workers: int | None, retry_failed: bool = False):
     from flows.sweep import validate, with_runner
 
-    validate(spec)
+    validate(spec)  # again: a caller may not have
     prefect_local.ensure()  # a Prefect server that dies with this command (unless PREFECT_API_URL is set)
     total = spec.units * len(spec.plans())
     with _progress() as progress:
@@ -238,7 +238,7 @@ def sweep(
     The baseline (the bot's defaults, or the config of the game's submitted bundle when it is this bot)
     is always one of the configs, so the sweep says whether anything beats what you have. With
     --until-decided it stops as soon as the decision (switch, keep or undecided at the cap) is made."""
-    from flows.sweep import SweepSpec, baseline_for, parse_grid
+    from flows.sweep_spec import SweepSpec, baseline_for, parse_grid, validate
 
     adapter = _adapter(game)
     if program and bot:
@@ -259,6 +259,7 @@ def sweep(
         fail("--retry-failed: only with --resume SWEEP; accepted: --resume SWEEP --retry-failed")
     if resume:
         spec = _resumed(spec, ctx, retry_failed=retry_failed)
+    validate(spec)  # before the flows' imports (Prefect, MLflow: seconds): a bad command is refused at once
     rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
     if rule is None:
         if json_:
@@ -325,7 +326,7 @@ def _resumed(given, ctx: typer.Context, *, retry_failed: bool = False):
     from typer._click.core import ParameterSource
 
     from flows.store import read_only
-    from flows.sweep import resume_spec
+    from flows.sweep_spec import resume_spec
 
     explicit = {param: field for param, field in (("bot", "bot"), ("grid", "grid"), ("hands", "units"),
                                                   ("seed", "seed"), ("chunk", "chunk_size"), ("opt", "options"),
@@ -634,7 +635,7 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
          seed: int = typer.Option(1, callback=checks.seed)):
     """The main job: a real sweep on the embedded defaults (the baseline - the bot's defaults or the
     submitted config - against a knob's values), then pick, export and report."""
-    from flows.sweep import SweepSpec, baseline_for, parse_grid
+    from flows.sweep_spec import SweepSpec, baseline_for, parse_grid
     from reports.sweep_report import build_report
 
     adapter = _adapter(game or _demo_game())
