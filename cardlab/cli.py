@@ -19,6 +19,7 @@ from rich.table import Table  # noqa: E402
 from typer.core import TyperGroup  # noqa: E402
 
 import cardlab.checks as checks  # noqa: E402
+from bots.base import config_fields  # noqa: E402
 from bots.program import PROGRAM_BOT, ProgramConfig, write_bundle  # noqa: E402
 from cardlab import options, prefect_local, progress  # noqa: E402
 from cardlab.errors import fail, quiet_teardown, run_guarded  # noqa: E402
@@ -250,6 +251,10 @@ def sweep(
     bot = PROGRAM_BOT if program else bot or adapter.default_bot
     if not program:
         options.bot(adapter.bots, bot, set_, game=adapter.name)  # the bot and its shared settings, before playing
+        if not grid and not resume and bot != adapter.default_bot:  # the game's grid is of its default bot's keys
+            keys = ", ".join(sorted(config_fields(adapter.bots[bot].config_type))) or "none: nothing to sweep"
+            fail(f"--grid: none given, and the game's default grid is for {adapter.default_bot}; accepted: "
+                 f"--grid key=v1,v2 with {bot}'s keys ({keys})")
     spec = SweepSpec(game=adapter.name, bot=bot, grid=parse_grid(grid) if grid else default_grid,
                      units=hands, seed=seed, chunk_size=chunk,
                      options=options.pairs([*opt, *_turn_options(adapter, turn_ms, first_turn_ms, clock)], "--opt"),

@@ -14,6 +14,10 @@ BAD = [  # a command, and what its one error line must say
     (["sweep", "holdem-training", "--bot", "exploit", "--grid", "future_flop=0.4,.4"],
      "two of the configs are the same"),
     (["sweep", "holdem-training", "--resume", "s-nope"], "s-nope"),
+    # another bot than the game's default without --grid: the default grid is of the default bot's keys
+    (["sweep", "holdem-training", "--bot", "exploit"], "the game's default grid is for rate_equity; accepted: "
+                                                       "--grid key=v1,v2 with exploit's keys (cpu_budget,"),
+    (["sweep", "holdem-training", "--bot", "checker"], "with checker's keys (none: nothing to sweep)"),
 ]
 
 # Every command in one process (one start-up): its exit code and error lines, then the heavy modules loaded
