@@ -108,7 +108,7 @@ def resolve(value: str, *, db=None) -> str:
     if not value or value.startswith("{"):
         return value
     if value.startswith(MODEL):
-        ids = [m for m in value.removeprefix(MODEL).split("+") if m]
+        ids = [m.strip().removeprefix(MODEL) for m in value.removeprefix(MODEL).split("+") if m.strip()]
         models = [opponents.load(m) for m in ids]
         for mid, model in zip(ids, models, strict=True):
             if model.game != "cg-holdem":

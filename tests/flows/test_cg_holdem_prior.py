@@ -59,6 +59,7 @@ def test_a_model_names_the_games_it_was_fitted_on(workspace):
         stored = opponents.save(model, store=store, mlflow=False)
     prior = resolve(f"model:{stored.model_id}")
     assert prior == resolve("log:aggressive") and _check_prior(prior) is None
+    assert resolve(f"model:{stored.model_id}+model:{stored.model_id}") == prior  # the same games, once
     first = json.loads(prior)["pre_first"]  # aggressive raises the top first in and folds the bottom
 
     def mean_bin(row):
