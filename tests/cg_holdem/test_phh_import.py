@@ -89,7 +89,8 @@ def test_fit_from_phh_is_the_fit_from_the_hand_log(logged):
     split = cg.fit(None, "montecarlo", files=files, seed=3)
     assert 0 < split.heldout_decisions < split.decisions
     assert cg.fit(None, "montecarlo", files=files, seed=3) == split
-    assert cg.fit(None, "montecarlo", files=files, seed=4).heldout_decisions != split.heldout_decisions
+    # (the digest of the decisions fitted: two splits can hold out as many decisions, not the same ones)
+    assert cg.fit(None, "montecarlo", files=files, seed=4).data != split.data
     assert split.heldout_logloss < split.uniform_logloss
     assert all(s.startswith("phh:") for s in split.sources) and len(split.sources) == len(files)
     # histories and the hand log together: the decisions of both, the match and the files as sources
