@@ -66,6 +66,12 @@ class MixtureConfig(Ranged):
     refit_every: int = ranged(0, 0, 1_000_000)  # hands between batch EM passes over all hands (0: never)
     hedge_scale: float = ranged(0.0, 0.0, 1.0, hi_open=True)  # 0: off (not adopted); else a 2nd posterior, prior this
     # much weaker, and the best response of the two with the smaller worst regret is played (minimax regret)
+    gate_draws: int = ranged(0, 0, 64)  # 0: off; else posterior draws behind the evidence gate: a raise or bet of
+    gate_share: float = ranged(0.9, 0.0, 1.0)  # the best response is played where this share of the draws' best
+    gate_scale: float = ranged(1.0, 0.0, 1e6, lo_open=True)  # responses make it too, else call/check; the draws'
+    gate_every: int = ranged(25, 1, 1_000_000)  # concentration multiplier; hands between re-draws
+    gate_top: float = ranged(0.0, 0.0, 1.0)  # the gate acts only while the sharpest step bucket (and any beyond)
+    # holds this much of the posterior: against servers the banks span, raises pay and teach
 
     def __post_init__(self):
         super().__post_init__()

@@ -27,6 +27,13 @@ from engine.core.jit import kernel
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 
+# Rows the evidence gate may turn passive: raises facing a bet in round 1 and every round-2 bet or raise. Not
+# the draws (codes are cards drawn), nor round 1's opening bets: every hand reaches them, and gating them cost
+# most of the value on a past-range tuning server (tuning-far 0: opening bets worth +0.78 of the best response).
+GATED_ROWS = np.ones(R.N_PLAYER_ROWS, dtype=bool)
+GATED_ROWS[:R.N_HANDS] = False
+GATED_ROWS[R.PLAYER_DRAW_BASE:R.PLAYER_ROUND2_BASE] = False
+
 
 @kernel
 def bucket_log_likelihood(alpha, alpha_sum, counts, counts_sum, out):
@@ -86,6 +93,9 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.alternative = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)  # the hedge's other best response
         self.rng = seeds.generator(seeds.unit_key(self.draw_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                   seeds.Purpose.BOT))
+        self.raise_share = None  # the evidence gate's share of posterior draws raising per row (gate_draws > 0)
+        # components of the statement's sharpest step bucket and beyond: a server the banks may not reach
+        self.top_bucket = np.arange(len(self.alpha)) // len(levels) >= c.buckets - 1
         self.means = self._posterior_means()
         self.resolve()
 
@@ -116,16 +126,46 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self._reweigh()
         self.means = self._posterior_means()
 
+    def _draw_server(self, scale: float) -> np.ndarray:
+        """One server drawn from the posterior: a component by its weight, then its Dirichlet with the
+        concentration times `scale` (< 1 widens the draw)."""
+        b = self.rng.choice(len(self.weights), p=self.weights)
+        draw = self.rng.gamma(scale * (self.alpha[b] + self.counts))
+        return draw / np.maximum(draw.sum(axis=1, keepdims=True), 1e-300)
+
     def resolve(self) -> None:
-        if self.config.explore == "thompson":
-            b = self.rng.choice(len(self.weights), p=self.weights)
-            draw = self.rng.gamma(self.config.thompson_scale * (self.alpha[b] + self.counts))
-            probs = draw / np.maximum(draw.sum(axis=1, keepdims=True), 1e-300)
-        else:
-            probs = self.means
+        probs = self._draw_server(self.config.thompson_scale) if self.config.explore == "thompson" else self.means
         value = self.evaluator.solve(np.ascontiguousarray(probs), policy=self.policy)
         if self.config.hedge_scale > 0 and self.hands_seen > 0:
             self._hedge(probs, value)
+        if self.config.gate_draws:
+            self._gate()
+
+    def _update_gate(self) -> None:
+        """Re-draw the evidence gate: in each gated row, the share of posterior draws whose best
+        response raises (or bets) there (1 elsewhere)."""
+        c = self.config
+        drawn = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+        raises = np.zeros(R.N_PLAYER_ROWS)
+        for _ in range(c.gate_draws):
+            self.evaluator.solve(np.ascontiguousarray(self._draw_server(c.gate_scale)), policy=drawn)
+            raises += drawn == R.RAISE
+        self.raise_share = raises / c.gate_draws
+        self.raise_share[~GATED_ROWS] = 1.0
+
+    def _gate(self) -> None:
+        """Evidence-gated exploitation: a raise (or bet) the posterior mean's best response makes is
+        played only where at least `gate_share` of the posterior draws' best responses make it too,
+        otherwise the passive action (call or check). Near-ties in the posterior are where a server
+        sharper than every bank member punishes the prior's raises (docs/twocarddraw-strength.md), so the
+        gate acts only while the sharpest step bucket holds at least `gate_top` of the posterior."""
+        c = self.config
+        if self.weights[self.top_bucket].sum() < c.gate_top:
+            return  # the banks span this server: exploiting (and learning from) raises pays
+        if self.raise_share is None or self.hands_seen % c.gate_every == 0:
+            self._update_gate()
+        doubtful = (self.policy == R.RAISE) & (self.raise_share < c.gate_share)
+        self.policy[doubtful] = R.CALL
 
     def _hedge(self, probs: np.ndarray, value: float) -> None:
         """Minimax regret between two readings of the same evidence: the prior as strong as the banks say,
