@@ -140,6 +140,22 @@ def board_percentiles(board) -> list[float]:
     return pct
 
 
+def range_quantile(weights, share: float) -> float:
+    """The preflop percentile below which ``share`` of a range's weight lies."""
+    per_class = [0.0] * 169
+    for x, c in zip(weights, COMBO_CLASS, strict=True):
+        per_class[c] += x
+    total = sum(per_class)
+    if total <= 0:
+        return share
+    acc = 0.0
+    for c in sorted(range(169), key=CLASS_PCT.__getitem__):
+        acc += per_class[c]
+        if acc >= share * total:
+            return CLASS_PCT[c]
+    return 1.0
+
+
 def as_listed(answer: str, possible) -> str:
     """The answer in the form the referee plays as given: a call that takes the whole stack is
     listed as ALL-IN, a raise that is not allowed is a call."""
@@ -271,6 +287,8 @@ class RangedConfig(Ranged):
     bluff_size: float = ranged(0.5, 0.05, MAX_BB)  # postflop bluff when checked to, share of the pot (1.0 lost to lag)
     pot_bluff_folds: float = ranged(0.0, 0.0, 1.0)  # bluff the pot instead when shown folds to bets reach this; 0 = off
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
+    call_realize: float = ranged(0.85, 0.0, 1.0)  # heads-up preflop: the share of equity a call of a raise keeps
+    folds_in_range: float = ranged(1.0, 0.0, 1.0)  # preflop fold guess: 1 = the bottom of its range, 0 = of all hands
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -562,9 +580,11 @@ class RangedBot(Player):
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
         reraise = 3 * max(view.turn.chips) - view.mine
-        if heads_up and self.bets == 1 and view.min_bet and self._bluff_pays(view, eq, reraise, 1.0, "fold_3bet"):
+        realize = c.call_realize if heads_up else 1.0
+        if (heads_up and self.bets == 1 and view.min_bet
+                and self._bluff_pays(view, eq, reraise, 1.0, "fold_3bet", realize)):
             return self._raise_to(view, 3 * max(view.turn.chips))
-        if eq >= view.pot_odds() + c.call_margin - (0.04 if heads_up else 0.0):  # heads-up: some implied odds
+        if eq * realize >= view.pot_odds() + c.call_margin - (0.04 if heads_up else 0.0):  # heads-up: some implied odds
             return "CALL"
         return view.passive()
 
@@ -616,7 +636,8 @@ class RangedBot(Player):
                 return c.bluff_size
         return max(c.bluff_size, 1.0)
 
-    def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet") -> bool:
+    def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet",
+                    realize: float = 1.0) -> bool:
         """A bet or raise adding ``add`` chips beats checking / the better of calling and folding
         once the opponents' observed folds in this spot (``folds_to``) are counted (fold equity):
         all of them fold with the product of their frequencies (x ``respect`` after they bet), else
@@ -629,7 +650,7 @@ class RangedBot(Player):
             folds *= min(0.95, c.fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
         pot, call = view.pot, view.call
         called = 0.7 * eq * (pot + 2 * add - call) - add
-        passive = 0.9 * eq * pot if call == 0 else max(0.0, eq * (pot + call) - call)
+        passive = 0.9 * eq * pot if call == 0 else max(0.0, realize * eq * (pot + call) - call)
         return folds * pot + (1 - folds) * called > passive
 
     def _fold_chance(self, seat: int, board, folds_to: str) -> float:
@@ -644,8 +665,11 @@ class RangedBot(Player):
         if not board:
             if read is None:
                 return freq
+            # the observed frequency is of the hands it raised or called with, not of all hands:
+            # the guess folds the bottom ``freq`` of its range's weight (folds_in_range=1)
+            cut = range_quantile(weights, freq) if self.config.folds_in_range else freq
             total = sum(weights)
-            folds = sum(x * read(CLASS_PCT[c], 1.0 if CLASS_PCT[c] < freq else 0.0)
+            folds = sum(x * read(CLASS_PCT[c], 1.0 if CLASS_PCT[c] < cut else 0.0)
                         for x, c in zip(weights, COMBO_CLASS, strict=True))
             return folds / total if total > 0 else freq
         total = below = 0.0

@@ -1,0 +1,98 @@
+"""Where a bot's chips go, heads-up, in process: its net chips per hand in big blinds, summed by how
+hands end (who folded on which street, or a showdown), by position (small blind / big blind) and by
+the two players' lines (their aggressive and passive actions per street), over the same games
+ranged_paired plays.
+
+    python -m bench.cg_holdem.ranged_leaks --against aggressive --games 100 ranged
+    python -m bench.cg_holdem.ranged_leaks --against style:lag --games 100 ranged@HEAD --top 15
+
+A hand's line is written per street (p, f, t, r) as the actions in order, the bot's in capitals:
+B bet or raise, C call, K check, F fold, A all-in; e.g. ``p:Bc f:kB`` is a preflop raise called, then
+a flop where the opponent checked and the bot bet. Cancelled hands are left out.
+"""
+
+import argparse
+
+import polars as pl
+
+from bench.cg_holdem.ranged_paired import maker
+from engine.cg_holdem import judge
+
+STREETS = "pftr"
+
+
+def _letter(action: str) -> str:
+    if action.startswith("BET"):
+        return "B"
+    return {"ALL-IN": "A", "CALL": "C", "CHECK": "K", "FOLD": "F", "TIMEOUT": "F"}.get(action, "?")
+
+
+def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> pl.DataFrame:
+    """One row per hand the candidate (line-up member 0) was dealt into: its net chips in big
+    blinds, position, how the hand ended and both lines; ``won`` is the game's finish score."""
+    log = judge.play_chunk([maker(e) for e in [candidate, *against]], seed=seed, first=0, count=games)
+    ev = log.events.columns
+    primary = dict(zip(ev["games"]["unit"], ev["games"]["primary_seat"], strict=True))
+    payoff = dict(zip(range(games), log.payoffs, strict=True))
+    hands = pl.DataFrame(dict(ev["hands"])).filter(~pl.col("cancelled"))
+    seats = pl.DataFrame(dict(ev["hand_seats"]))
+    acts = pl.DataFrame(dict(ev["actions"])).sort("unit", "hand", "round")
+    lines: dict[tuple[int, int], list[list[str]]] = {}
+    folder: dict[tuple[int, int], tuple[int, int]] = {}
+    for unit, hand, seat, action, street in acts.select("unit", "hand", "seat", "action", "street").iter_rows():
+        if action == "NONE":
+            continue
+        streets = lines.setdefault((unit, hand), [[], [], [], []])
+        letter = _letter(action)
+        streets[street].append(letter if seat == primary[unit] else letter.lower())
+        if letter == "F":
+            folder[(unit, hand)] = (seat, street)
+    rows = []
+    mine = seats.filter(pl.col("seat") == pl.col("unit").replace_strict(primary, default=-1))
+    bb = dict(zip(zip(hands["unit"], hands["hand"], strict=True), hands.select("big_blind", "bb_seat", "showdown")
+                  .iter_rows(), strict=True))
+    for unit, hand, put_in, won, cards in mine.select("unit", "hand", "put_in", "won", "cards").iter_rows():
+        if (unit, hand) not in bb or not cards:
+            continue
+        big_blind, bb_seat, showdown = bb[(unit, hand)]
+        me = primary[unit]
+        fold = folder.get((unit, hand))
+        if showdown:
+            end = "showdown"
+        elif fold is None:
+            end = "other"
+        else:
+            end = f"{'I' if fold[0] == me else 'they'} fold {STREETS[fold[1]]}"
+        line = " ".join(f"{STREETS[k]}:{''.join(s)}" for k, s in enumerate(lines.get((unit, hand), [])) if s)
+        rows.append({"unit": unit, "hand": hand, "net_bb": (won - put_in) / big_blind,
+                     "position": "BB" if bb_seat == me else "SB", "end": end, "line": line,
+                     "game_won": payoff[unit]})
+    return pl.DataFrame(rows)
+
+
+def summary(rows: pl.DataFrame, by: list[str], top: int) -> pl.DataFrame:
+    """Net big blinds summed per group, the biggest losses first."""
+    return (rows.group_by(by).agg(hands=pl.len(), net_bb=pl.col("net_bb").sum().round(1),
+                                  per_hand=pl.col("net_bb").mean().round(2))
+            .sort("net_bb").head(top))
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("candidate", help="bot entry (as ranged_paired takes it)")
+    ap.add_argument("--against", required=True, help="the opponent: a bot or style:NAME")
+    ap.add_argument("--games", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=32)
+    ap.add_argument("--top", type=int, default=12, help="lines shown, the biggest losses first")
+    args = ap.parse_args(argv)
+    rows = hand_rows(args.candidate, [args.against], games=args.games, seed=args.seed)
+    print(f"{args.candidate} vs {args.against}, seed {args.seed}, {args.games} games: finish score "
+          f"{rows.group_by('unit').agg(pl.col('game_won').first())['game_won'].mean():.3f}, "
+          f"{len(rows)} hands, net {rows['net_bb'].sum():+.1f} bb")
+    with pl.Config(tbl_rows=60, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
+        print(summary(rows, ["position", "end"], 20))
+        print(summary(rows, ["position", "line"], args.top))
+
+
+if __name__ == "__main__":
+    main()
