@@ -115,7 +115,7 @@ def _write_phh(path: Path, result, names: list[str]) -> None:
 def export(
     out: Path = typer.Option(..., "--out", help="the single .py file to write (or a folder for cg_holdem_bot.py)",
                              callback=checks.output_path),
-    bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold or aggressive"),
+    bot: str = typer.Option("aggressive", "--bot", help="station, montecarlo, pushfold, aggressive or ranged"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable); ranged: "
                                    "read_prior=model:ID, log:NAME or FILE.json (flows/opponents/cg_holdem_prior.py)"),
     budget_ms: int = typer.Option(15, "--budget-ms", callback=checks.within(1, 45),
