@@ -72,6 +72,8 @@ class MixtureConfig(Ranged):
     gate_every: int = ranged(25, 1, 1_000_000)  # concentration multiplier; hands between re-draws
     gate_top: float = ranged(0.0, 0.0, 1.0)  # the gate acts only while the sharpest step bucket (and any beyond)
     # holds this much of the posterior: against servers the banks span, raises pay and teach
+    gate_default: str = one_of("passive", ("passive", "safe"))  # a doubtful raise's replacement: call/check, or
+    # the safe (CFR+) strategy's most likely action in that row
 
     def __post_init__(self):
         super().__post_init__()

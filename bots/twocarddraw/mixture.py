@@ -63,6 +63,15 @@ class MixtureLearnerBot(BankUser, PolicyBot):
 
     def prepare_offline(self, bet1: int, bet2: int) -> None:
         self._banks(R.BetSizes(bet1, bet2))
+        if self.config.gate_draws and self.config.gate_default == "safe":
+            self._safe_actions(R.BetSizes(bet1, bet2))
+
+    def _safe_actions(self, bets: R.BetSizes | None = None) -> np.ndarray:
+        """The safe (CFR+) strategy's most likely action per row: the gate's cautious default when
+        gate_default="safe" (it may fold where call/check would pay a sharper server's raise)."""
+        from bots.twocarddraw.robust import load_equilibrium  # robust builds on this module: import when used
+
+        return np.argmax(load_equilibrium(bets or self.bets).player, axis=1).astype(np.int64)
 
     def _banks(self, bets: R.BetSizes):
         c = self.config
@@ -96,6 +105,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.raise_share = None  # the evidence gate's share of posterior draws raising per row (gate_draws > 0)
         # components of the statement's sharpest step bucket and beyond: a server the banks may not reach
         self.top_bucket = np.arange(len(self.alpha)) // len(levels) >= c.buckets - 1
+        self.gate_fallback = self._safe_actions() if c.gate_draws and c.gate_default == "safe" else None
         self.means = self._posterior_means()
         self.resolve()
 
@@ -156,8 +166,9 @@ class MixtureLearnerBot(BankUser, PolicyBot):
     def _gate(self) -> None:
         """Evidence-gated exploitation: a raise (or bet) the posterior mean's best response makes is
         played only where at least `gate_share` of the posterior draws' best responses make it too,
-        otherwise the passive action (call or check). Near-ties in the posterior are where a server
-        sharper than every bank member punishes the prior's raises (docs/twocarddraw-strength.md), so the
+        otherwise the passive action (call or check), or with gate_default="safe" the safe strategy's.
+        Near-ties in the posterior are where a server sharper than every bank member punishes the prior's
+        raises (docs/twocarddraw-strength.md), so the
         gate acts only while the sharpest step bucket holds at least `gate_top` of the posterior."""
         c = self.config
         if self.weights[self.top_bucket].sum() < c.gate_top:
@@ -165,7 +176,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         if self.raise_share is None or self.hands_seen % c.gate_every == 0:
             self._update_gate()
         doubtful = (self.policy == R.RAISE) & (self.raise_share < c.gate_share)
-        self.policy[doubtful] = R.CALL
+        self.policy[doubtful] = R.CALL if self.gate_fallback is None else self.gate_fallback[doubtful]
 
     def _hedge(self, probs: np.ndarray, value: float) -> None:
         """Minimax regret between two readings of the same evidence: the prior as strong as the banks say,

@@ -5,6 +5,7 @@ import numpy as np
 
 from bots.twocarddraw import BOTS
 from bots.twocarddraw.mixture import GATED_ROWS
+from bots.twocarddraw.robust import load_equilibrium
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import rules as R
 from tests.twocarddraw.test_mixture_hedge import BETS, SMALL, _trained  # the hedge's server and training run
@@ -51,3 +52,19 @@ def test_the_gate_waits_for_evidence_that_the_server_is_at_the_sharp_end():
     changed = played["sharp"] != played["sharp mean"]
     assert changed.any() and np.all(played["sharp"][changed] == R.CALL)
     assert np.all(played["sharp mean"][changed] == R.RAISE)
+
+
+def test_the_safe_default_replaces_a_doubtful_raise_by_the_safe_strategys_action():
+    """gate_default=safe: a raise in doubt plays the safe (CFR+) strategy's most likely action in its row
+    instead of call/check; every other row plays the posterior mean's best response."""
+    settings = {"gate_draws": "6", "gate_share": "0.75", "gate_every": "10"}
+    safe = _trained({**settings, "gate_default": "safe"}, 200)
+    mean_br = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+    B.Evaluator(BETS).solve(np.ascontiguousarray(safe.means), policy=mean_br)
+    doubtful = (mean_br == R.RAISE) & (safe.raise_share < 0.75)
+    played = safe.current_policy()
+    assert np.any(played[doubtful] != R.CALL)  # somewhere the safe strategy folds (or still raises) instead
+    assert np.array_equal(played[~doubtful], mean_br[~doubtful])
+    table = load_equilibrium(BETS).player
+    assert np.all(table[doubtful, played[doubtful]] == table[doubtful].max(axis=1))
+    assert _trained(settings, 1).gate_fallback is None  # call/check stays the default
