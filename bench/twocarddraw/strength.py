@@ -119,6 +119,20 @@ def heldout4_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT4_READINGS[(index + index // 4) % len(HELDOUT4_READINGS)])
 
 
+HELDOUT5_SEED = 9_900_000  # the fifth held-out set (issue 31: drawn 2026-11-28 for the gate's safe default)
+HELDOUT5_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),
+                     B.Reading(proposal="perturb", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
+
+
+def heldout5_server(index: int) -> BenchServer:
+    """Fifth held-out server i: bet pair (29 i + 13 mod 35), seeds from 9,900,000, the default reading, two pairs
+    and a triple of alternatives, shifted every 4 servers as in heldout3 so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 29 + 13) % len(R.ALL_BET_SIZES)], HELDOUT5_SEED + index,
+                      HELDOUT5_READINGS)
+    return replace(server, reading=HELDOUT5_READINGS[(index + index // 4) % len(HELDOUT5_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -132,7 +146,8 @@ def far_tuning_server(index: int) -> BenchServer:
 
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
-                                                        "heldout3": heldout3_server, "heldout4": heldout4_server}
+                                                        "heldout3": heldout3_server, "heldout4": heldout4_server,
+                                                        "heldout5": heldout5_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

@@ -7,6 +7,7 @@ from bench.twocarddraw.strength import (
     HELDOUT2_READINGS,
     HELDOUT3_READINGS,
     HELDOUT4_READINGS,
+    HELDOUT5_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
@@ -14,6 +15,7 @@ from bench.twocarddraw.strength import (
     heldout2_server,
     heldout3_server,
     heldout4_server,
+    heldout5_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -92,14 +94,17 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
     assert {s.bets for s in third[:35]} == set(R.ALL_BET_SIZES) and heldout3_server(7) == heldout3_server(7)
 
 
-def test_the_fourth_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading():
+@pytest.mark.parametrize("later, readings, before", [(heldout4_server, HELDOUT4_READINGS, 3),
+                                                      (heldout5_server, HELDOUT5_READINGS, 4)])
+def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, readings, before):
+    sets = (heldout_server, heldout2_server, heldout3_server, heldout4_server)[:before]
     earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
-               + [f(i) for f in (heldout_server, heldout2_server, heldout3_server) for i in range(200)])
-    fourth = [heldout4_server(i) for i in range(40)]
-    assert not {s.seed for s in fourth} & {s.seed for s in earlier}
-    pairs = {(law, r) for law in HELDOUT_LAWS for r in HELDOUT4_READINGS}
-    assert {(s.step_law, s.reading) for s in fourth[:16]} == pairs
-    assert {s.bets for s in fourth[:35]} == set(R.ALL_BET_SIZES) and heldout4_server(9) == heldout4_server(9)
+               + [f(i) for f in sets for i in range(200)])
+    drawn = [later(i) for i in range(40)]
+    assert not {s.seed for s in drawn} & {s.seed for s in earlier}
+    pairs = {(law, r) for law in HELDOUT_LAWS for r in readings}
+    assert {(s.step_law, s.reading) for s in drawn[:16]} == pairs
+    assert {s.bets for s in drawn[:35]} == set(R.ALL_BET_SIZES) and later(9) == later(9)
 
 
 def test_ratio_of_sums_interval_is_exact_for_a_constant_ratio_and_widens_with_spread():
