@@ -54,6 +54,6 @@ if [ "$WHAT" = four ] || [ "$WHAT" = all ]; then
   if [ "$BOT" = aggressive ]; then others=(montecarlo pushfold station); else others=(aggressive montecarlo pushfold); fi
   # OTHERS4 (e.g. "style_lag style_rules aggressive"): another table of three, named after them
   if [ -n "${OTHERS4:-}" ]; then read -ra others <<< "$OTHERS4"; fi
-  short=${OTHERS4//style_/}  # league names take 40 characters
+  short=${OTHERS4:-} short=${short//style_/}  # league names take 40 characters; unset under set -u
   league "four-$BOT${OTHERS4:+-${short// /-}}" 4 "$GAMES4" "$BOT" "${others[@]}"
 fi
