@@ -1,10 +1,12 @@
-"""Where a bot's chips go, heads-up, in process: its net chips per hand in big blinds, summed by how
+"""Where a bot's chips go, heads-up or at 3-4 seats, in process: its net chips per hand in big blinds, summed by how
 hands end (who folded on which street, or a showdown), by position (small blind / big blind) and by
-the two players' lines (their aggressive and passive actions per street), over the same games
-ranged_paired plays.
+the players' lines (their aggressive and passive actions per street), over the same games
+ranged_paired plays. With 3-4 seats (opponents separated by '/') the position is BB, SB, BTN or EP
+(earlier) and ``dealt`` counts the players dealt into the hand.
 
     python -m bench.cg_holdem.ranged_leaks --against aggressive --games 100 ranged
     python -m bench.cg_holdem.ranged_leaks --against style:lag --games 100 ranged@HEAD --top 15
+    python -m bench.cg_holdem.ranged_leaks --against aggressive/style:rules/style:lag --games 100 ranged
 
 A hand's line is written per street (p, f, t, r) as the actions in order, the bot's in capitals:
 B bet or raise, C call, K check, F fold, A all-in; e.g. ``p:Bc f:kB`` is a preflop raise called, then
@@ -49,12 +51,13 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
             folder[(unit, hand)] = (seat, street)
     rows = []
     mine = seats.filter(pl.col("seat") == pl.col("unit").replace_strict(primary, default=-1))
-    bb = dict(zip(zip(hands["unit"], hands["hand"], strict=True), hands.select("big_blind", "bb_seat", "showdown")
-                  .iter_rows(), strict=True))
+    bb = dict(zip(zip(hands["unit"], hands["hand"], strict=True),
+                  hands.select("big_blind", "bb_seat", "sb_seat", "dealer", "showdown").iter_rows(), strict=True))
+    dealt = {(u, h): n for u, h, n in seats.filter(pl.col("cards") != "").group_by("unit", "hand").len().iter_rows()}
     for unit, hand, put_in, won, cards in mine.select("unit", "hand", "put_in", "won", "cards").iter_rows():
         if (unit, hand) not in bb or not cards:
             continue
-        big_blind, bb_seat, showdown = bb[(unit, hand)]
+        big_blind, bb_seat, sb_seat, dealer, showdown = bb[(unit, hand)]
         me = primary[unit]
         fold = folder.get((unit, hand))
         if showdown:
@@ -65,9 +68,14 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
             end = f"{'I' if fold[0] == me else 'they'} fold {STREETS[fold[1]]}"
         line = " ".join(f"{STREETS[k]}:{''.join(s)}" for k, s in enumerate(lines.get((unit, hand), [])) if s)
         rows.append({"unit": unit, "hand": hand, "net_bb": (won - put_in) / big_blind,
-                     "position": "BB" if bb_seat == me else "SB", "end": end, "line": line,
-                     "game_won": payoff[unit]})
+                     "position": _position(me, bb_seat, sb_seat, dealer), "end": end, "line": line,
+                     "dealt": dealt[(unit, hand)], "game_won": payoff[unit]})
     return pl.DataFrame(rows)
+
+
+def _position(me: int, bb_seat: int, sb_seat: int, dealer: int) -> str:
+    # heads-up the dealer posts the small blind, so SB is checked before BTN
+    return "BB" if me == bb_seat else "SB" if me == sb_seat else "BTN" if me == dealer else "EP"
 
 
 def summary(rows: pl.DataFrame, by: list[str], top: int) -> pl.DataFrame:
@@ -80,16 +88,18 @@ def summary(rows: pl.DataFrame, by: list[str], top: int) -> pl.DataFrame:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("candidate", help="bot entry (as ranged_paired takes it)")
-    ap.add_argument("--against", required=True, help="the opponent: a bot or style:NAME")
+    ap.add_argument("--against", required=True, help="the opponents separated by '/': bots or style:NAME")
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--top", type=int, default=12, help="lines shown, the biggest losses first")
     args = ap.parse_args(argv)
-    rows = hand_rows(args.candidate, [args.against], games=args.games, seed=args.seed)
+    rows = hand_rows(args.candidate, [a for a in args.against.split("/") if a], games=args.games, seed=args.seed)
     print(f"{args.candidate} vs {args.against}, seed {args.seed}, {args.games} games: finish score "
           f"{rows.group_by('unit').agg(pl.col('game_won').first())['game_won'].mean():.3f}, "
           f"{len(rows)} hands, net {rows['net_bb'].sum():+.1f} bb")
     with pl.Config(tbl_rows=60, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
+        if rows["dealt"].max() > 2:
+            print(summary(rows, ["dealt", "position"], 20))
         print(summary(rows, ["position", "end"], 20))
         print(summary(rows, ["position", "line"], args.top))
 

@@ -1,0 +1,24 @@
+"""bench/cg_holdem/ranged_leaks.py at four seats (issue 32): each hand's row names the bot's seat
+role and how many players were dealt in, so the second four-seat table's leaks can be read."""
+
+from bench.cg_holdem.ranged_leaks import _position, hand_rows, summary
+
+
+def test_seat_roles_heads_up_and_at_four_seats():
+    assert _position(1, 1, 0, 0) == "BB"
+    assert _position(0, 1, 0, 0) == "SB"  # heads-up the dealer posts the small blind
+    assert _position(3, 1, 0, 3) == "BTN"
+    assert _position(2, 0, 3, 2) == "BTN"
+    assert _position(2, 1, 0, 3) == "EP"
+
+
+def test_four_seat_rows_carry_roles_and_players_dealt_in():
+    rows = hand_rows("ranged", ["station", "pushfold", "station"], games=2, seed=32)
+    four = rows.filter(rows["dealt"] == 4)
+    assert len(four) > 0
+    assert set(four["position"]) == {"BB", "SB", "BTN", "EP"}  # every seat role comes round
+    assert rows["dealt"].min() >= 2 and rows["dealt"].max() == 4
+    assert set(rows.filter(rows["dealt"] == 2)["position"]) <= {"BB", "SB"}
+    by_role = summary(rows, ["dealt", "position"], 20)
+    assert by_role["hands"].sum() == len(rows)
+    assert abs(by_role["net_bb"].sum() - rows["net_bb"].sum()) < 0.1 * len(by_role)  # each sum rounded to 0.1
