@@ -105,7 +105,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.raise_share = None  # the evidence gate's share of posterior draws raising per row (gate_draws > 0)
         # components of the statement's sharpest step bucket and beyond: a server the banks may not reach
         self.top_bucket = np.arange(len(self.alpha)) // len(levels) >= c.buckets - 1
-        self.gate_fallback = self._safe_actions() if c.gate_draws and c.gate_default == "safe" else None
+        self.gate_fallback = None  # the safe strategy's actions, loaded the first time the safe default gates a row
         self.means = self._posterior_means()
         self.resolve()
 
@@ -175,6 +175,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             return  # the banks span this server: exploiting (and learning from) raises pays
         if self.raise_share is None or self.hands_seen % c.gate_every == 0:
             self._update_gate()
+        if c.gate_default == "safe" and self.gate_fallback is None:
+            self.gate_fallback = self._safe_actions()
         doubtful = (self.policy == R.RAISE) & (self.raise_share < c.gate_share)
         self.policy[doubtful] = R.CALL if self.gate_fallback is None else self.gate_fallback[doubtful]
 

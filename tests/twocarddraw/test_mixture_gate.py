@@ -13,7 +13,8 @@ from tests.twocarddraw.test_mixture_hedge import BETS, SMALL, _trained  # the he
 
 def test_the_gate_turns_only_doubtful_raises_into_calls():
     share = 0.75
-    bot = _trained({"gate_draws": "6", "gate_share": str(share), "gate_every": "10"}, 200)
+    bot = _trained({"gate_draws": "6", "gate_share": str(share), "gate_every": "10", "gate_top": "0",
+                    "gate_default": "passive"}, 200)
     played = bot.current_policy().copy()
     mean_br = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
     B.Evaluator(BETS).solve(np.ascontiguousarray(bot.means), policy=mean_br)
@@ -29,7 +30,8 @@ def test_the_gate_turns_only_doubtful_raises_into_calls():
 
 
 def test_with_no_share_required_the_gate_changes_nothing():
-    plain, gated = _trained({}, 60), _trained({"gate_draws": "2", "gate_share": "0"}, 60)
+    plain = _trained({"gate_draws": "0"}, 60)
+    gated = _trained({"gate_draws": "2", "gate_share": "0", "gate_top": "0"}, 60)
     assert np.array_equal(plain.current_policy(), gated.current_policy())
 
 
@@ -37,7 +39,8 @@ def test_the_gate_waits_for_evidence_that_the_server_is_at_the_sharp_end():
     """gate_top: while the sharpest step bucket holds less of the posterior, the bot plays the best response
     to the posterior mean; once it holds enough, doubtful raises become calls."""
     spec = BOTS["mixture"]
-    bot = spec.make(spec.config_from({**SMALL, "gate_draws": "4", "gate_share": "1", "gate_top": "0.9"}))
+    bot = spec.make(spec.config_from({**SMALL, "gate_draws": "4", "gate_share": "1", "gate_top": "0.9",
+                                      "gate_default": "passive"}))
     bot.init(BETS.bet1, BETS.bet2)
     played = {}
     for name, top_weight in (("spanned", 0.8), ("sharp", 1.0)):
@@ -57,7 +60,7 @@ def test_the_gate_waits_for_evidence_that_the_server_is_at_the_sharp_end():
 def test_the_safe_default_replaces_a_doubtful_raise_by_the_safe_strategys_action():
     """gate_default=safe: a raise in doubt plays the safe (CFR+) strategy's most likely action in its row
     instead of call/check; every other row plays the posterior mean's best response."""
-    settings = {"gate_draws": "6", "gate_share": "0.75", "gate_every": "10"}
+    settings = {"gate_draws": "6", "gate_share": "0.75", "gate_every": "10", "gate_top": "0"}
     safe = _trained({**settings, "gate_default": "safe"}, 200)
     mean_br = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
     B.Evaluator(BETS).solve(np.ascontiguousarray(safe.means), policy=mean_br)
@@ -67,4 +70,4 @@ def test_the_safe_default_replaces_a_doubtful_raise_by_the_safe_strategys_action
     assert np.array_equal(played[~doubtful], mean_br[~doubtful])
     table = load_equilibrium(BETS).player
     assert np.all(table[doubtful, played[doubtful]] == table[doubtful].max(axis=1))
-    assert _trained(settings, 1).gate_fallback is None  # call/check stays the default
+    assert _trained({**settings, "gate_default": "passive"}, 30).gate_fallback is None  # call/check needs no table

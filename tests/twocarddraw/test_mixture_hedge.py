@@ -20,7 +20,7 @@ def _trained(settings: dict, hands: int):
 
 
 def test_the_hedge_plays_the_best_response_with_the_smaller_worst_regret():
-    bot = _trained({"hedge_scale": "0.2"}, 300)
+    bot = _trained({"hedge_scale": "0.2", "gate_draws": "0"}, 300)  # the hedge alone, without the gate
     bot.refresh()
     ev = B.Evaluator(BETS)
     strong, weak = np.ascontiguousarray(bot.means), np.ascontiguousarray(bot._posterior_means(0.2))
