@@ -110,35 +110,50 @@ def _is(name: str | None, player: str) -> bool:
     return name is not None and (name == player or name.split("@")[0] == player)
 
 
+def logged_games(con, match_id: str):
+    """Each logged game of a match: (unit, game seed, a fresh Game from it, {seat: name}, its logged
+    actions in order as (seat, action, chips)), for replaying through the referee."""
+    names: dict[tuple[int, int], str] = {
+        (u, s): b for u, s, b in con.execute("SELECT unit, seat, bot FROM cgh_seats WHERE match_id = ?",
+                                             [match_id]).fetchall()}
+    acts: dict[int, list] = defaultdict(list)
+    for unit, seat, action, chips in con.execute(
+            "SELECT unit, seat, action, chips FROM cgh_actions WHERE match_id = ? ORDER BY unit, hand, round",
+            [match_id]).fetchall():
+        acts[unit].append((seat, action, chips))
+    for unit, game_seed, players in con.execute(
+            "SELECT unit, game_seed, players FROM cgh_games WHERE match_id = ? ORDER BY unit", [match_id]).fetchall():
+        yield (unit, game_seed, Game(GameConfig(players=players), game_seed),
+               {s: names.get((unit, s)) for s in range(players)}, acts[unit])
+
+
+def replayed(game: Game, actions):
+    """Play logged (seat, action, chips) on `game`, yielding each just before it is played; a log the
+    referee does not reproduce stops where it disagrees (what agreed is kept)."""
+    for seat, action, chips in actions:
+        if game.over or game.to_act != seat:
+            return
+        yield seat, action, chips
+        kind, _, amount = action.partition("_")
+        game.play(kind, int(amount) if amount else 0)
+
+
 def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout: float = 0.2):
     """Every decision of every seat in the matches, replayed; and the number of games replayed."""
     out: list[Decision] = []
-    replayed = 0
+    count = 0
     for match_id in match_ids:
-        games = con.execute("SELECT unit, game_seed, players FROM cgh_games WHERE match_id = ? ORDER BY unit",
-                            [match_id]).fetchall()
-        names: dict[tuple[int, int], str] = {
-            (u, s): b for u, s, b in con.execute("SELECT unit, seat, bot FROM cgh_seats WHERE match_id = ?",
-                                                 [match_id]).fetchall()}
-        acts: dict[int, list] = defaultdict(list)
-        for unit, seat, action, chips in con.execute(
-                "SELECT unit, seat, action, chips FROM cgh_actions WHERE match_id = ? ORDER BY unit, hand, round",
-                [match_id]).fetchall():
-            acts[unit].append((seat, action, chips))
-        for unit, game_seed, players in games:
-            mine = {s for s in range(players) if _is(names.get((unit, s)), player)}
+        for unit, game_seed, game, names, actions in logged_games(con, match_id):
+            mine = {s for s, name in names.items() if _is(name, player)}
             deal = f"{game_seed}:{unit}"
-            out += _replay(Game(GameConfig(players=players), game_seed), acts[unit], mine, deal,
-                           _heldout(deal, seed, holdout))
-            replayed += 1
-    return out, replayed
+            out += _replay(game, actions, mine, deal, _heldout(deal, seed, holdout))
+            count += 1
+    return out, count
 
 
 def _replay(game: Game, actions, mine: set[int], deal: str, held: bool) -> list[Decision]:
     found = []
-    for seat, action, chips in actions:
-        if game.over or game.to_act != seat:  # a log the referee does not reproduce: keep what agreed
-            break
+    for seat, action, chips in replayed(game, actions):
         view = View(setup_for(game, seat), turn_for(game, seat, game.round, len(game.showdowns)),
                     {s for s in range(game.n) if game.folded[s]})
         line = Line()
@@ -147,8 +162,6 @@ def _replay(game: Game, actions, mine: set[int], deal: str, held: bool) -> list[
         decision = _decision(view, action, chips, line, seat in mine, deal, held)
         if decision is not None:
             found.append(decision)
-        kind, _, amount = action.partition("_")
-        game.play(kind, int(amount) if amount else 0)
     return found
 
 

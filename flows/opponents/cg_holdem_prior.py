@@ -20,10 +20,9 @@ from pathlib import Path
 
 from bots.cg_holdem.ranged import BINS, SITUATIONS, RangedBot, RangedConfig, _check_prior
 from engine.cg_holdem.judge import setup_for
-from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
 from engine.core.errors import BadValue, MissingFile, NotFound
-from flows.opponents.cg_holdem import _is
+from flows.opponents.cg_holdem import _is, logged_games, replayed
 
 MODEL, LOG = "model:", "log:"
 ACCEPTED = "model:ID[+ID...] (fitted models' logged games), log:NAME[+NAME...] (every logged game of those " \
@@ -69,25 +68,12 @@ def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tupl
     counts: dict[str, list[list[float]]] = {}
     games = 0
     for match_id in match_ids:
-        names = {(u, s): b for u, s, b in con.execute(
-            "SELECT unit, seat, bot FROM cgh_seats WHERE match_id = ?", [match_id]).fetchall()}
-        acts: dict[int, list] = {}
-        for unit, seat, action in con.execute(
-                "SELECT unit, seat, action FROM cgh_actions WHERE match_id = ? ORDER BY unit, hand, round",
-                [match_id]).fetchall():
-            acts.setdefault(unit, []).append((seat, action))
-        games_of = con.execute("SELECT unit, game_seed, players FROM cgh_games WHERE match_id = ? ORDER BY unit",
-                               [match_id]).fetchall()
-        for unit, game_seed, n in games_of:
-            seats = {s for s in range(n) if _named(names.get((unit, s), ""), players)}
+        for _, _, game, names, actions in logged_games(con, match_id):
+            seats = {s for s, name in names.items() if _named(name or "", players)}
             if not seats:
                 continue
-            game = Game(GameConfig(players=n), game_seed)
-            for seat, action in acts.get(unit, []):
-                if game.over or game.to_act != seat:
-                    break
-                kind, _, amount = action.partition("_")
-                game.play(kind, int(amount) if amount else 0)
+            for _ in replayed(game, actions):  # to the log's end, or where the referee disagrees
+                pass
             watch(game, seats, counts)
             games += 1
     return counts, games
