@@ -147,9 +147,8 @@ def match(
 
 # ---------------------------------------------------------------------------------- sweep
 def _run_sweep(spec, runner: str, workers: int | None, retry_failed: bool = False):
-    from flows.sweep import validate, with_runner
+    from flows.sweep import with_runner
 
-    validate(spec)  # again: a caller may not have
     prefect_local.ensure()  # a Prefect server that dies with this command (unless PREFECT_API_URL is set)
     total = spec.units * len(spec.plans())
     with _progress() as progress:
@@ -264,7 +263,7 @@ def sweep(
         fail("--retry-failed: only with --resume SWEEP; accepted: --resume SWEEP --retry-failed")
     if resume:
         spec = _resumed(spec, ctx, retry_failed=retry_failed)
-    validate(spec)  # before the flows' imports (Prefect, MLflow: seconds): a bad command is refused at once
+    validate(spec)  # once, before the flows' imports (Prefect, MLflow: seconds): a bad command is refused at once
     rule = _decision_rule(adapter.name, resume, until_decided, d1=d1, d0=d0, alpha=alpha, beta=beta)
     if rule is None:
         if json_:
@@ -308,12 +307,10 @@ def _sweep_until_decided(spec, rule, ctx: typer.Context, *, runner: str | None, 
     from typer._click.core import ParameterSource
 
     from flows.decide import defaults_for, describe, with_runner
-    from flows.sweep import validate
 
     found = defaults_for(spec.game)
     if not spec.sweep_id and ctx.get_parameter_source("chunk") is not ParameterSource.COMMANDLINE:
         spec = replace(spec, chunk_size=found.batch if found else 1000)  # a look after every chunk
-    validate(spec)
     prefect_local.ensure()
     with _progress() as progress:
         bar = progress.add_task(f"sweep {spec.game} {spec.bot} until decided", total=None)
@@ -640,7 +637,7 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
          seed: int = typer.Option(1, callback=checks.seed)):
     """The main job: a real sweep on the embedded defaults (the baseline - the bot's defaults or the
     submitted config - against a knob's values), then pick, export and report."""
-    from flows.sweep_spec import SweepSpec, baseline_for, parse_grid
+    from flows.sweep_spec import SweepSpec, baseline_for, parse_grid, validate
     from reports.sweep_report import build_report
 
     adapter = _adapter(game or _demo_game())
@@ -650,6 +647,7 @@ def demo(game: str = typer.Option(None, help="Contest to sweep (default: the fir
     chosen_bot = options.bot(adapter.bots, bot or default_bot, game=adapter.name).label
     spec = SweepSpec(game=adapter.name, bot=chosen_bot, units=hands, seed=seed, grid=chosen_grid,
                      baseline=baseline_for(adapter.name, chosen_bot))
+    validate(spec)
     started = time.perf_counter()
     outcome = _run_sweep(spec, "threads", None)
     _print_sweep(outcome, adapter.unit)
