@@ -1,57 +1,83 @@
 """Markdown rows from ranged_leagues.sh's JSON files: python -m bench.cg_holdem.ranged_table OUT [BOT].
 
-Heads-up: the bot's share of games won with the league's Wilson interval. Four seats: the mean
-finishing position from the finish score (position = 4 - 3 x score, so the interval maps
-over), and each pair's share of common games finishing ahead.
+Heads-up: the bot's share of games won with the league's Wilson interval. More seats: the mean
+finishing position from the finish score (position = n - (n - 1) x score for n players, so the
+interval maps over), and each pair's share of common games finishing ahead. A league whose JSON is
+still empty (running, or stopped before its end) is read from the hand log: its games so far.
+After the rows, the programs each league played: the version the league recorded (12 hex digits of
+sha256 over the program's files, bots.program.program_version), a commit if recorded, and the
+sha256 of the program's file in OUT/programs (or bench/cg_holdem/styles) when that file is the one played.
 """
 
+import hashlib
 import json
+import shlex
 import sys
 from pathlib import Path
 
-from engine.core.stats import wilson
+from bots.program import program_version
+
+STYLES = Path(__file__).parent / "styles"
+SEATS = {2: "heads-up", 3: "three seats", 4: "four seats"}
+
+
+def board(path: Path, out: Path) -> tuple[dict, bool]:
+    """The league's JSON document and whether it is unfinished (read from the hand log so far)."""
+    if path.stat().st_size:
+        return json.loads(path.read_text()), False
+    from flows.league_ratings import board_from_log
+
+    return board_from_log(path.stem, str(out / "handlog.duckdb")).to_json(), True
 
 
 def rows(out: Path, bot: str) -> list[str]:
-    lines = []
+    lines, played = [], {}
     for path in sorted(out.glob("*.json")):
-        if not path.stat().st_size:  # a league stopped before its end: its recorded games
-            lines += partial(out / "handlog.duckdb", path.stem, bot)
+        league, unfinished = board(path, out)
+        entries = {e["name"]: e for e in league["leaderboard"]}
+        if bot not in entries:
             continue
-        league = json.loads(path.read_text())
-        board = {e["name"]: e for e in league["leaderboard"]}
-        if bot not in board:
-            continue
-        me = board[bot]
-        if path.stem.startswith("hu-"):
-            other = next(n for n in board if n != bot)
-            lines.append(f"| heads-up vs {other} | {me['games']} | {me['measure']:.1%} "
+        played[path.stem] = league
+        n, me = len(entries), entries[bot]
+        table = SEATS.get(n, f"{n} seats") + (" (unfinished)" if unfinished else "")
+        if n == 2:
+            other = next(name for name in entries if name != bot)
+            lines.append(f"| {table} vs {other} | {me['games']} | {me['measure']:.1%} "
                          f"[{me['ci_low']:.1%}, {me['ci_high']:.1%}] | {me['faults']} |")
-        else:
-            for name, e in board.items():
-                pos = 4 - 3 * e["measure"]
-                lines.append(f"| four seats: {name} | {e['games']} | mean position {pos:.2f} "
-                             f"[{4 - 3 * e['ci_high']:.2f}, {4 - 3 * e['ci_low']:.2f}] | {e['faults']} |")
-            for p in league["pairs"]:
-                a, b = p["a"].split("@")[0], p["b"].split("@")[0]
-                if bot in (a, b):
-                    lines.append(f"| four seats: {a} ahead of {b} | {p['games']} | {p['value']:.1%} "
-                                 f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}] | |")
+            continue
+        for name, e in entries.items():
+            lines.append(f"| {table}: {name} | {e['games']} | mean position {n - (n - 1) * e['measure']:.2f} "
+                         f"[{n - (n - 1) * e['ci_high']:.2f}, {n - (n - 1) * e['ci_low']:.2f}] | {e['faults']} |")
+        for p in league["pairs"]:
+            a, b = p["a"].split("@")[0], p["b"].split("@")[0]
+            if bot in (a, b):
+                lines.append(f"| {table}: {a} ahead of {b} | {p['games']} | {p['value']:.1%} "
+                             f"[{p['ci_low']:.1%}, {p['ci_high']:.1%}] | |")
+    return lines + programs(out, played)
+
+
+def program_file(out: Path, name: str) -> Path:
+    """The file ranged_leagues.sh runs for an entrant (its `program`)."""
+    if name.startswith("style_"):
+        return STYLES / f"{name.removeprefix('style_')}.py"
+    return out / "programs" / f"{name}.py"
+
+
+def programs(out: Path, played: dict[str, dict]) -> list[str]:
+    """One line per league: each entrant's recorded version (and commit, if the JSON has one), with its
+    file's sha256 where the file ranged_leagues.sh names for it still hashes to that version."""
+    lines = []
+    for league, doc in played.items():
+        named = []
+        for e in doc["leaderboard"]:
+            commit = e.get("commit") or doc.get("commit")
+            text = f"{e['name']}@{e['version']}" + (f" commit {commit}" if commit else "")
+            file = program_file(out, e["name"])
+            if file.is_file() and program_version(f"python3 {shlex.quote(str(file))}") == e["version"]:
+                text += f" (sha256 {hashlib.sha256(file.read_bytes()).hexdigest()})"
+            named.append(text)
+        lines.append(f"{league}: " + ", ".join(named))
     return lines
-
-
-def partial(db: Path, league: str, bot: str) -> list[str]:
-    """A heads-up league's recorded games read from the hand log (Wilson interval on games won)."""
-    from flows.store import read_only
-
-    with read_only(str(db)) as con:
-        won, games = con.execute("SELECT sum(payoff), count(*) FROM league_seats WHERE league = ? "
-                                 "AND split_part(entrant, '@', 1) = ?", [league, bot]).fetchone()
-    if not games:
-        return []
-    p = wilson(won, games)
-    return [f"| heads-up vs {league.split(bot + '-', 1)[-1]} (stopped early) | {games} | {won / games:.1%} "
-            f"[{p.low:.1%}, {p.high:.1%}] | |"]
 
 
 def paired(before: Path, after: Path, league: str, bot: str = "ranged") -> str:
