@@ -137,6 +137,8 @@ def sweep_flow(spec: SweepSpec, db: str | None = None, track: bool = True,
                                  window=max_in_flight or 2 * worker_count(), failed=failed)
         except SweepFailed as exc:  # the run is Failed with the one-line reason (no traceback in the log)
             return Failed(message=str(exc), data=exc)
+        ids = [_match_id(sweep_id, i) for i in range(len(plans))]
+        failed = {match_id: failed[match_id] for match_id in ids if match_id in failed}  # config order, every run
         try:
             for index, _ in enumerate(plans):
                 match_id = _match_id(sweep_id, index)
