@@ -13,6 +13,8 @@ export MLFLOW_SERVER_ENABLE_JOB_EXECUTION="${MLFLOW_SERVER_ENABLE_JOB_EXECUTION:
 export CARDLAB_HOME="${CARDLAB_HOME:-$ROOT}"
 export NUMBA_CACHE_DIR="${NUMBA_CACHE_DIR:-$ROOT/.cache/numba}"
 export DASK_TEMPORARY_DIRECTORY="${DASK_TEMPORARY_DIRECTORY:-$ROOT/.cache/dask}"
+# one BLAS thread a process, as flows/settings.py sets it (cardlab's parallelism is its workers)
+export OPENBLAS_NUM_THREADS="${OPENBLAS_NUM_THREADS:-1}" MKL_NUM_THREADS="${MKL_NUM_THREADS:-1}"
 export UV_CACHE_DIR="${UV_CACHE_DIR:-$ROOT/.cache/uv}"
 export UV_PYTHON_DOWNLOADS=never UV_COMPILE_BYTECODE=1
 mkdir -p "$PREFECT_HOME" "$ROOT/.mlflow" "$ROOT/.cache"
