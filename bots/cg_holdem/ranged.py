@@ -289,6 +289,11 @@ class RangedConfig(Ranged):
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
     call_realize: float = ranged(0.85, 0.0, 1.0)  # heads-up preflop: the share of equity a call of a raise keeps
     folds_in_range: float = ranged(1.0, 0.0, 1.0)  # preflop fold guess: 1 = the bottom of its range, 0 = of all hands
+    # a hand left heads-up while 3-4 stacks are live (the finish pays by place, not by chips):
+    live_bluff: float = ranged(1.0, 0.0, 2.0)  # x the preflop re-raise bluff's fold guess there; 0 = no bluff
+    live_realize: float = ranged(1.0, 0.0, 1.0)  # x call_realize there (a call of a raise keeps less)
+    live_implied: float = ranged(0.04, 0.0, 0.5)  # equity off a preflop call's threshold there (heads-up: 0.04)
+    icm_share: float = ranged(0.6, 0.05, 1.0)  # 3-4 live stacks: a call of this share of my chips is weighed by ICM
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -574,17 +579,19 @@ class RangedBot(Player):
             if pct >= 1 - share and view.min_bet:
                 return self._raise_to(view, c.open_size_bb * view.bb)
             return view.passive()
-        if view.call >= view.stack or view.call >= 0.6 * (view.stack + view.mine):
+        multi = len(self.live(view)) > 2
+        if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
         reraise = 3 * max(view.turn.chips) - view.mine
-        realize = c.call_realize if heads_up else 1.0
+        realize = (c.call_realize * (c.live_realize if multi else 1.0)) if heads_up else 1.0
         if (heads_up and self.bets == 1 and view.min_bet
-                and self._bluff_pays(view, eq, reraise, 1.0, "fold_3bet", realize)):
+                and self._bluff_pays(view, eq, reraise, c.live_bluff if multi else 1.0, "fold_3bet", realize)):
             return self._raise_to(view, 3 * max(view.turn.chips))
-        if eq * realize >= view.pot_odds() + c.call_margin - (0.04 if heads_up else 0.0):  # heads-up: some implied odds
+        implied = (c.live_implied if multi else 0.04) if heads_up else 0.0  # heads-up: some implied odds
+        if eq * realize >= view.pot_odds() + c.call_margin - implied:
             return "CALL"
         return view.passive()
 
@@ -614,7 +621,7 @@ class RangedBot(Player):
             if self._bluff_pays(view, eq, size * view.pot, 1.0):
                 return view.pot_bet(size)
             return "CHECK"
-        if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= 0.6 * view.stack):
+        if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= c.icm_share * view.stack):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)

@@ -1,0 +1,53 @@
+"""The ranged bot in a hand left heads-up while 3-4 stacks are live (issue 32): the finish is paid by
+place, so the heads-up rules (call_realize, implied odds, the re-raise bluff) have their own knobs
+there, and a call of ``icm_share`` of the stack is weighed by ICM. At a heads-up table they change nothing."""
+
+from bots.cg_holdem import BOTS
+from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from engine.cg_holdem.protocol import Setup, Turn
+
+
+def four_seat_bb(hole: tuple[int, int], raise_to: int = 50, **config):
+    """The big blind (seat 3) at four live stacks facing seat 1's open after seat 0 and the small blind folded."""
+    b = BOTS["ranged"].make(RangedConfig(**config))
+    b.start(Setup(5, 10, 10, 2, 2400, 1, 4, 3))
+    b.new_game(5)
+    actions = ((1, 1, 0, "FOLD", ()), (1, 1, 1, f"BET_{raise_to}", ()), (1, 1, 2, "FOLD", ()))
+    turn = Turn(2, 1, (2400, 2400 - raise_to, 2395, 2390), (0, raise_to, 5, 10), (), hole, actions, (),
+                ("CALL", "ALL-IN", f"BET_{2 * raise_to}", "FOLD"))
+    return b, turn
+
+
+def heads_up_bb(hole: tuple[int, int], **config) -> str:
+    b = BOTS["ranged"].make(RangedConfig(**config))
+    b.start(Setup(5, 10, 10, 2, 2400, 1, 2, 1))
+    b.new_game(5)
+    turn = Turn(2, 1, (2350, 2390), (50, 10), (), hole, ((1, 1, 0, "BET_45", ()),), (),
+                ("CALL", "ALL-IN", "BET_80", "FOLD"))
+    return b.act(turn)
+
+
+HANDS = COMBOS[::37]
+
+
+def test_a_call_that_keeps_less_at_four_live_stacks_is_made_with_fewer_hands():
+    def calls(**config) -> int:
+        return sum(b.act(t) == "CALL" for b, t in (four_seat_bb(h, fold_equity=0.0, **config) for h in HANDS))
+
+    assert calls(live_realize=0.7, live_implied=0.0) < calls()
+
+
+def test_the_live_knobs_leave_a_heads_up_table_as_it_was():
+    tight = dict(live_realize=0.5, live_implied=0.0, live_bluff=0.0, icm_share=0.1)
+    assert [heads_up_bb(h, **tight) for h in HANDS] == [heads_up_bb(h) for h in HANDS]
+
+
+def test_a_call_of_a_large_share_of_the_stack_is_weighed_by_icm_at_four_live_stacks():
+    weighed = []
+    for share in (0.6, 0.3):
+        b, turn = four_seat_bb(COMBOS[500], raise_to=1000, icm_share=share)  # a call of 990 of 2400
+        b._call_allin_with = lambda view, eq, seen=weighed, share=share: seen.append(share) or False
+        answer = b.act(turn)
+        if share == 0.3:
+            assert answer == "FOLD"  # the ICM check (here a spy saying no) decides alone
+    assert weighed == [0.3]
