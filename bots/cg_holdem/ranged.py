@@ -293,7 +293,10 @@ class RangedConfig(Ranged):
     live_bluff: float = ranged(1.0, 0.0, 2.0)  # x the preflop re-raise bluff's fold guess there; 0 = no bluff
     live_realize: float = ranged(1.0, 0.0, 1.0)  # x call_realize there (a call of a raise keeps less)
     live_implied: float = ranged(0.04, 0.0, 0.5)  # equity off a preflop call's threshold there (heads-up: 0.04)
+    live_margin: float = ranged(0.0, -1.0, 1.0)  # 3-4 live stacks: added to call_margin (any call, pre- or postflop)
     icm_share: float = ranged(0.6, 0.05, 1.0)  # 3-4 live stacks: a call of this share of my chips is weighed by ICM
+    icm_reraised: float = ranged(0.0, 0.0, 1.0)  # 1: 3-4 live stacks, a call of a re-raise of my raise is weighed
+    # by ICM as if all in (those pots go all in: the bot's deep busts were re-raise, four-bet, call, flop all-in)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -585,13 +588,15 @@ class RangedBot(Player):
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
+        if multi and c.icm_reraised and view.me in self.raisers:
+            return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         reraise = 3 * max(view.turn.chips) - view.mine
         realize = (c.call_realize * (c.live_realize if multi else 1.0)) if heads_up else 1.0
         if (heads_up and self.bets == 1 and view.min_bet
                 and self._bluff_pays(view, eq, reraise, c.live_bluff if multi else 1.0, "fold_3bet", realize)):
             return self._raise_to(view, 3 * max(view.turn.chips))
         implied = (c.live_implied if multi else 0.04) if heads_up else 0.0  # heads-up: some implied odds
-        if eq * realize >= view.pot_odds() + c.call_margin - implied:
+        if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0) - implied:
             return "CALL"
         return view.passive()
 
@@ -621,13 +626,14 @@ class RangedBot(Player):
             if self._bluff_pays(view, eq, size * view.pot, 1.0):
                 return view.pot_bet(size)
             return "CHECK"
-        if view.call >= view.stack or (len(self.live(view)) > 2 and view.call >= c.icm_share * view.stack):
+        multi = len(self.live(view)) > 2
+        if view.call >= view.stack or (multi and view.call >= c.icm_share * view.stack):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)
         if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
             return view.pot_bet(1.0)
-        if eq >= view.pot_odds() + c.call_margin:
+        if eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
             return "CALL"
         return "FOLD"
 

@@ -1,10 +1,12 @@
-"""The ranged bot in a hand left heads-up while 3-4 stacks are live (issue 32): the finish is paid by
-place, so the heads-up rules (call_realize, implied odds, the re-raise bluff) have their own knobs
-there, and a call of ``icm_share`` of the stack is weighed by ICM. At a heads-up table they change nothing."""
+"""The ranged bot while 3-4 stacks are live (issue 32): the finish is paid by place, so the heads-up
+rules (call_realize, implied odds, the re-raise bluff) have their own knobs there, calls can need more
+equity (live_margin), a call of ``icm_share`` of the stack or of a re-raise of my raise (icm_reraised)
+is weighed by ICM. At a heads-up table they change nothing."""
 
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.ranged import COMBOS, RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
+from engine.core.cards import card
 
 
 def four_seat_bb(hole: tuple[int, int], raise_to: int = 50, **config):
@@ -35,10 +37,11 @@ def test_a_call_that_keeps_less_at_four_live_stacks_is_made_with_fewer_hands():
         return sum(b.act(t) == "CALL" for b, t in (four_seat_bb(h, fold_equity=0.0, **config) for h in HANDS))
 
     assert calls(live_realize=0.7, live_implied=0.0) < calls()
+    assert calls(live_margin=0.1) < calls()
 
 
 def test_the_live_knobs_leave_a_heads_up_table_as_it_was():
-    tight = dict(live_realize=0.5, live_implied=0.0, live_bluff=0.0, icm_share=0.1)
+    tight = dict(live_realize=0.5, live_implied=0.0, live_bluff=0.0, icm_share=0.1, live_margin=0.2, icm_reraised=1)
     assert [heads_up_bb(h, **tight) for h in HANDS] == [heads_up_bb(h) for h in HANDS]
 
 
@@ -51,3 +54,19 @@ def test_a_call_of_a_large_share_of_the_stack_is_weighed_by_icm_at_four_live_sta
         if share == 0.3:
             assert answer == "FOLD"  # the ICM check (here a spy saying no) decides alone
     assert weighed == [0.3]
+
+
+def test_a_call_of_a_re_raise_of_my_raise_is_weighed_by_icm_when_asked():
+    weighed = []
+    for on in (0.0, 1.0):
+        b = BOTS["ranged"].make(RangedConfig(icm_reraised=on))
+        b.start(Setup(5, 10, 10, 2, 2400, 1, 4, 1))
+        b.new_game(5)
+        actions = ((1, 1, 0, "FOLD", ()), (1, 1, 1, "BET_50", ()), (1, 1, 2, "FOLD", ()), (1, 1, 3, "BET_150", ()))
+        turn = Turn(2, 1, (2400, 2350, 2395, 2240), (0, 50, 5, 160), (), (card(0, 5), card(1, 0)), actions, (),
+                    ("CALL", "ALL-IN", "BET_330", "FOLD"))  # seven-deuce facing a re-raise of its open
+        b._call_allin_with = lambda view, eq, seen=weighed, on=on: seen.append(on) or True
+        answer = b.act(turn)
+        if on:
+            assert answer == "CALL"  # the ICM check (a spy saying yes) decides, even with seven-deuce
+    assert weighed == [1.0]
