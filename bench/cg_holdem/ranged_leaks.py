@@ -2,7 +2,8 @@
 hands end (who folded on which street, or a showdown), by position (small blind / big blind) and by
 the players' lines (their aggressive and passive actions per street), over the same games
 ranged_paired plays. With 3-4 seats (opponents separated by '/') the position is BB, SB, BTN or EP
-(earlier) and ``dealt`` counts the players dealt into the hand.
+(earlier) and ``dealt`` counts the players dealt into the hand; ``chips`` is the net in chips and ``level``
+the blind level (hand // 10), summed by level and players dealt in at 3-4 seats.
 
     python -m bench.cg_holdem.ranged_leaks --against aggressive --games 100 ranged
     python -m bench.cg_holdem.ranged_leaks --against style:lag --games 100 ranged@HEAD --top 15
@@ -19,6 +20,7 @@ import polars as pl
 
 from bench.cg_holdem.ranged_paired import maker
 from engine.cg_holdem import judge
+from engine.cg_holdem.rules import HANDS_PER_LEVEL
 
 STREETS = "pftr"
 
@@ -67,7 +69,8 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
         else:
             end = f"{'I' if fold[0] == me else 'they'} fold {STREETS[fold[1]]}"
         line = " ".join(f"{STREETS[k]}:{''.join(s)}" for k, s in enumerate(lines.get((unit, hand), [])) if s)
-        rows.append({"unit": unit, "hand": hand, "net_bb": (won - put_in) / big_blind,
+        rows.append({"unit": unit, "hand": hand, "net_bb": (won - put_in) / big_blind, "chips": won - put_in,
+                     "level": hand // HANDS_PER_LEVEL,
                      "position": _position(me, bb_seat, sb_seat, dealer), "end": end, "line": line,
                      "dealt": dealt[(unit, hand)], "game_won": payoff[unit]})
     return pl.DataFrame(rows)
@@ -78,11 +81,11 @@ def _position(me: int, bb_seat: int, sb_seat: int, dealer: int) -> str:
     return "BB" if me == bb_seat else "SB" if me == sb_seat else "BTN" if me == dealer else "EP"
 
 
-def summary(rows: pl.DataFrame, by: list[str], top: int) -> pl.DataFrame:
-    """Net big blinds summed per group, the biggest losses first."""
-    return (rows.group_by(by).agg(hands=pl.len(), net_bb=pl.col("net_bb").sum().round(1),
-                                  per_hand=pl.col("net_bb").mean().round(2))
-            .sort("net_bb").head(top))
+def summary(rows: pl.DataFrame, by: list[str], top: int, value: str = "net_bb") -> pl.DataFrame:
+    """Net big blinds (or ``value``: chips) summed per group, the biggest losses first."""
+    return (rows.group_by(by).agg(hands=pl.len(), **{value: pl.col(value).sum().round(1)},
+                                  per_hand=pl.col(value).mean().round(2))
+            .sort(value).head(top))
 
 
 def main(argv=None) -> None:
@@ -100,6 +103,8 @@ def main(argv=None) -> None:
     with pl.Config(tbl_rows=60, fmt_str_lengths=60, tbl_hide_dataframe_shape=True):
         if rows["dealt"].max() > 2:
             print(summary(rows, ["dealt", "position"], 20))
+            # chips, not big blinds: the blinds double every 10 hands, so big blinds hide the later levels' stakes
+            print(summary(rows, ["level", "dealt"], 20, "chips").sort("level", "dealt"))
         print(summary(rows, ["position", "end"], 20))
         print(summary(rows, ["position", "line"], args.top))
 

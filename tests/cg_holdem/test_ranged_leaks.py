@@ -22,3 +22,6 @@ def test_four_seat_rows_carry_roles_and_players_dealt_in():
     by_role = summary(rows, ["dealt", "position"], 20)
     assert by_role["hands"].sum() == len(rows)
     assert abs(by_role["net_bb"].sum() - rows["net_bb"].sum()) < 0.1 * len(by_role)  # each sum rounded to 0.1
+    by_level = summary(rows, ["level", "dealt"], 40, "chips")
+    assert by_level["chips"].sum() == rows["chips"].sum()  # whole chips: no rounding
+    assert (rows["level"] == rows["hand"] // 10).all()
