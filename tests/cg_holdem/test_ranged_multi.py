@@ -30,19 +30,25 @@ def heads_up_bb(hole: tuple[int, int], **config) -> str:
 
 
 HANDS = COMBOS[::37]
+# the knobs set to play a hand left heads-up at 3-4 live stacks by the heads-up rules (the default before 3-4
+# live stacks had their own)
+AS_HEADS_UP = dict(live_realize=1.0, live_implied=0.04, live_bluff=1.0, live_margin=0.0, icm_reraised=0.0)
 
 
 def test_a_call_that_keeps_less_at_four_live_stacks_is_made_with_fewer_hands():
     def calls(**config) -> int:
         return sum(b.act(t) == "CALL" for b, t in (four_seat_bb(h, fold_equity=0.0, **config) for h in HANDS))
 
-    assert calls(live_realize=0.7, live_implied=0.0) < calls()
-    assert calls(live_margin=0.1) < calls()
+    assert calls(**{**AS_HEADS_UP, "live_realize": 0.7, "live_implied": 0.0}) < calls(**AS_HEADS_UP)
+    assert calls(**{**AS_HEADS_UP, "live_margin": 0.1}) < calls(**AS_HEADS_UP)
+    assert calls() < calls(**AS_HEADS_UP)  # the default calls tighter there than heads-up rules
 
 
 def test_the_live_knobs_leave_a_heads_up_table_as_it_was():
     tight = dict(live_realize=0.5, live_implied=0.0, live_bluff=0.0, icm_share=0.1, live_margin=0.2, icm_reraised=1)
-    assert [heads_up_bb(h, **tight) for h in HANDS] == [heads_up_bb(h) for h in HANDS]
+    as_heads_up = [heads_up_bb(h, **AS_HEADS_UP) for h in HANDS]
+    assert [heads_up_bb(h, **tight) for h in HANDS] == as_heads_up
+    assert [heads_up_bb(h) for h in HANDS] == as_heads_up
 
 
 def test_a_call_of_a_large_share_of_the_stack_is_weighed_by_icm_at_four_live_stacks():
