@@ -72,9 +72,13 @@ class MixtureConfig(Ranged):
     gate_every: int = ranged(25, 1, 1_000_000)  # concentration multiplier; hands between re-draws
     gate_top: float = ranged(0.9, 0.0, 1.0)  # the gate acts only while the sharpest step bucket (and any beyond)
     # holds this much of the posterior: against servers the banks span, raises pay and teach
-    gate_default: str = one_of("safe", ("passive", "safe"))  # a doubtful raise's replacement: call/check, or the
-    # safe (CFR+) strategy's most likely action in that row. These gate defaults beat the gate off on held-out
-    # servers, heldout3-5: +0.070 [+0.007, +0.134] per-server ratio (docs/twocarddraw-strength.md, 2026-11-28)
+    gate_default: str = one_of("safe", ("passive", "safe", "drawn"))  # a doubtful raise's replacement: call/check,
+    # or the safe (CFR+) strategy's most likely action in that row. These gate defaults beat the gate off on held-out
+    # servers, heldout3-5: +0.070 [+0.007, +0.134] per-server ratio (docs/twocarddraw-strength.md, 2026-11-28).
+    # "drawn": the safe action, unless the gate's draws value the mean's doubtful bets (or raises) higher on average
+    gate_weigh: str = one_of("bets", ("bets", "both"))  # what "drawn" weighs: the round-2 bets alone, or the raises
+    # too (both: worse on tuning-far, 2026-11-28)
+    gate_bet_share: float = ranged(-1.0, -1.0, 1.0)  # the share a round-2 bet needs (-1: gate_share, as raises)
 
     def __post_init__(self):
         super().__post_init__()

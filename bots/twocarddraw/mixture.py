@@ -33,6 +33,12 @@ from engine.twocarddraw import rules as R
 GATED_ROWS = np.ones(R.N_PLAYER_ROWS, dtype=bool)
 GATED_ROWS[:R.N_HANDS] = False
 GATED_ROWS[R.PLAYER_DRAW_BASE:R.PLAYER_ROUND2_BASE] = False
+# Of those, the round-2 rows with no bet to face (bet or check): gate_default="drawn" weighs them apart from raises,
+# since the bets the gate blocked were most of what the default missed on sharp servers.
+BET_ROWS = np.zeros(R.N_PLAYER_ROWS, dtype=bool)
+BET_ROWS[R.PLAYER_ROUND2_BASE:] = (np.arange(R.N_ROUND2_ROWS) // R.N_HANDS) % (R.MAX_BETS + 1) == 0
+# (doubtful bets, doubtful raises) kept as the mean's best response plays them, safest first: ties keep it
+TRUSTS = ((False, False), (True, False), (False, True), (True, True))
 
 
 @kernel
@@ -63,7 +69,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
 
     def prepare_offline(self, bet1: int, bet2: int) -> None:
         self._banks(R.BetSizes(bet1, bet2))
-        if self.config.gate_draws and self.config.gate_default == "safe":
+        if self.config.gate_draws and self.config.gate_default != "passive":
             self._safe_actions(R.BetSizes(bet1, bet2))
 
     def _safe_actions(self, bets: R.BetSizes | None = None) -> np.ndarray:
@@ -106,6 +112,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         # components of the statement's sharpest step bucket and beyond: a server the banks may not reach
         self.top_bucket = np.arange(len(self.alpha)) // len(levels) >= c.buckets - 1
         self.gate_fallback = None  # the safe strategy's actions, loaded the first time the safe default gates a row
+        self.gate_servers: list[np.ndarray] = []  # gate_default="drawn": the gate's last posterior draws
+        self.gate_trust = np.zeros(2, dtype=bool)  # and whether its doubtful bets / raises play the mean's action
         self.means = self._posterior_means()
         self.resolve()
 
@@ -157,11 +165,43 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         c = self.config
         drawn = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
         raises = np.zeros(R.N_PLAYER_ROWS)
+        self.gate_servers = []
         for _ in range(c.gate_draws):
-            self.evaluator.solve(np.ascontiguousarray(self._draw_server(c.gate_scale)), policy=drawn)
+            server = np.ascontiguousarray(self._draw_server(c.gate_scale))
+            self.evaluator.solve(server, policy=drawn)
             raises += drawn == R.RAISE
+            if c.gate_default == "drawn":
+                self.gate_servers.append(server)
         self.raise_share = raises / c.gate_draws
         self.raise_share[~GATED_ROWS] = 1.0
+        if c.gate_default == "drawn":
+            self._weigh_doubts()
+
+    def _weigh_doubts(self) -> None:
+        """gate_default="drawn": for the doubtful bets and (gate_weigh="both"), apart, the doubtful raises, play
+        the posterior mean's action or the safe one, whichever combination is worth more averaged over the gate's
+        draws. Decided when the draws are renewed (every `gate_every` hands), on the policy of that moment."""
+        c = self.config
+        if self.gate_fallback is None:
+            self.gate_fallback = self._safe_actions()
+        doubtful = self._doubtful()
+        groups = (doubtful & BET_ROWS, doubtful & ~BET_ROWS)
+        best = -np.inf
+        for trust in TRUSTS[:2] if c.gate_weigh == "bets" else TRUSTS:
+            policy = self.policy.copy()
+            for group, kept in zip(groups, trust, strict=True):
+                if not kept:
+                    policy[group] = self.gate_fallback[group]
+            value = np.mean([self.evaluator.follow(server, policy) for server in self.gate_servers])
+            if value > best + 1e-12:
+                best, self.gate_trust[:] = value, trust
+
+    def _doubtful(self) -> np.ndarray:
+        """Rows where the mean's best response raises (or bets) with too few draws' best responses agreeing:
+        gate_share of them, or for round-2 bets gate_bet_share when set (>= 0)."""
+        c = self.config
+        share = c.gate_share if c.gate_bet_share < 0 else np.where(BET_ROWS, c.gate_bet_share, c.gate_share)
+        return (self.policy == R.RAISE) & (self.raise_share < share)
 
     def _gate(self) -> None:
         """Evidence-gated exploitation: a raise (or bet) the posterior mean's best response makes is
@@ -175,9 +215,11 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             return  # the banks span this server: exploiting (and learning from) raises pays
         if self.raise_share is None or self.hands_seen % c.gate_every == 0:
             self._update_gate()
-        if c.gate_default == "safe" and self.gate_fallback is None:
+        if c.gate_default != "passive" and self.gate_fallback is None:
             self.gate_fallback = self._safe_actions()
-        doubtful = (self.policy == R.RAISE) & (self.raise_share < c.gate_share)
+        doubtful = self._doubtful()
+        if c.gate_default == "drawn":  # the draws vouched for these doubts when last renewed
+            doubtful &= ~np.where(BET_ROWS, self.gate_trust[0], self.gate_trust[1])
         self.policy[doubtful] = R.CALL if self.gate_fallback is None else self.gate_fallback[doubtful]
 
     def _hedge(self, probs: np.ndarray, value: float) -> None:
