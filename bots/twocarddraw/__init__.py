@@ -76,8 +76,8 @@ class MixtureConfig(Ranged):
     # or the safe (CFR+) strategy's most likely action in that row. These gate defaults beat the gate off on held-out
     # servers, heldout3-5: +0.070 [+0.007, +0.134] per-server ratio (docs/twocarddraw-strength.md, 2026-11-28).
     # "drawn": the safe action, unless the gate's draws value the mean's doubtful bets (or raises) higher on average
-    gate_weigh: str = one_of("bets", ("bets", "both"))  # what "drawn" weighs: the round-2 bets alone, or the raises
-    # too (both: worse on tuning-far, 2026-11-28)
+    # (worse on tuning-far and sharp generated servers, as gate_bet_share=0.5: docs/twocarddraw-strength.md)
+    gate_weigh: str = one_of("bets", ("bets", "both"))  # what "drawn" weighs: the round-2 bets alone, or the raises too
     gate_bet_share: float = ranged(-1.0, -1.0, 1.0)  # the share a round-2 bet needs (-1: gate_share, as raises)
 
     def __post_init__(self):
