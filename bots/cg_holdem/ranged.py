@@ -273,6 +273,9 @@ class RangedConfig(Ranged):
     safety_ms: float = ranged(30.0, 1.0, 1000.0)  # exported program only: Monte Carlo stops past this
     push_below_bb: float = ranged(10.0, 0.0, MAX_BB)  # heads-up first in at or under this: the chart pushes or folds
     shove_below_bb: float = ranged(12.0, 0.0, MAX_BB)  # 3-4 seats first in at or under this: push or fold by ICM EV
+    # two live stacks, facing a raise (not all in) at or under this depth: re-shove the chart's calling hands, fold
+    # the rest, no flat call (issue 32's final heads-ups; 0 = off, as before)
+    reshove_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     open_hu: float = ranged(0.75, 0.0, 1.0)  # heads-up: share of hands opened first in
     open_multi: float = ranged(0.45, 0.0, 1.0)  # one player behind: share opened (x0.7 per extra player)
     open_size_bb: float = ranged(2.5, 1.0, MAX_BB)  # open raise to this many big blinds
@@ -586,6 +589,8 @@ class RangedBot(Player):
         multi = len(self.live(view)) > 2
         if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
+        if heads_up and not multi and eff <= c.reshove_below_bb:
+            return "ALL-IN" if CALL_DEPTH[view.hand_class] >= eff and view.can("ALL-IN") else view.passive()
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
