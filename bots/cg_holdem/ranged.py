@@ -299,6 +299,11 @@ class RangedConfig(Ranged):
     live_implied: float = ranged(0.0, 0.0, 0.5)  # equity off a preflop call's threshold there (heads-up: 0.04)
     live_margin: float = ranged(0.05, -1.0, 1.0)  # 3-4 live stacks: added to call_margin (any call, pre- or postflop)
     icm_share: float = ranged(0.6, 0.05, 1.0)  # 3-4 live stacks: a call of this share of my chips is weighed by ICM
+    # 3-4 live stacks, facing a lone first raise from a seat whose observed raise-first share (pfr) is at least this:
+    # the call and re-raise bluff are weighed as heads-up, not by the live_* settings (a stealer's opens are wide;
+    # issue 32: the bot folded 70-80% of its blinds to style lag's opens; 0 = off, as before)
+    steal_pfr: float = ranged(0.0, 0.0, 1.0)
+    steal_bluff: float = ranged(1.0, 0.0, 2.0)  # x the re-raise bluff's fold guess in that spot (0 = call or fold)
     icm_reraised: float = ranged(1.0, 0.0, 1.0)  # 1: 3-4 live stacks, a call of a re-raise of my raise is weighed
     # by ICM as if all in (those pots go all in: the bot's deep busts were re-raise, four-bet, call, flop all-in)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
@@ -596,15 +601,23 @@ class RangedBot(Player):
             return self._raise_to(view, 3 * max(view.turn.chips))
         if multi and c.icm_reraised and view.me in self.raisers:
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
+        steal = multi and heads_up and self.bets == 1 and self._stealer(view.opponents[0])
+        live = multi and not steal  # a stealer's open is played as heads-up
         reraise = 3 * max(view.turn.chips) - view.mine
-        realize = (c.call_realize * (c.live_realize if multi else 1.0)) if heads_up else 1.0
+        realize = (c.call_realize * (c.live_realize if live else 1.0)) if heads_up else 1.0
+        respect = c.live_bluff if live else c.steal_bluff if steal else 1.0
         if (heads_up and self.bets == 1 and view.min_bet
-                and self._bluff_pays(view, eq, reraise, c.live_bluff if multi else 1.0, "fold_3bet", realize)):
+                and self._bluff_pays(view, eq, reraise, respect, "fold_3bet", realize)):
             return self._raise_to(view, 3 * max(view.turn.chips))
-        implied = (c.live_implied if multi else 0.04) if heads_up else 0.0  # heads-up: some implied odds
-        if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0) - implied:
+        implied = (c.live_implied if live else 0.04) if heads_up else 0.0  # heads-up: some implied odds
+        if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if live else 0.0) - implied:
             return "CALL"
         return view.passive()
+
+    def _stealer(self, seat: int) -> bool:
+        """``seat`` raises first in at least ``steal_pfr`` of its hands as observed (off at 0)."""
+        c = self.config
+        return bool(c.steal_pfr) and self.seen[seat].freq("pfr", c.prior_weight) >= c.steal_pfr
 
     def _raise_to(self, view: View, total: float) -> str:
         """Raise my chips in this hand to ``total``; an all-in when that commits most of the stack."""
