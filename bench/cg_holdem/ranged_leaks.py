@@ -3,7 +3,10 @@ hands end (who folded on which street, or a showdown), by position (small blind 
 the players' lines (their aggressive and passive actions per street), over the same games
 ranged_paired plays. With 3-4 seats (opponents separated by '/') the position is BB, SB, BTN or EP
 (earlier) and ``dealt`` counts the players dealt into the hand; ``chips`` is the net in chips and ``level``
-the blind level (hand // 10), summed by level and players dealt in at 3-4 seats.
+the blind level (hand // 10), summed by level and players dealt in at 3-4 seats. There each hand also names
+``opener`` (the line-up entry, ``i:NAME``, that raised first preflop before the bot acted, else ``none``), ``answer``
+(the bot's first preflop action) and ``taker`` (the entry that won the most chips in the hand): where the bot's
+losses go and how it answers each opponent's opens.
 
     python -m bench.cg_holdem.ranged_leaks --against aggressive --games 100 ranged
     python -m bench.cg_holdem.ranged_leaks --against style:lag --games 100 ranged@HEAD --top 15
@@ -34,8 +37,11 @@ def _letter(action: str) -> str:
 def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> pl.DataFrame:
     """One row per hand the candidate (line-up member 0) was dealt into: its net chips in big
     blinds, position, how the hand ended and both lines; ``won`` is the game's finish score."""
-    log = judge.play_chunk([maker(e) for e in [candidate, *against]], seed=seed, first=0, count=games)
+    entries = [candidate, *against]
+    log = judge.play_chunk([maker(e) for e in entries], seed=seed, first=0, count=games,
+                           names=["me", *(f"{i}:{e}" for i, e in enumerate(against, 1))])
     ev = log.events.columns
+    name = dict(zip(zip(ev["seats"]["unit"], ev["seats"]["seat"], strict=True), ev["seats"]["bot"], strict=True))
     primary = dict(zip(ev["games"]["unit"], ev["games"]["primary_seat"], strict=True))
     payoff = dict(zip(range(games), log.payoffs, strict=True))
     hands = pl.DataFrame(dict(ev["hands"])).filter(~pl.col("cancelled"))
@@ -43,11 +49,18 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
     acts = pl.DataFrame(dict(ev["actions"])).sort("unit", "hand", "round")
     lines: dict[tuple[int, int], list[list[str]]] = {}
     folder: dict[tuple[int, int], tuple[int, int]] = {}
+    opened: dict[tuple[int, int], list[str]] = {}  # [opener, the bot's first preflop action after the open]
     for unit, hand, seat, action, street in acts.select("unit", "hand", "seat", "action", "street").iter_rows():
         if action == "NONE":
             continue
         streets = lines.setdefault((unit, hand), [[], [], [], []])
         letter = _letter(action)
+        if street == 0:
+            spot = opened.setdefault((unit, hand), ["none", ""])
+            if seat == primary[unit] and not spot[1]:
+                spot[1] = letter
+            if letter in "BA" and spot[0] == "none" and not spot[1]:
+                spot[0] = name[(unit, seat)]
         streets[street].append(letter if seat == primary[unit] else letter.lower())
         if letter == "F":
             folder[(unit, hand)] = (seat, street)
@@ -56,6 +69,8 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
     bb = dict(zip(zip(hands["unit"], hands["hand"], strict=True),
                   hands.select("big_blind", "bb_seat", "sb_seat", "dealer", "showdown").iter_rows(), strict=True))
     dealt = {(u, h): n for u, h, n in seats.filter(pl.col("cards") != "").group_by("unit", "hand").len().iter_rows()}
+    taker = {(u, h): name[(u, s)] for u, h, s in seats.with_columns(net=pl.col("won") - pl.col("put_in"))
+             .sort("net", descending=True).group_by("unit", "hand").first().select("unit", "hand", "seat").iter_rows()}
     for unit, hand, put_in, won, cards in mine.select("unit", "hand", "put_in", "won", "cards").iter_rows():
         if (unit, hand) not in bb or not cards:
             continue
@@ -72,7 +87,9 @@ def hand_rows(candidate: str, against: list[str], *, games: int, seed: int) -> p
         rows.append({"unit": unit, "hand": hand, "net_bb": (won - put_in) / big_blind, "chips": won - put_in,
                      "level": hand // HANDS_PER_LEVEL,
                      "position": _position(me, bb_seat, sb_seat, dealer), "end": end, "line": line,
-                     "dealt": dealt[(unit, hand)], "game_won": payoff[unit]})
+                     "dealt": dealt[(unit, hand)], "game_won": payoff[unit],
+                     "opener": opened.get((unit, hand), ["none"])[0], "answer": opened.get((unit, hand), ["", ""])[1],
+                     "taker": taker[(unit, hand)]})
     return pl.DataFrame(rows)
 
 
@@ -105,6 +122,9 @@ def main(argv=None) -> None:
             print(summary(rows, ["dealt", "position"], 20))
             # chips, not big blinds: the blinds double every 10 hands, so big blinds hide the later levels' stakes
             print(summary(rows, ["level", "dealt"], 20, "chips").sort("level", "dealt"))
+            multi = rows.filter(pl.col("dealt") > 2)
+            print(summary(multi.filter(pl.col("net_bb") < 0), ["taker"], 10))  # who takes the bot's losses there
+            print(summary(multi, ["opener", "position", "answer"], 60).sort("opener", "position", "answer"))
         print(summary(rows, ["position", "end"], 20))
         print(summary(rows, ["position", "line"], args.top))
 

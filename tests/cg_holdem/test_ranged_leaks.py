@@ -25,3 +25,16 @@ def test_four_seat_rows_carry_roles_and_players_dealt_in():
     by_level = summary(rows, ["level", "dealt"], 40, "chips")
     assert by_level["chips"].sum() == rows["chips"].sum()  # whole chips: no rounding
     assert (rows["level"] == rows["hand"] // 10).all()
+
+
+def test_four_seat_rows_name_the_opener_the_bots_answer_and_who_took_the_chips():
+    rows = hand_rows("ranged", ["station", "pushfold", "station"], games=2, seed=32)
+    entries = {"none", "1:station", "2:pushfold", "3:station"}
+    assert set(rows["opener"]) <= entries and len(set(rows["opener"])) > 1
+    assert set(rows["taker"]) <= entries - {"none"} | {"me"}
+    assert set(rows["answer"]) <= {"", "B", "C", "K", "F", "A"}
+    # a hand the bot won chips in was taken by it; one it lost, by someone else
+    assert (rows.filter(rows["net_bb"] > 0)["taker"] == "me").all()
+    assert (rows.filter(rows["net_bb"] < 0)["taker"] != "me").all()
+    # an opponent's open before the bot acted: the bot then had an action to answer it with
+    assert (rows.filter(rows["opener"] != "none")["answer"] != "").all()
