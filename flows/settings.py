@@ -25,7 +25,7 @@ from pathlib import Path
 from engine.core.errors import BadValue
 
 # One BLAS thread a process: cardlab's parallelism is its workers, and the games' matrices are small,
-# so BLAS's own threads only spin against the workers (a 1,500-hand TwoCardDraw match at load 7 took
+# so BLAS's own threads only spin against the workers (a learning bot's 1,500-hand match at load 7 took
 # 8.1 s of CPU with them, 0.8 s with one).
 ONE_BLAS_THREAD = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
