@@ -105,7 +105,7 @@ def _folds(rows: list[Decision]) -> list[int]:
     return out
 
 
-def _is(name: str | None, player: str) -> bool:
+def is_player(name: str | None, player: str) -> bool:
     """A seat's name is the player's: the name, or NAME@VERSION of it."""
     return name is not None and (name == player or name.split("@")[0] == player)
 
@@ -144,7 +144,7 @@ def decisions(con, player: str, match_ids: list[str], *, seed: int = 1, holdout:
     count = 0
     for match_id in match_ids:
         for unit, game_seed, game, names, actions in logged_games(con, match_id):
-            mine = {s for s, name in names.items() if _is(name, player)}
+            mine = {s for s, name in names.items() if is_player(name, player)}
             deal = f"{game_seed}:{unit}"
             out += _replay(game, actions, mine, deal, _heldout(deal, seed, holdout))
             count += 1
@@ -186,7 +186,7 @@ def file_decisions(player: str, paths, *, seed: int = 1, holdout: float = 0.2) -
     for path in paths:
         for hand in read_file(path):
             names.update(hand.names or ())
-            mine = {i for i, name in enumerate(hand.names or ()) if _is(name, player)}
+            mine = {i for i, name in enumerate(hand.names or ()) if is_player(name, player)}
             held = _heldout(hand.identity, seed, holdout)
             line = Line()
             for step in replay(hand):

@@ -22,7 +22,7 @@ from bots.cg_holdem.ranged import BINS, SITUATIONS, RangedBot, RangedConfig, _ch
 from engine.cg_holdem.judge import setup_for
 from engine.cg_holdem.state import Game
 from engine.core.errors import BadValue, MissingFile, NotFound
-from flows.opponents.cg_holdem import _is, logged_games, replayed
+from flows.opponents.cg_holdem import is_player, logged_games, replayed
 
 MODEL, LOG = "model:", "log:"
 ACCEPTED = "model:ID[+ID...] (fitted models' logged games), log:NAME[+NAME...] (every logged game of those " \
@@ -56,7 +56,7 @@ def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]]) -> No
 
 def _named(bot: str, players: set[str]) -> bool:
     """A seat's name is one of the players' (the fitter's rule: the name, or NAME@VERSION of it)."""
-    return any(_is(bot, p) for p in players)
+    return any(is_player(bot, p) for p in players)
 
 
 def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tuple[dict, int]:
