@@ -292,20 +292,21 @@ class RangedConfig(Ranged):
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
     call_realize: float = ranged(0.85, 0.0, 1.0)  # heads-up preflop: the share of equity a call of a raise keeps
     folds_in_range: float = ranged(1.0, 0.0, 1.0)  # preflop fold guess: 1 = the bottom of its range, 0 = of all hands
-    # a hand left heads-up while 3-4 stacks are live (the finish pays by place, not by chips); the five settings
-    # below together gained +0.045 and +0.048 finish score a game at four seats on two deal sets (docs/benchmarks.md):
+    # a hand left heads-up while 3-4 stacks are live (the finish pays by place, not by chips); live_bluff,
+    # live_realize, live_implied, live_margin and icm_reraised at these values (56ced87) together gained +0.045 and
+    # +0.048 finish score a game at the first four-seat table on two deal sets (docs/benchmarks.md):
     live_bluff: float = ranged(0.0, 0.0, 2.0)  # x the preflop re-raise bluff's fold guess there; 0 = no bluff
     live_realize: float = ranged(0.8, 0.0, 1.0)  # x call_realize there (a call of a raise keeps less)
     live_implied: float = ranged(0.0, 0.0, 0.5)  # equity off a preflop call's threshold there (heads-up: 0.04)
     live_margin: float = ranged(0.05, -1.0, 1.0)  # 3-4 live stacks: added to call_margin (any call, pre- or postflop)
+    icm_reraised: float = ranged(1.0, 0.0, 1.0)  # 1: 3-4 live stacks, a call of a re-raise of my raise is weighed
+    # by ICM as if all in (those pots go all in: the bot's deep busts were re-raise, four-bet, call, flop all-in)
     icm_share: float = ranged(0.6, 0.05, 1.0)  # 3-4 live stacks: a call of this share of my chips is weighed by ICM
     # 3-4 live stacks, facing a lone first raise from a seat whose observed raise-first share (pfr) is at least this:
     # the call and re-raise bluff are weighed as heads-up, not by the live_* settings (a stealer's opens are wide;
     # issue 32: the bot folded 70-80% of its blinds to style lag's opens; 0 = off, as before)
     steal_pfr: float = ranged(0.0, 0.0, 1.0)
     steal_bluff: float = ranged(1.0, 0.0, 2.0)  # x the re-raise bluff's fold guess in that spot (0 = call or fold)
-    icm_reraised: float = ranged(1.0, 0.0, 1.0)  # 1: 3-4 live stacks, a call of a re-raise of my raise is weighed
-    # by ICM as if all in (those pots go all in: the bot's deep busts were re-raise, four-bet, call, flop all-in)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
