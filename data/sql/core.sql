@@ -66,7 +66,9 @@ FROM units u JOIN matches m USING (match_id);
 -- named in ci_method; flows.stats.payoff_interval gives bounded payoffs an interval never of zero width).
 CREATE OR REPLACE VIEW mart_match_results AS
 WITH per_match AS (
-    SELECT match_id, count(*) AS units, avg(payoff) AS mean, stddev_samp(payoff) AS sd
+    -- ORDER BY unit: a parallel float sum adds in any order, so without it two reads of one match could differ
+    -- in the last bit (a pick by id and the latest pick once did); ordered, every read gives the same figures
+    SELECT match_id, count(*) AS units, avg(payoff ORDER BY unit) AS mean, stddev_samp(payoff ORDER BY unit) AS sd
     FROM units GROUP BY match_id
 )
 SELECT m.match_id, m.game, m.bot, m.config, m.sweep_id, m.source, m.seed,
@@ -89,8 +91,8 @@ CREATE OR REPLACE VIEW mart_sweep_pairs AS
 WITH pairs AS (
     SELECT a.sweep_id, a.match_id AS match_a, b.match_id AS match_b,
            count(*)                                  AS units,
-           avg(a.payoff - b.payoff)                  AS mean_diff,
-           stddev_samp(a.payoff - b.payoff) / sqrt(count(*)) AS se_diff
+           avg(a.payoff - b.payoff ORDER BY a.unit)  AS mean_diff,  -- ordered: the same bits on every read
+           stddev_samp(a.payoff - b.payoff ORDER BY a.unit) / sqrt(count(*)) AS se_diff
     FROM stg_units a
     JOIN stg_units b ON a.sweep_id = b.sweep_id AND a.unit = b.unit AND a.match_id <> b.match_id
     WHERE a.sweep_id IS NOT NULL
