@@ -7,8 +7,16 @@ benchmark, ranged_leagues.sh, plays the exported programs for the final figures)
 Each candidate plays the same games (seed, units, seatings: every deal in every seat rotation) against
 the same line-up; candidates and opponents are cardlab bots (`name:k=v`), the ranged bot as committed
 at a git revision (`ranged@REV`, its defaults) or the style programs (`style:lag`), whose own code
-runs in process. Printed: each candidate's mean finish score, and every later candidate minus
-the first per game with a 95% interval (flows.stats.paired_mean_interval).
+runs in process. Printed: each candidate's mean finish score, mean position and firsts, and every later
+candidate minus the first per game with a 95% interval (flows.stats.paired_mean_interval).
+
+    python -m bench.cg_holdem.ranged_paired --against aggressive/style:rules/style:lag --race ranged A B C ...
+
+`--race` screens many candidates as a decided sweep's selection does (flows/decide.py): games in chunks
+of the game's decision batch from its first look on, and after each chunk a candidate stops when the
+anytime-valid bound (flows.stats.confidence_sequence, alpha / (candidates - 1)) puts it below another
+survivor (flows.stats.race_losers) or its upper bound over the first below --d1 (0: clearly worse).
+The first always plays every game; a stopped candidate's figure is on the games it played.
 """
 
 import argparse
@@ -24,7 +32,8 @@ import numpy as np
 from bots import choice
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
-from flows.stats import paired_look, paired_mean_interval, summarize
+from flows import games as game_specs
+from flows.stats import confidence_sequence, paired_look, paired_mean_interval, race_losers, summarize
 
 STYLES = Path(__file__).parent / "styles"
 ROOT = Path(__file__).resolve().parents[2]
@@ -67,11 +76,12 @@ def _chunk(job) -> np.ndarray:
     return judge.play_chunk([maker(e) for e in entries], seed=seed, first=first, count=count).payoffs
 
 
-def payoffs(candidate: str, against: list[str], *, games: int, seed: int, workers: int = 1) -> np.ndarray:
-    """The candidate's finish score per game (units 0..games-1) against the line-up."""
+def payoffs(candidate: str, against: list[str], *, games: int, seed: int, workers: int = 1,
+            first: int = 0) -> np.ndarray:
+    """The candidate's finish score per game (units first..first+games-1) against the line-up."""
     entries = [candidate, *against]
     step = max(1, -(-games // max(1, workers)))
-    jobs = [(entries, seed, first, min(step, games - first)) for first in range(0, games, step)]
+    jobs = [(entries, seed, first + start, min(step, games - start)) for start in range(0, games, step)]
     if workers <= 1:
         return np.concatenate([_chunk(j) for j in jobs])
     with ProcessPoolExecutor(workers) as pool:
@@ -79,20 +89,61 @@ def payoffs(candidate: str, against: list[str], *, games: int, seed: int, worker
 
 
 def compare(candidates: list[str], against: list[str], *, games: int, seed: int, workers: int = 1) -> list[str]:
-    return report({c: payoffs(c, against, games=games, seed=seed, workers=workers) for c in candidates})
+    scores = {c: payoffs(c, against, games=games, seed=seed, workers=workers) for c in candidates}
+    return report(scores, players=1 + len(against))
 
 
-def report(scores: dict[str, np.ndarray]) -> list[str]:
-    """Each candidate's mean finish score, and every later one minus the first per game (95% interval)."""
+def race(candidates: list[str], against: list[str], *, games: int, seed: int, workers: int = 1, d1: float = 0.0,
+         alpha: float = 0.05, first_look: int | None = None, batch: int | None = None, say=None) -> list[str]:
+    """compare(), stopping candidates at each look as a decided sweep's selection does (module doc); the
+    first look and the games per look are the game's decision defaults unless given."""
+    say = say or (lambda line: print(line, flush=True))  # each look as it comes: a long screen shows progress
+    rules = game_specs.get("cg-holdem").decision
+    first_look, batch = first_look or rules.first_look, batch or rules.batch
+    tuned = max(first_look, games // 4)  # where the anytime bounds are narrowest: fixed in advance, as decide's
+    level = alpha / max(1, len(candidates) - 1)
+    scores = {c: np.empty(0) for c in candidates}
+    alive, stops = set(range(len(candidates))), {}
+    played = 0
+    while played < games:
+        count = min(games - played, first_look if played == 0 else batch)
+        for i in sorted(alive):
+            more = payoffs(candidates[i], against, games=count, seed=seed, workers=workers, first=played)
+            scores[candidates[i]] = np.concatenate([scores[candidates[i]], more])
+        played += count
+        pairs = {(j, i): paired_look(scores[candidates[j]] - scores[candidates[i]])
+                 for j in alive for i in alive if i != j}
+        losers = race_losers(pairs, alive, alpha=alpha, configs=len(candidates), tuned_for=tuned)
+        losers |= {i for i in alive - {0} if confidence_sequence(pairs[(i, 0)], level, tuned)[1] < d1}
+        losers.discard(0)  # the first is every figure's reference: it plays on
+        for i in sorted(losers):
+            low, high = confidence_sequence(pairs[(i, 0)], level, tuned)
+            stops[candidates[i]] = f"stopped after {played} games (anytime bound on it minus the first " \
+                                   f"[{low:+.3f}, {high:+.3f}])"
+        alive -= losers
+        say(f"look at {played} games: {len(alive) - 1} of {len(candidates) - 1} candidates left"
+            + "".join(f"; stopped {candidates[i]}" for i in sorted(losers)))
+        if alive == {0}:
+            break
+    return [line + (f"; {stops[c]}" if c in stops else "")
+            for c, line in zip(candidates, report(scores, players=1 + len(against)), strict=True)]
+
+
+def report(scores: dict[str, np.ndarray], players: int | None = None) -> list[str]:
+    """Each candidate's mean finish score (with players: mean position and firsts), and every later one
+    minus the first per game (95% interval) on the games both played."""
     base = next(iter(scores))
     lines = []
     for c, s in scores.items():
         line = f"{c}: mean finish score {s.mean():.3f} over {len(s)} games"
         if c != base:
-            d = summarize(s - scores[base])
-            look = paired_look(s - scores[base])
+            diff = s - scores[base][:len(s)]
+            d = summarize(diff)
+            look = paired_look(diff)
             m = paired_mean_interval(d.n, d.mean, d.se, (-1.0, 1.0))
             line += f"; minus {base}: {m.mean:+.3f} [{m.low:+.3f}, {m.high:+.3f}] per game (sd {look.sd:.3f})"
+        if players:  # the score is (players - position) / (players - 1)
+            line += f"; mean position {players - (players - 1) * s.mean():.2f}, {int((s == 1.0).sum())} firsts"
         lines.append(line)
     return lines
 
@@ -104,10 +155,17 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--race", action="store_true", help="stop candidates at each look (module doc)")
+    ap.add_argument("--d1", type=float, default=0.0, help="--race: stop a candidate whose anytime upper bound over "
+                    "the first is below this (default 0: clearly worse; a decided sweep uses 0.05)")
     args = ap.parse_args(argv)
     against = [a for a in args.against.split("/") if a]
     print(f"against {'/'.join(against)}, seed {args.seed}:")
-    print("\n".join(compare(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers)))
+    if args.race:
+        lines = race(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers, d1=args.d1)
+    else:
+        lines = compare(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers)
+    print("\n".join(lines))
 
 
 if __name__ == "__main__":
