@@ -3,6 +3,7 @@
 from dataclasses import dataclass
 
 from bots.base import BotSpec, Ranged, empty_or_file, one_of, ranged, seed_field, validated
+from bots.twocarddraw.dbr import DataBiasedBot
 from bots.twocarddraw.learner import LearnerBot
 from bots.twocarddraw.mixture import MixtureLearnerBot
 from bots.twocarddraw.prior import DEFAULT_BANK_SEED
@@ -94,6 +95,15 @@ class RobustConfig(MixtureConfig):
     mix_seed: int = seed_field(0)  # the per-hand choice and the safe strategy's draws
 
 
+@dataclass(frozen=True)
+class DbrConfig(MixtureConfig):
+    dbr_wmax: float = ranged(1.0, 0.0, 1.0)  # the model's largest weight at a server row
+    dbr_k: float = ranged(20.0, 0.0, 1e9)  # weight dbr_wmax * n / (n + dbr_k) after n decisions counted at the row
+    dbr_every: int = ranged(250, 1, 1_000_000)  # hands between re-solves
+    dbr_iterations: int = ranged(300, 1, 100_000)  # CFR+ iterations per re-solve (warm-started; the first has 3x)
+    mix_seed: int = seed_field(0)  # the per-hand draws of a pure table from the response
+
+
 BOTS: dict[str, BotSpec] = {
     "sample": BotSpec("sample", NoConfig, lambda c: SampleBot(), "the statement's sample: bet/raise only with 4-4"),
     "oracle": BotSpec("oracle", OracleConfig, OracleBot, "best response to the true strategy file (ceiling)"),
@@ -110,5 +120,9 @@ BOTS: dict[str, BotSpec] = {
     "robust": BotSpec(
         "robust", RobustConfig, RobustBot,
         "the mixture's best response, or the game's safe strategy (CFR+), exploiting more with the hands seen",
+    ),
+    "dbr": BotSpec(
+        "dbr", DbrConfig, DataBiasedBot,
+        "a data-biased response (CFR+): the mixture's posterior trusted per server row as far as the data go",
     ),
 }

@@ -11,6 +11,8 @@ S2 check-bet-raise; P3 check-bet-raise-raise; S1 after a bet; P2 bet-raise; S3 b
 and 7 closing leaves, numbered as rules.HISTORIES. Layouts: server probs (4155, 3) and player
 probs (3945, 3) as rules.py. mode: 0 both follow their strategies; 1 the player best-responds;
 2 the server best-responds. update: 0 none, 1 the player's regrets and average, 2 the server's.
+The server plays `ss`; its regrets are measured against `sbase` (the same table, except in a
+data-biased response, where ss mixes a fixed model into the regret-matched `sbase`).
 """
 
 import numpy as np
@@ -59,8 +61,8 @@ def _forward(prow, srow, reach_p, reach_s, sp, ss, node_p, node_s, leaf_p, leaf_
 
 
 @kernel
-def _backward(prow, srow, pot, b, sp, ss, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update, weight,
-              reg_p, reg_s, avg_p, avg_s, out_vp, out_vs):
+def _backward(prow, srow, pot, b, sp, ss, sbase, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update,
+              weight, reg_p, reg_s, avg_p, avg_s, out_vp, out_vs):
     """Values of both players at the round's root given the closing leaves' values; updates the
     acting player's regrets (CFR+) and average strategy when asked."""
     vp = np.zeros((8, NH))
@@ -73,6 +75,7 @@ def _backward(prow, srow, pot, b, sp, ss, pmask, smask, node_p, node_s, leaf_vp,
         row = (prow if actor == 0 else srow) + f * NH
         mask = pmask if actor == 0 else smask
         probs = sp if actor == 0 else ss
+        base = sp if actor == 0 else sbase
         own = node_p if actor == 0 else node_s
         other = node_s if actor == 0 else node_p
         total_other = 0.0
@@ -114,15 +117,16 @@ def _backward(prow, srow, pot, b, sp, ss, pmask, smask, node_p, node_s, leaf_vp,
         best_response = (mode == 1 and actor == 0) or (mode == 2 and actor == 1)
         regrets = reg_p if actor == 0 else reg_s
         averages = avg_p if actor == 0 else avg_s
-        _choose(row, q, probs, mask, own[n], best_response, update == actor + 1, weight, regrets, averages, mine[n])
+        _choose(row, q, probs, base, mask, own[n], best_response, update == actor + 1, weight, regrets, averages,
+                mine[n])
     for h in range(NH):
         out_vp[h] = vp[0, h]
         out_vs[h] = vs[0, h]
 
 
 @kernel
-def _round2(sub, reach_p, reach_s, pot, b, sp, ss, pmask, smask, mode, update, weight, reg_p, reg_s, avg_p, avg_s,
-            out_vp, out_vs):
+def _round2(sub, reach_p, reach_s, pot, b, sp, ss, sbase, pmask, smask, mode, update, weight, reg_p, reg_s, avg_p,
+            avg_s, out_vp, out_vs):
     prow = P_ROUND2_BASE + sub * 4 * NH
     srow = S_ROUND2_BASE + sub * 4 * NH
     node_p = np.zeros((8, NH))
@@ -136,13 +140,13 @@ def _round2(sub, reach_p, reach_s, pot, b, sp, ss, pmask, smask, mode, update, w
         amount = pot + HIST_BETS[o] * b
         _showdown(leaf_vp[o], leaf_s[o], amount)
         _showdown(leaf_vs[o], leaf_p[o], amount)
-    _backward(prow, srow, pot, b, sp, ss, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update, weight,
+    _backward(prow, srow, pot, b, sp, ss, sbase, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update, weight,
               reg_p, reg_s, avg_p, avg_s, out_vp, out_vs)
 
 
 @kernel
-def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, mode, update, weight, reg_p, reg_s,
-                  avg_p, avg_s, out_vp, out_vs):
+def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, sbase, pmask, smask, mode, update, weight, reg_p,
+                  reg_s, avg_p, avg_s, out_vp, out_vs):
     """Both draws and the 9 round-2 subtrees after history o: values over pre-draw hands."""
     pot = 1.0 + HIST_BETS[o] * bet1
     post_p = np.zeros(NH)
@@ -174,8 +178,8 @@ def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, 
                 if m != 0.0:
                     for i in range(NH):
                         post_s[i] += m * trans[ds, h, i]
-            _round2((o * 3 + dp) * 3 + ds, post_p, post_s, pot, float(bet2), sp, ss, pmask, smask, mode, update,
-                    weight, reg_p, reg_s, avg_p, avg_s, v2p, v2s)
+            _round2((o * 3 + dp) * 3 + ds, post_p, post_s, pot, float(bet2), sp, ss, sbase, pmask, smask, mode,
+                    update, weight, reg_p, reg_s, avg_p, avg_s, v2p, v2s)
             for i in range(NH):
                 vp_dp[dp, i] += v2p[i]
             for h in range(NH):
@@ -183,7 +187,7 @@ def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, 
                 for i in range(NH):
                     acc += trans[ds, h, i] * v2s[i]
                 qs[ds, h] = acc
-        _choose(srow, qs, ss, smask, reach_s, mode == 2, update == 2, weight, reg_s, avg_s, vs_dp[dp])
+        _choose(srow, qs, ss, sbase, smask, reach_s, mode == 2, update == 2, weight, reg_s, avg_s, vs_dp[dp])
         for h in range(NH):
             out_vs[h] += vs_dp[dp, h]
     qp = np.zeros((3, NH))
@@ -193,12 +197,13 @@ def _after_round1(o, reach_p, reach_s, trans, bet1, bet2, sp, ss, pmask, smask, 
             for i in range(NH):
                 acc += trans[dp, p, i] * vp_dp[dp, i]
             qp[dp, p] = acc
-    _choose(P_DRAW_BASE + o * NH, qp, sp, pmask, reach_p, mode == 1, update == 1, weight, reg_p, avg_p, out_vp)
+    _choose(P_DRAW_BASE + o * NH, qp, sp, sp, pmask, reach_p, mode == 1, update == 1, weight, reg_p, avg_p, out_vp)
 
 
 @kernel
-def _choose(row, q, probs, mask, reach, best, update, weight, regrets, averages, out):
-    """The actor's value per hand (its strategy's, or the best action's) and, if asked, its CFR+ update."""
+def _choose(row, q, probs, base, mask, reach, best, update, weight, regrets, averages, out):
+    """The actor's value per hand (its strategy's `probs`, or the best action's) and, if asked, the CFR+
+    update of the regret-matched strategy `base` (probs itself, but for a data-biased server)."""
     for h in range(NH):
         r = row + h
         value = 0.0
@@ -213,16 +218,26 @@ def _choose(row, q, probs, mask, reach, best, update, weight, regrets, averages,
                     value += probs[r, a] * q[a, h]
         out[h] = value
         if update:
+            own = 0.0  # base's value: the regrets' baseline (probs is base unless a model is mixed in)
             for a in range(3):
                 if mask[r, a]:
-                    regrets[r, a] = max(regrets[r, a] + q[a, h] - value, 0.0)
-                    averages[r, a] += weight * reach[h] * probs[r, a]
+                    own += base[r, a] * q[a, h]
+            for a in range(3):
+                if mask[r, a]:
+                    regrets[r, a] = max(regrets[r, a] + q[a, h] - own, 0.0)
+                    averages[r, a] += weight * reach[h] * base[r, a]
 
 
 @kernel
 def traverse(deal, trans, bet1, bet2, sp, ss, pmask, smask, mode, update, weight, reg_p, reg_s, avg_p, avg_s):
     """One pass; returns (player's value, server's value) per hand. Under mode 1 the first is the
     player's best-response value, under mode 2 the second is the server's."""
+    return _traverse(deal, trans, bet1, bet2, sp, ss, ss, pmask, smask, mode, update, weight, reg_p, reg_s, avg_p,
+                     avg_s)
+
+
+@kernel
+def _traverse(deal, trans, bet1, bet2, sp, ss, sbase, pmask, smask, mode, update, weight, reg_p, reg_s, avg_p, avg_s):
     node_p = np.zeros((8, NH))
     node_s = np.zeros((8, NH))
     leaf_p = np.zeros((7, NH))
@@ -231,12 +246,12 @@ def traverse(deal, trans, bet1, bet2, sp, ss, pmask, smask, mode, update, weight
     leaf_vp = np.zeros((7, NH))
     leaf_vs = np.zeros((7, NH))
     for o in range(7):
-        _after_round1(o, leaf_p[o], leaf_s[o], trans, float(bet1), float(bet2), sp, ss, pmask, smask, mode, update,
-                      weight, reg_p, reg_s, avg_p, avg_s, leaf_vp[o], leaf_vs[o])
+        _after_round1(o, leaf_p[o], leaf_s[o], trans, float(bet1), float(bet2), sp, ss, sbase, pmask, smask, mode,
+                      update, weight, reg_p, reg_s, avg_p, avg_s, leaf_vp[o], leaf_vs[o])
     vp = np.zeros(NH)
     vs = np.zeros(NH)
-    _backward(0, 0, 1.0, float(bet1), sp, ss, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update, weight,
-              reg_p, reg_s, avg_p, avg_s, vp, vs)
+    _backward(0, 0, 1.0, float(bet1), sp, ss, sbase, pmask, smask, node_p, node_s, leaf_vp, leaf_vs, mode, update,
+              weight, reg_p, reg_s, avg_p, avg_s, vp, vs)
     value_p = 0.0
     value_s = 0.0
     for h in range(NH):
@@ -275,3 +290,28 @@ def cfr_plus(deal, trans, bet1, bet2, pmask, smask, iterations, start, reg_p, re
         regret_match(reg_p, pmask, sp)
         traverse(deal, trans, bet1, bet2, sp, ss, pmask, smask, 0, 2, float(t), reg_p, reg_s, avg_p, avg_s)
         regret_match(reg_s, smask, ss)
+
+
+@kernel
+def _biased(model, w, free, out):
+    """The data-biased server: the model's probabilities with weight w[row], the free strategy's otherwise."""
+    for r in range(model.shape[0]):
+        for a in range(3):
+            out[r, a] = w[r] * model[r, a] + (1.0 - w[r]) * free[r, a]
+
+
+@kernel
+def dbr_plus(deal, trans, bet1, bet2, pmask, smask, model, w, iterations, start, reg_p, reg_s, avg_p, avg_s, sp, ss,
+             ss_play):
+    """CFR+ as cfr_plus on the data-biased game (Johanson & Bowling 2009): at each row the server plays
+    `model` with probability w[row] and is free (regret-matched `ss`) otherwise. The player's average
+    strategy is the data-biased response; the server's regrets and average are the free part's."""
+    regret_match(reg_p, pmask, sp)
+    regret_match(reg_s, smask, ss)
+    _biased(model, w, ss, ss_play)
+    for t in range(start + 1, start + iterations + 1):
+        _traverse(deal, trans, bet1, bet2, sp, ss_play, ss, pmask, smask, 0, 1, float(t), reg_p, reg_s, avg_p, avg_s)
+        regret_match(reg_p, pmask, sp)
+        _traverse(deal, trans, bet1, bet2, sp, ss_play, ss, pmask, smask, 0, 2, float(t), reg_p, reg_s, avg_p, avg_s)
+        regret_match(reg_s, smask, ss)
+        _biased(model, w, ss, ss_play)

@@ -80,6 +80,31 @@ class Solver:
                            server_best_response(self.bets, player))
 
 
+class BiasedSolver(Solver):
+    """CFR+ on a data-biased game (Johanson & Bowling 2009, data-biased robust counter-strategies): at each
+    server row the server plays a model's probabilities with weight w[row] and is free (adversarial, held to
+    the generator's constraints) otherwise. The player's average strategy is the data-biased response: a best
+    response to the model where w is 1, the safe strategy where w is 0. run_biased() keeps the regrets of
+    earlier calls (a warm start when the model moves) and restarts the average."""
+
+    def __init__(self, bets: R.BetSizes):
+        super().__init__(bets)
+        self.ss_play = np.zeros((R.N_ROWS, 3))  # the server as played: the model mixed into the free part
+
+    def run_biased(self, model: np.ndarray, w: np.ndarray, iterations: int) -> "BiasedSolver":
+        self.avg_p[:] = 0.0
+        self.avg_s[:] = 0.0
+        K.dbr_plus(R.DEAL_PROB, R.DRAW_TRANSITION, self.bets.bet1, self.bets.bet2, PLAYER_MASK, SERVER_MASK,
+                   np.ascontiguousarray(model, dtype=float), np.ascontiguousarray(w, dtype=float), iterations, 0,
+                   self.reg_p, self.reg_s, self.avg_p, self.avg_s, self.sp, self.ss, self.ss_play)
+        self.iterations += iterations
+        return self
+
+    def response(self) -> np.ndarray:
+        """The player's average strategy over the last run_biased call."""
+        return normalised(self.avg_p, PLAYER_MASK)
+
+
 def normalised(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """Rows of accumulated weights as distributions; rows never reached are uniform over the allowed."""
     total = weights.sum(axis=1, keepdims=True)

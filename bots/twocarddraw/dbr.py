@@ -1,0 +1,54 @@
+"""A data-biased response (issue 31, item 3): the mixture's posterior trusted row by row, as far as the data go.
+
+Every `dbr_every` hands the bot solves, by CFR+ warm-started from its last solve, a game in which the server
+plays the posterior mean at each row with weight w = dbr_wmax * n / (n + dbr_k) and is free (adversarial,
+within the generator's constraints) otherwise, n being the server decisions the online EM has counted at that
+row (the prior's pseudo-counts do not count: a row only the prior believes in is not trusted). The player's
+average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver): it exploits rows the data pin
+down and hedges where they do not. Before the first solve it plays the safe strategy (w = 0 everywhere). Each
+hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
+it exactly.
+"""
+
+import numpy as np
+
+from bots.twocarddraw.mixture import MixtureLearnerBot
+from bots.twocarddraw.robust import load_equilibrium, sample_policy
+from engine.core import seeds
+from engine.twocarddraw import equilibrium as E
+from engine.twocarddraw import rules as R
+
+
+def evidence_weight(counts: np.ndarray, w_max: float, k: float) -> np.ndarray:
+    """The model's weight per server row from the decisions counted there."""
+    return w_max * counts / (counts + k) if k > 0 else np.where(counts > 0, w_max, 0.0)
+
+
+class DataBiasedBot(MixtureLearnerBot):
+    def prepare_offline(self, bet1: int, bet2: int) -> None:
+        super().prepare_offline(bet1, bet2)
+        load_equilibrium(R.BetSizes(bet1, bet2))
+
+    def on_init(self) -> None:
+        c = self.config
+        self.response = load_equilibrium(self.bets).player  # w = 0 everywhere: the safe strategy
+        self.solver = E.BiasedSolver(self.bets)
+        self.play_rng = seeds.generator(seeds.unit_key(self.draw_key(c.mix_seed), self.bets.bet1 * 16 + self.bets.bet2,
+                                                       seeds.Purpose.BOT))
+        super().on_init()
+
+    def resolve(self) -> None:
+        """After every hand: re-solve when due, then draw the next hand's table (the mixture's best
+        response to its mean, and so its gate, is not needed)."""
+        c = self.config
+        if self.hands_seen > 0 and self.hands_seen % c.dbr_every == 0:
+            first = self.solver.iterations == 0  # no regrets to start from: a longer first solve
+            w = evidence_weight(self.counts_sum, c.dbr_wmax, c.dbr_k)
+            self.solver.run_biased(self.means, w, c.dbr_iterations * (3 if first else 1))
+            self.response = self.solver.response()
+        self.policy = sample_policy(self.response, self.play_rng.random(R.N_PLAYER_ROWS))
+
+    def on_hand_over(self, observation) -> None:
+        super().on_hand_over(observation)
+        if self.hands_seen % self.config.resolve_every != 0:  # the mixture did not call resolve: a table per hand
+            self.resolve()
