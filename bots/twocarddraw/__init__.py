@@ -99,9 +99,15 @@ class RobustConfig(MixtureConfig):
 class DbrConfig(MixtureConfig):
     dbr_wmax: float = ranged(1.0, 0.0, 1.0)  # the model's largest weight at a server row
     dbr_k: float = ranged(20.0, 0.0, 1e9)  # weight dbr_wmax * n / (n + dbr_k) after n decisions counted at the row
+    dbr_wmin: float = ranged(0.0, 0.0, 1.0)  # the weight with no decisions counted (then towards dbr_wmax)
     dbr_every: int = ranged(250, 1, 1_000_000)  # hands between re-solves
     dbr_iterations: int = ranged(300, 1, 100_000)  # CFR+ iterations per re-solve (warm-started; the first has 3x)
     mix_seed: int = seed_field(0)  # the per-hand draws of a pure table from the response
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.dbr_wmin > self.dbr_wmax:
+            raise BadValue(f"need dbr_wmin <= dbr_wmax, got {self.dbr_wmin} > {self.dbr_wmax}")
 
 
 BOTS: dict[str, BotSpec] = {

@@ -3,7 +3,8 @@
 Every `dbr_every` hands the bot solves, by CFR+ warm-started from its last solve, a game in which the server
 plays the posterior mean at each row with weight w = dbr_wmax * n / (n + dbr_k) and is free (adversarial,
 within the generator's constraints) otherwise, n being the server decisions the online EM has counted at that
-row (the prior's pseudo-counts do not count: a row only the prior believes in is not trusted). The player's
+row (the prior's pseudo-counts do not count: a row only the prior believes in is not trusted; dbr_wmin > 0
+trusts every row that much, from w_min to w_max with the counts). The player's
 average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver): it exploits rows the data pin
 down and hedges where they do not. Before the first solve it plays the safe strategy (w = 0 everywhere). Each
 hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
@@ -19,9 +20,10 @@ from engine.twocarddraw import equilibrium as E
 from engine.twocarddraw import rules as R
 
 
-def evidence_weight(counts: np.ndarray, w_max: float, k: float) -> np.ndarray:
-    """The model's weight per server row from the decisions counted there."""
-    return w_max * counts / (counts + k) if k > 0 else np.where(counts > 0, w_max, 0.0)
+def evidence_weight(counts: np.ndarray, w_max: float, k: float, w_min: float = 0.0) -> np.ndarray:
+    """The model's weight per server row from the decisions counted there: w_min with none, towards w_max."""
+    share = counts / (counts + k) if k > 0 else (counts > 0).astype(float)
+    return w_min + (w_max - w_min) * share
 
 
 class DataBiasedBot(MixtureLearnerBot):
@@ -43,7 +45,7 @@ class DataBiasedBot(MixtureLearnerBot):
         c = self.config
         if self.hands_seen > 0 and self.hands_seen % c.dbr_every == 0:
             first = self.solver.iterations == 0  # no regrets to start from: a longer first solve
-            w = evidence_weight(self.counts_sum, c.dbr_wmax, c.dbr_k)
+            w = evidence_weight(self.counts_sum, c.dbr_wmax, c.dbr_k, c.dbr_wmin)
             self.solver.run_biased(self.means, w, c.dbr_iterations * (3 if first else 1))
             self.response = self.solver.response()
         self.policy = sample_policy(self.response, self.play_rng.random(R.N_PLAYER_ROWS))

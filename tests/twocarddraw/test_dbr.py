@@ -10,6 +10,7 @@ import pytest
 from bots.twocarddraw import BOTS
 from bots.twocarddraw.dbr import evidence_weight
 from bots.twocarddraw.robust import load_equilibrium
+from engine.core.errors import BadValue
 from engine.twocarddraw import best_response as B
 from engine.twocarddraw import equilibrium as E
 from engine.twocarddraw import exact as X
@@ -59,6 +60,9 @@ def test_evidence_weight_grows_with_the_counts():
     w = evidence_weight(np.array([0.0, 5.0, 20.0, 1e9]), 0.8, 20.0)
     assert w == pytest.approx([0.0, 0.8 * 5 / 25, 0.4, 0.8], rel=1e-6)
     assert evidence_weight(np.array([0.0, 0.5]), 1.0, 0.0).tolist() == [0.0, 1.0]
+    assert evidence_weight(np.array([0.0, 20.0]), 1.0, 20.0, 0.5) == pytest.approx([0.5, 0.75])
+    with pytest.raises(BadValue, match="dbr_wmin <= dbr_wmax"):
+        BOTS["dbr"].config_from({"dbr_wmin": "0.9", "dbr_wmax": "0.5"})
 
 
 def test_the_bot_plays_safe_before_data_and_exploits_an_exploitable_server():
