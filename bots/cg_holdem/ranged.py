@@ -307,6 +307,12 @@ class RangedConfig(Ranged):
     # issue 32: the bot folded 70-80% of its blinds to style lag's opens; 0 = off, as before)
     steal_pfr: float = ranged(0.0, 0.0, 1.0)
     steal_bluff: float = ranged(1.0, 0.0, 2.0)  # x the re-raise bluff's fold guess in that spot (0 = call or fold)
+    # 3-4 live stacks, heads-up on the flop facing the first bet of the preflop raiser whose open I called, the raiser
+    # seen raising first in at least this share of its hands: raise it to 3x (all in when that is most of my stack),
+    # a bluff or semi-bluff below raise_equity (issue 32: style lag raises first in 63% of its hands, bets every flop
+    # after its open and folds everything below a pair to a raise; the fold guess of its narrowed range, 0.1-0.4,
+    # reads it too low for _bluff_pays; 0 = off, as before)
+    cbet_raise: float = ranged(0.0, 0.0, 1.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -651,11 +657,22 @@ class RangedBot(Player):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)
+        if view.min_bet and multi and self._raises_cbet(view):
+            add = 3 * view.call
+            return "ALL-IN" if add >= 0.6 * view.stack and view.can("ALL-IN") else view.bet(add)
         if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
             return view.pot_bet(1.0)
         if eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
             return "CALL"
         return "FOLD"
+
+    def _raises_cbet(self, view: View) -> bool:
+        """``cbet_raise``'s spot: the flop, one opponent left, the preflop raiser (not me) seen raising first
+        in at least ``cbet_raise`` of its hands, its first bet."""
+        c = self.config
+        seat = self.aggressor
+        return bool(c.cbet_raise and len(view.turn.board) == 3 and view.opponents == [seat] and seat != view.me
+                    and self.bets == 1 and self.seen[seat].freq("pfr", c.prior_weight) >= c.cbet_raise)
 
     def _bluff_size(self, view: View) -> float:
         """The pot when every opponent's shown hands say it folds to bets at least ``pot_bluff_folds``

@@ -76,3 +76,25 @@ def test_a_call_of_a_re_raise_of_my_raise_is_weighed_by_icm_when_asked():
         if on:
             assert answer == "CALL"  # the ICM check (a spy saying yes) decides, even with seven-deuce
     assert weighed == [1.0]
+
+
+def four_seat_flop(opener_pfr_hits: int, **config):
+    """The big blind (seat 3) at four live stacks, having called seat 1's open to 30, facing seat 1's flop bet of 40;
+    seat 1 was seen raising first in ``opener_pfr_hits`` of 20 earlier hands."""
+    b = BOTS["ranged"].make(RangedConfig(**config))
+    b.start(Setup(5, 10, 10, 2, 2400, 1, 4, 3))
+    b.new_game(5)
+    for k in range(20):
+        b.seen[1].count("pfr", k < opener_pfr_hits)
+    flop = (card(0, 12), card(1, 7), card(2, 2))  # ace, nine, four of three suits
+    actions = ((1, 1, 0, "FOLD", ()), (1, 1, 1, "BET_30", ()), (1, 1, 2, "FOLD", ()), (1, 1, 3, "CALL", ()),
+               (2, 1, 1, "BET_40", flop))
+    turn = Turn(3, 1, (2400, 2330, 2395, 2370), (0, 70, 5, 30), flop, (card(3, 5), card(0, 4)), actions, (),
+                ("CALL", "ALL-IN", "BET_80", "FOLD"))  # seven-six, no pair, no draw
+    return b.act(turn)
+
+
+def test_a_wide_openers_flop_bet_is_raised_when_asked():
+    assert four_seat_flop(16) in ("CALL", "FOLD")  # off by default
+    assert four_seat_flop(16, cbet_raise=0.5) == "BET 120"  # raised to 3x its bet of 40
+    assert four_seat_flop(2, cbet_raise=0.5) in ("CALL", "FOLD")  # an opener seen raising first in 2 of 20: no
