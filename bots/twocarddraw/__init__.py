@@ -102,6 +102,8 @@ class DbrConfig(MixtureConfig):
     dbr_wmin: float = ranged(0.0, 0.0, 1.0)  # the weight with no decisions counted (then towards dbr_wmax)
     dbr_every: int = ranged(250, 1, 1_000_000)  # hands between re-solves
     dbr_iterations: int = ranged(300, 1, 100_000)  # CFR+ iterations per re-solve (warm-started; the first has 3x)
+    dbr_top: float = ranged(0.0, 0.0, 1.0)  # 0: always respond; else only while the sharpest step bucket (and any
+    # beyond) holds this much of the posterior, the mixture's own play otherwise
     mix_seed: int = seed_field(0)  # the per-hand draws of a pure table from the response
 
     def __post_init__(self):

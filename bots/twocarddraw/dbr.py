@@ -6,7 +6,9 @@ within the generator's constraints) otherwise, n being the server decisions the 
 row (the prior's pseudo-counts do not count: a row only the prior believes in is not trusted; dbr_wmin > 0
 trusts every row that much, from w_min to w_max with the counts). The player's
 average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver): it exploits rows the data pin
-down and hedges where they do not. Before the first solve it plays the safe strategy (w = 0 everywhere). Each
+down and hedges where they do not. Before the first solve it plays the safe strategy (w = 0 everywhere). With
+dbr_top > 0 it responds only once the posterior puts the server in the sharpest step bucket (near equilibrium,
+where the mixture's best response to its mean loses), and plays as the mixture before. Each
 hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
 it exactly.
 """
@@ -39,11 +41,19 @@ class DataBiasedBot(MixtureLearnerBot):
                                                        seeds.Purpose.BOT))
         super().on_init()
 
+    def responding(self) -> bool:
+        """Whether the data-biased response plays: always with dbr_top = 0, else only while the sharpest step
+        bucket (and any beyond) holds dbr_top of the posterior, as the mixture's gate; otherwise the mixture's
+        own play (its best response to the mean, gated) goes on."""
+        return self.config.dbr_top <= 0 or self.weights[self.top_bucket].sum() >= self.config.dbr_top
+
     def resolve(self) -> None:
-        """After every hand: re-solve when due, then draw the next hand's table (the mixture's best
-        response to its mean, and so its gate, is not needed)."""
+        """After every hand: re-solve when due, then draw the next hand's table."""
         c = self.config
-        if self.hands_seen > 0 and self.hands_seen % c.dbr_every == 0:
+        if not self.responding():
+            super().resolve()
+            return
+        if self.hands_seen > 0 and (self.hands_seen % c.dbr_every == 0 or self.solver.iterations == 0):
             first = self.solver.iterations == 0  # no regrets to start from: a longer first solve
             w = evidence_weight(self.counts_sum, c.dbr_wmax, c.dbr_k, c.dbr_wmin)
             self.solver.run_biased(self.means, w, c.dbr_iterations * (3 if first else 1))
@@ -52,5 +62,5 @@ class DataBiasedBot(MixtureLearnerBot):
 
     def on_hand_over(self, observation) -> None:
         super().on_hand_over(observation)
-        if self.hands_seen % self.config.resolve_every != 0:  # the mixture did not call resolve: a table per hand
+        if self.hands_seen % self.config.resolve_every != 0 and self.responding():  # a table per hand
             self.resolve()

@@ -80,3 +80,16 @@ def test_the_bot_plays_safe_before_data_and_exploits_an_exploitable_server():
     assert abs(early - safe_value) < 0.15 * (best - safe_value)  # the first 100 hands: draws from the safe strategy
     assert late > safe_value + 0.3 * (best - safe_value), (late, safe_value, best)  # measured: 0.62 of the way
     assert abs(guarded.values[-100:].mean() - safe_value) < 0.15 * (best - safe_value)
+
+
+def test_with_dbr_top_it_plays_as_the_mixture_until_the_sharpest_bucket_holds_the_posterior():
+    """A 3,000-step server is nowhere near the sharpest step bucket: the bot never responds and every hand is
+    worth exactly what the mixture's is."""
+    server = B.generate(BETS, steps=3_000, seed=4).strategy
+    dbr, mixture = BOTS["dbr"], BOTS["mixture"]
+    banks = {"bucket_count": "3"}  # four step buckets: with two, the sharper one spans 45,000-200,000 steps
+    bot = dbr.make(dbr.config_from({**banks, "dbr_top": "0.9", "dbr_every": "50"}))
+    run = X.exact_run(bot, server, seed=2, hands=200)
+    plain = X.exact_run(mixture.make(mixture.config_from(banks)), server, seed=2, hands=200)
+    assert not bot.responding() and bot.solver.iterations == 0
+    assert np.array_equal(run.values, plain.values)
