@@ -244,6 +244,8 @@ class Reads:
         return sum(table[kind]) / sum(map(sum, table))
 
 
+WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
+TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
 
 
@@ -313,6 +315,11 @@ class RangedConfig(Ranged):
     # after its open and folds everything below a pair to a raise; the fold guess of its narrowed range, 0.1-0.4,
     # reads it too low for _bluff_pays; 0 = off, as before)
     cbet_raise: float = ranged(0.0, 0.0, 1.0)
+    # 3-4 live stacks, facing the first raise with others still in the hand, from a seat seen raising first in at least
+    # WIDE_OPENER of its hands while every other seat in the hand folds to raises at least TIGHT_BEHIND of the time:
+    # re-raise to 3x (all in when short) with the top this x its raise-first share of hands (issue 32: the small blind
+    # and button folded 82-96% of style lag's opens with players behind, which steal_pfr does not reach; 0 = off)
+    wide_3bet: float = ranged(0.0, 0.0, 2.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -606,6 +613,8 @@ class RangedBot(Player):
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
+        if multi and not heads_up and self._reraises_wide(view, pct):
+            return self._raise_to(view, 3 * max(view.turn.chips))
         if multi and c.icm_reraised and view.me in self.raisers:
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         steal = multi and heads_up and self.bets == 1 and self._stealer(view.opponents[0])
@@ -620,6 +629,17 @@ class RangedBot(Player):
         if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if live else 0.0) - implied:
             return "CALL"
         return view.passive()
+
+    def _reraises_wide(self, view: View, pct: float) -> bool:
+        """``wide_3bet``'s spot: one raise so far, by a wide opener (not me), the others in the hand tight, and
+        my hand in the top ``wide_3bet`` x its raise-first share."""
+        c, w = self.config, self.config.prior_weight
+        opener = self.aggressor
+        if not c.wide_3bet or self.bets != 1 or opener == view.me or not view.min_bet:
+            return False
+        pfr = self.seen[opener].freq("pfr", w)
+        return (pfr >= WIDE_OPENER and pct >= 1 - c.wide_3bet * pfr
+                and all(self.seen[s].freq("fold_pre", w) >= TIGHT_BEHIND for s in view.opponents if s != opener))
 
     def _stealer(self, seat: int) -> bool:
         """``seat`` raises first in at least ``steal_pfr`` of its hands as observed (off at 0)."""

@@ -4,7 +4,7 @@ equity (live_margin), a call of ``icm_share`` of the stack or of a re-raise of m
 is weighed by ICM. At a heads-up table they change nothing."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedConfig, combo_class
 from engine.cg_holdem.protocol import Setup, Turn
 from engine.core.cards import card
 
@@ -98,3 +98,28 @@ def test_a_wide_openers_flop_bet_is_raised_when_asked():
     assert four_seat_flop(16) in ("CALL", "FOLD")  # off by default
     assert four_seat_flop(16, cbet_raise=0.5) == "BET 120"  # raised to 3x its bet of 40
     assert four_seat_flop(2, cbet_raise=0.5) in ("CALL", "FOLD")  # an opener seen raising first in 2 of 20: no
+
+
+def four_seat_sb(hole, opener_pfr_hits: int = 16, behind_fold_hits: int = 15, **config) -> str:
+    """The small blind (seat 2) at four live stacks facing seat 0's open to 30 with the big blind (seat 3) behind;
+    seat 0 was seen raising first in ``opener_pfr_hits`` of 20 hands, seat 3 folding to ``behind_fold_hits`` of 20
+    raises."""
+    b = BOTS["ranged"].make(RangedConfig(**config))
+    b.start(Setup(5, 10, 10, 2, 2400, 1, 4, 2))
+    b.new_game(5)
+    for k in range(20):
+        b.seen[0].count("pfr", k < opener_pfr_hits)
+        b.seen[3].count("fold_pre", k < behind_fold_hits)
+    actions = ((1, 1, 0, "BET_30", ()), (1, 1, 1, "FOLD", ()))
+    turn = Turn(2, 1, (2370, 2400, 2395, 2390), (30, 0, 5, 10), (), hole, actions, (),
+                ("CALL", "ALL-IN", "BET_50", "FOLD"))
+    return b.act(turn)
+
+
+def test_a_wide_openers_raise_is_re_raised_with_a_wider_range_when_those_behind_fold():
+    hole = (card(0, 11), card(1, 6))  # king-eight offsuit: above the middle, below the equity re-raise
+    assert CLASS_PCT[combo_class(*hole)] > 0.7
+    assert four_seat_sb(hole) in ("CALL", "FOLD")  # off by default
+    assert four_seat_sb(hole, wide_3bet=0.6).startswith("BET")
+    assert four_seat_sb(hole, behind_fold_hits=2, wide_3bet=0.6) in ("CALL", "FOLD")  # the big blind defends
+    assert four_seat_sb(hole, opener_pfr_hits=4, wide_3bet=0.6) in ("CALL", "FOLD")  # a tight opener
