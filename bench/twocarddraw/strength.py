@@ -133,6 +133,21 @@ def heldout5_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT5_READINGS[(index + index // 4) % len(HELDOUT5_READINGS)])
 
 
+HELDOUT6_SEED = 9_950_000  # the sixth held-out set (issue 31: drawn 2026-11-28 after the other five were looked at)
+HELDOUT6_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb"),  # the combinations least used
+                     B.Reading(accept="ties", mistakes="betting"),  # by the earlier sets (one set each)
+                     B.Reading(order="random", accept="ties", mistakes="betting"))
+
+
+def heldout6_server(index: int) -> BenchServer:
+    """Sixth held-out server i: bet pair (31 i + 17 mod 35), seeds from 9,950,000, the default reading, two pairs
+    and a triple of alternatives (each in one earlier set only), shifted every 4 servers as in heldout3 so each step
+    law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 31 + 17) % len(R.ALL_BET_SIZES)], HELDOUT6_SEED + index,
+                      HELDOUT6_READINGS)
+    return replace(server, reading=HELDOUT6_READINGS[(index + index // 4) % len(HELDOUT6_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -147,7 +162,7 @@ def far_tuning_server(index: int) -> BenchServer:
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
-                                                        "heldout5": heldout5_server}
+                                                        "heldout5": heldout5_server, "heldout6": heldout6_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
