@@ -6,7 +6,8 @@ within the generator's constraints) otherwise, n being the server decisions the 
 row (the prior's pseudo-counts do not count: a row only the prior believes in is not trusted; dbr_wmin > 0
 trusts every row that much, from w_min to w_max with the counts). The player's
 average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver): it exploits rows the data pin
-down and hedges where they do not. Before the first solve it plays the safe strategy (w = 0 everywhere). With
+down and hedges where they do not. The first solve runs after the first hand it responds in (the safe strategy
+plays that hand), then every dbr_every hands. With
 dbr_top > 0 it responds only once the posterior puts the server in the sharpest step bucket (near equilibrium,
 where the mixture's best response to its mean loses), and plays as the mixture before. Each
 hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
