@@ -94,8 +94,9 @@ FROM cgh_actions a JOIN cgh_seats s USING (match_id, chunk, unit, seat);
 CREATE OR REPLACE VIEW mart_cgh_positions AS
 WITH per_bot AS (
     SELECT s.match_id, s.bot, g.players, count(*) AS games,
-           avg(s.position) AS mean_position,
-           coalesce(stddev_samp(s.position), 0) AS sd,
+           avg(s.position) AS mean_position,  -- an integer sum: exact in any order
+           -- ordered: a parallel stddev adds in any order, so two reads could differ in the last bits
+           coalesce(stddev_samp(s.position ORDER BY s.unit, s.seat), 0) AS sd,
            avg(CASE WHEN s.position = 1 THEN 1.0 ELSE 0.0 END) AS win_rate
     FROM cgh_seats s JOIN cgh_games g USING (match_id, chunk, unit)
     GROUP BY s.match_id, s.bot, g.players
@@ -121,7 +122,7 @@ WITH voluntary AS (
 SELECT hs.match_id, hs.bot, count(*) AS hands, avg(coalesce(v.vpip, 0)) AS vpip,
        sum(coalesce(v.aggressive, 0)) / greatest(sum(coalesce(v.calls, 0)), 1) AS aggression_factor,
        avg(CASE WHEN hs.showdown AND NOT hs.folded THEN 1.0 ELSE 0.0 END) AS showdown_share,
-       avg(hs.net_bb) AS net_bb_per_hand
+       avg(hs.net_bb ORDER BY hs.unit, hs.hand, hs.seat) AS net_bb_per_hand  -- a float: in order, the same bits
 FROM stg_cgh_hand_seats hs
 LEFT JOIN voluntary v USING (match_id, chunk, unit, hand, seat)
 WHERE NOT hs.cancelled

@@ -158,15 +158,17 @@ SELECT a.*,
             ELSE 'e: > 2 pots' END                                                  AS size_bucket
 FROM ht_action_rows a;
 
--- Mart: profit per match with standard error and 95% CI, and how hands ended.
+-- Mart: profit per match with standard error and 95% CI, and how hands ended. The standard deviation
+-- takes the hands in order: a parallel one adds in any order and two reads could differ in the last bits
+-- (the averages of integers and decimals are exact sums, the same in any order).
 CREATE OR REPLACE VIEW mart_ht_profit AS
 SELECT match_id,
        count(*)                                                       AS hands,
        avg(profit)                                                    AS mean_profit,
-       stddev_samp(profit)                                            AS sd,
-       stddev_samp(profit) / sqrt(count(*))                           AS se,
-       avg(profit) - 1.959963984540054 * stddev_samp(profit) / sqrt(count(*))      AS ci95_low,
-       avg(profit) + 1.959963984540054 * stddev_samp(profit) / sqrt(count(*))      AS ci95_high,
+       stddev_samp(profit ORDER BY hand)                              AS sd,
+       stddev_samp(profit ORDER BY hand) / sqrt(count(*))             AS se,
+       avg(profit) - 1.959963984540054 * stddev_samp(profit ORDER BY hand) / sqrt(count(*)) AS ci95_low,
+       avg(profit) + 1.959963984540054 * stddev_samp(profit ORDER BY hand) / sqrt(count(*)) AS ci95_high,
        avg(CASE WHEN end_code = 2 THEN 1.0 ELSE 0.0 END)              AS bob_fold_rate,
        avg(CASE WHEN end_code = 1 THEN 1.0 ELSE 0.0 END)              AS alice_fold_rate,
        avg(CASE WHEN end_code = 0 THEN 1.0 ELSE 0.0 END)              AS showdown_rate,
@@ -179,7 +181,7 @@ CREATE OR REPLACE VIEW mart_ht_starting_hands AS
 SELECT match_id, hole_kind, high_card,
        count(*)                                   AS hands,
        avg(profit)                                AS mean_profit,
-       stddev_samp(profit) / sqrt(count(*))       AS se,
+       stddev_samp(profit ORDER BY hand) / sqrt(count(*)) AS se,  -- ordered: the same bits on every read
        avg(CASE WHEN showdown = 1 THEN 1.0 ELSE 0.0 END) AS best_hand_rate
 FROM stg_ht_hands
 GROUP BY ALL;

@@ -52,7 +52,7 @@ FROM spl_games g JOIN matches m USING (match_id);
 CREATE OR REPLACE VIEW mart_spl_results AS
 WITH per_match AS (
     SELECT match_id, any_value(bot) AS bot, any_value(config) AS config, count(*) AS games,
-           avg(cand_share) AS win_share, 1.959963984540054 AS z,
+           avg(cand_share ORDER BY game) AS win_share, 1.959963984540054 AS z,  -- a float: in order, the same bits
            avg(cand_points) AS mean_points, avg(margin) AS mean_margin, avg(rounds) AS mean_rounds,
            avg(CASE WHEN capped THEN 1.0 ELSE 0.0 END) AS capped_rate, sum(passes) AS passes
     FROM stg_spl_games GROUP BY match_id)

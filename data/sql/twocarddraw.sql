@@ -47,8 +47,9 @@ SELECT m.match_id, m.bot, m.config, m.options, m.seed,
        count(*)                                                   AS hands,
        sum(h.profit)::BIGINT                                      AS profit,
        avg(h.profit)                                              AS mean_profit,
-       avg(h.profit) - 1.959963984540054 * stddev_samp(h.profit) / sqrt(count(*)) AS ci_low,
-       avg(h.profit) + 1.959963984540054 * stddev_samp(h.profit) / sqrt(count(*)) AS ci_high,
+       -- the standard deviation in hand order: a parallel one adds in any order (reads could differ in the last bits)
+       avg(h.profit) - 1.959963984540054 * stddev_samp(h.profit ORDER BY h.hand) / sqrt(count(*)) AS ci_low,
+       avg(h.profit) + 1.959963984540054 * stddev_samp(h.profit ORDER BY h.hand) / sqrt(count(*)) AS ci_high,
        greatest(0, sum(h.profit) + count(*))::BIGINT             AS score,
        avg((h.ended = 'showdown')::INTEGER)                       AS showdown_rate,
        avg((h.ended = 'server_fold')::INTEGER)                    AS server_fold_rate,
@@ -75,7 +76,7 @@ GROUP BY ALL;
 -- Mart: the learning curve, mean profit per block of 1,000 hands of each match.
 CREATE OR REPLACE VIEW mart_tcd_learning_curve AS
 SELECT match_id, hand // 1000 AS block, count(*) AS hands, avg(profit) AS mean_profit,
-       stddev_samp(profit) / sqrt(count(*)) AS se
+       stddev_samp(profit ORDER BY hand) / sqrt(count(*)) AS se  -- ordered: the same bits on every read
 FROM tcd_hands
 GROUP BY ALL
 ORDER BY match_id, block;

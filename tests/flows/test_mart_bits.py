@@ -52,3 +52,50 @@ def test_the_sweep_pairs_are_the_same_bits_on_every_read(units):
                                            "FROM mart_sweep_pairs ORDER BY match_a")
     assert [r[:3] for r in rows] == [("m0", "m1", ROWS), ("m1", "m0", ROWS)]
     assert rows[0][3] == -rows[1][3] and rows[0][4] > 0
+
+
+# The games' marts, each over a table of that game's shape filled from range() with two matches interleaved:
+# unit i of the table is unit i // 2 of match m<i % 2>. Integer payoffs matter too: a standard deviation of
+# integers is a float sum.
+GAMES = {
+    "twocarddraw.sql": (
+        ["INSERT INTO tcd_hands SELECT 'm' || (i % 2), 0, i // 2, 1, 2, i % 13, i // 13 % 13, i // 7 % 13, i // 3 % 13,"
+         " 0, 0, 0, 0, 0, 0, 'kk', '', 0, -1, 0, ['showdown', 'player_fold', 'server_fold'][i % 3 + 1],"
+         " (i * 7919) % 61 - 30 FROM range(?) t(i)"],
+        ["SELECT match_id, hands, profit, mean_profit, ci_low, ci_high FROM mart_tcd_matches ORDER BY match_id",
+         "SELECT * FROM mart_tcd_learning_curve ORDER BY match_id, block"]),
+    "splendor.sql": (  # win shares of 0, 1, 1/2 and 1/3: the thirds make the sum's order show
+        ["INSERT INTO spl_games SELECT 'm' || (i % 2), 0, i // 2, 3, i % 3, 30, 1 + i % 2,"
+         " [0.0, 1.0, 0.5, 1 / 3][(i * 7919) % 4 + 1], i % 16, 12, i % 15, 0 FROM range(?) t(i)"],
+        ["SELECT * FROM mart_spl_results ORDER BY match_id"]),
+    "holdem_training.sql": (  # outcome: showdown + 1, end code, 1 round, profit + 512 at bit 17
+        ["INSERT INTO ht_packed_hands SELECT 'm' || (i % 2), 0, i // 2 + 1, i, i, i * 2654435761 % (1::BIGINT << 54),"
+         " i % 3 + (i % 3 << 2) + (1 << 4) + ((i * 7919) % 400 + 312 << 17), 0, 0, 0, 0 FROM range(?) t(i)"],
+        ["SELECT * FROM mart_ht_profit ORDER BY match_id",
+         "SELECT * FROM mart_ht_starting_hands ORDER BY match_id, hole_kind, high_card"]),
+    "cg_holdem.sql": (  # heads-up games of one hand each, both seats dealt in; big blinds of 10 to 30
+        ["INSERT INTO cgh_games SELECT 'm' || (i % 2), 0, i // 2, i // 4, i // 2 % 2, i, 2, i // 2 % 2, 1, 1, false,"
+         " 1, 0 FROM range(? // 2) t(i)",
+         "INSERT INTO cgh_seats SELECT 'm' || (i // 2 % 2), 0, i // 4, i % 2, 'b' || (i % 2), 0,"
+         " 1 + ((i * 7919) % 5 < 2)::INTEGER, -1, 0 FROM range(?) t(i)",
+         "INSERT INTO cgh_hands SELECT 'm' || (i % 2), 0, i // 2, 1, 10 * (1 + i % 3), 0, 0, 1, 'X', 0, i % 2 = 0,"
+         " false, 1, 1 FROM range(? // 2) t(i)",
+         "INSERT INTO cgh_hand_seats SELECT 'm' || (i // 2 % 2), 0, i // 4, 1, i % 2, 'AS_KD', 100, 0,"
+         " (i * 7919) % 97, (i * 104729) % 193, 100, false FROM range(?) t(i)"],
+        ["SELECT * FROM mart_cgh_positions ORDER BY match_id, bot",
+         "SELECT * FROM mart_cgh_style ORDER BY match_id, bot"]),
+}
+
+
+@pytest.mark.parametrize("sql_file", list(GAMES))
+def test_the_game_marts_are_the_same_bits_on_every_read(sql_file):
+    fills, marts = GAMES[sql_file]
+    con = _connect(sql_file)
+    for fill in fills:
+        con.execute(fill, [ROWS * len(MATCHES)])
+    try:
+        for mart in marts:
+            rows = _same_bits_on_every_read(con, mart)
+            assert {r[0] for r in rows} == set(MATCHES), mart  # both matches made it through the joins
+    finally:
+        con.close()
