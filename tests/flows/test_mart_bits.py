@@ -54,6 +54,13 @@ def test_the_sweep_pairs_are_the_same_bits_on_every_read(units):
     assert rows[0][3] == -rows[1][3] and rows[0][4] > 0
 
 
+
+def test_the_cumulative_curve_is_the_same_bits_on_every_read(units):
+    """A window sum over floats whose frame order is total (unit is unique in a match) adds in that order."""
+    rows = _same_bits_on_every_read(units, "SELECT count(*), sum(hash(match_id, unit, cumulative)::HUGEINT) "
+                                           "FROM mart_cumulative")  # every value's bits, without fetching them
+    assert rows[0][0] == ROWS * len(MATCHES)
+
 # The games' marts, each over a table of that game's shape filled from range() with two matches interleaved:
 # unit i of the table is unit i // 2 of match m<i % 2>. Integer payoffs matter too: a standard deviation of
 # integers is a float sum.
