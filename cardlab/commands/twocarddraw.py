@@ -65,7 +65,7 @@ def _bets(bet1: int, bet2: int):
 # ------------------------------------------------------------------------------------ judge
 def judge(
     strategy: Path = typer.Option(..., "--strategy", help="server strategy file (the contest's format)"),
-    bot: str = typer.Option("mixture", "--bot", help="sample, oracle, prior_br, learner or mixture"),
+    bot: str = typer.Option("dbr", "--bot", help="sample, oracle, prior_br, learner, mixture, robust or dbr"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     hands: int = typer.Option(10_000, "--hands", help="hands in the test (the contest: 10,000)", callback=checks.count),
     seed: int = typer.Option(JUDGE_SEEDS.default, "--seed", help="match seed; hand i's cards depend on (seed, i) only "
@@ -163,7 +163,7 @@ def _reading(text: str):
 @app.command()
 def evaluate(
     strategy: Path = typer.Option(..., "--strategy", help="the true server strategy file"),
-    bot: str = typer.Option("mixture", "--bot", help="sample, oracle, prior_br, learner or mixture"),
+    bot: str = typer.Option("dbr", "--bot", help="sample, oracle, prior_br, learner, mixture, robust or dbr"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     seeds: str = typer.Option("1", "--seeds", help="deal seeds, comma-separated (e.g. 1,2,3)"),
     hands: int = typer.Option(10_000, "--hands", help="hands per test (the contest: 10,000)", callback=checks.count),
@@ -235,7 +235,7 @@ sys.exit(subprocess.call(command + sys.argv[1:], cwd=ROOT))  # the judge's own o
 
 
 def export(
-    bot: str = typer.Option("mixture", "--bot", help="bot to freeze (default: the strongest measured)"),
+    bot: str = typer.Option("dbr", "--bot", help="bot to freeze (default: the strongest measured)"),
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable)"),
     out: Path = typer.Option(Path("out/twocarddraw-bundle"), "--out", help="bundle directory to write",
                              callback=checks.output_dir),
@@ -401,7 +401,7 @@ def strength(
     server_set: str = typer.Option("tuning", "--set", help="tuning (what settings were chosen on), tuning-far "
                                    "(200k-400k steps), heldout, heldout2 ... heldout6 "
                                    "(never tuned on; issue 31)"),
-    bot: list[str] = typer.Option(["mixture", "learner", "prior_br"], "--bot",
+    bot: list[str] = typer.Option(["dbr", "mixture"], "--bot",
                                   help="'name [k=v ...]' (repeatable); the first is compared with the others"),
     json_: bool = typer.Option(False, "--json"),
 ):

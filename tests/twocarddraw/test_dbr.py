@@ -73,7 +73,8 @@ def test_the_bot_plays_safe_before_data_and_exploits_an_exploitable_server():
     safe_value = E.value(BETS, load_equilibrium(BETS).player, server.probs)
     best = B.best_response(server).value
     spec = BOTS["dbr"]
-    settings = {**SMALL, "dbr_every": "100", "dbr_iterations": "100"}
+    # always responding, no trust without counts (the defaults respond only near equilibrium, trusting half)
+    settings = {**SMALL, "dbr_every": "100", "dbr_iterations": "100", "dbr_top": "0", "dbr_wmin": "0"}
     run = X.exact_run(spec.make(spec.config_from({**settings, "dbr_k": "0.5"})), server, seed=2, hands=500)
     guarded = X.exact_run(spec.make(spec.config_from({**settings, "dbr_k": "1e9"})), server, seed=2, hands=500)
     early, late = run.values[:100].mean(), run.values[-100:].mean()
