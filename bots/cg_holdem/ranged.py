@@ -320,6 +320,11 @@ class RangedConfig(Ranged):
     # re-raise to 3x (all in when short) with the top this x its raise-first share of hands (issue 32: the small blind
     # and button folded 82-96% of style lag's opens with players behind, which steal_pfr does not reach; 0 = off)
     wide_3bet: float = ranged(0.0, 0.0, 2.0)
+    # 3-4 live stacks, facing a lone first raise (nobody else has acted: only the blinds or nobody behind) from a
+    # seat seen raising first in at least WIDE_OPENER of its hands: re-raise to 3x (all in when short) with the top
+    # this x its raise-first share of hands and fold the rest, never flat call (issue 32: steal_pfr's flat calls of
+    # style lag's opens lost to its barrels while its re-raises won; 0 = off)
+    lone_3bet: float = ranged(0.0, 0.0, 2.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -615,6 +620,9 @@ class RangedBot(Player):
             return self._raise_to(view, 3 * max(view.turn.chips))
         if multi and not heads_up and self._reraises_wide(view, pct):
             return self._raise_to(view, 3 * max(view.turn.chips))
+        pfr = self._wide_open(view) if multi and c.lone_3bet else 0.0
+        if pfr and all(s not in self.acted for s in view.opponents if s != self.aggressor):
+            return self._raise_to(view, 3 * max(view.turn.chips)) if pct >= 1 - c.lone_3bet * pfr else view.passive()
         if multi and c.icm_reraised and view.me in self.raisers:
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         steal = multi and heads_up and self.bets == 1 and self._stealer(view.opponents[0])
@@ -630,16 +638,23 @@ class RangedBot(Player):
             return "CALL"
         return view.passive()
 
-    def _reraises_wide(self, view: View, pct: float) -> bool:
-        """``wide_3bet``'s spot: one raise so far, by a wide opener (not me), the others in the hand tight, and
-        my hand in the top ``wide_3bet`` x its raise-first share."""
-        c, w = self.config, self.config.prior_weight
+    def _wide_open(self, view: View) -> float:
+        """One raise so far, by a seat (not me) seen raising first in at least WIDE_OPENER of its hands, and a
+        re-raise possible: that seat's raise-first share, else 0."""
         opener = self.aggressor
-        if not c.wide_3bet or self.bets != 1 or opener == view.me or not view.min_bet:
-            return False
-        pfr = self.seen[opener].freq("pfr", w)
-        return (pfr >= WIDE_OPENER and pct >= 1 - c.wide_3bet * pfr
-                and all(self.seen[s].freq("fold_pre", w) >= TIGHT_BEHIND for s in view.opponents if s != opener))
+        if self.bets != 1 or opener == view.me or not view.min_bet:
+            return 0.0
+        pfr = self.seen[opener].freq("pfr", self.config.prior_weight)
+        return pfr if pfr >= WIDE_OPENER else 0.0
+
+    def _reraises_wide(self, view: View, pct: float) -> bool:
+        """``wide_3bet``'s spot: a wide opener's raise (_wide_open), the others in the hand tight, and my hand in
+        the top ``wide_3bet`` x its raise-first share."""
+        c, w = self.config, self.config.prior_weight
+        pfr = self._wide_open(view) if c.wide_3bet else 0.0
+        return bool(pfr and pct >= 1 - c.wide_3bet * pfr
+                    and all(self.seen[s].freq("fold_pre", w) >= TIGHT_BEHIND
+                            for s in view.opponents if s != self.aggressor))
 
     def _stealer(self, seat: int) -> bool:
         """``seat`` raises first in at least ``steal_pfr`` of its hands as observed (off at 0)."""

@@ -123,3 +123,34 @@ def test_a_wide_openers_raise_is_re_raised_with_a_wider_range_when_those_behind_
     assert four_seat_sb(hole, wide_3bet=0.6).startswith("BET")
     assert four_seat_sb(hole, behind_fold_hits=2, wide_3bet=0.6) in ("CALL", "FOLD")  # the big blind defends
     assert four_seat_sb(hole, opener_pfr_hits=4, wide_3bet=0.6) in ("CALL", "FOLD")  # a tight opener
+
+
+def lone_open_answers(opener_pfr_hits: int, **config) -> list[str]:
+    """The big blind's answers over HANDS to seat 1's lone open (four_seat_bb), seat 1 seen raising first in
+    ``opener_pfr_hits`` of 20 hands."""
+    answers = []
+    for h in HANDS:
+        b, turn = four_seat_bb(h, fold_equity=0.0, **config)
+        for k in range(20):
+            b.seen[1].count("pfr", k < opener_pfr_hits)
+        answers.append(b.act(turn))
+    return answers
+
+
+def test_a_wide_openers_lone_open_is_re_raised_or_folded_never_called_when_asked():
+    assert "CALL" in lone_open_answers(16, steal_pfr=0.5)  # answered by the heads-up rules: some hands flat-call
+    narrow, wide = lone_open_answers(16, steal_pfr=0.5, lone_3bet=0.3), lone_open_answers(16, lone_3bet=0.8)
+    for answers in (narrow, wide):
+        assert "CALL" not in answers and "FOLD" in answers
+    raises = [sum(a.startswith("BET") or a == "ALL-IN" for a in answers) for answers in (narrow, wide)]
+    assert 0 < raises[0] < raises[1]  # the top X x its raise-first share: a larger X re-raises more hands
+    assert lone_open_answers(2, lone_3bet=0.8) == lone_open_answers(2)  # a tight opener: as before
+
+
+def test_the_lone_open_rule_also_acts_with_only_the_big_blind_behind():
+    hole = (card(0, 11), card(1, 6))  # king-eight offsuit
+    assert four_seat_sb(hole, behind_fold_hits=2) in ("CALL", "FOLD")  # off by default
+    # the big blind behind defends (wide_3bet would not act) yet the lone open is re-raised
+    assert four_seat_sb(hole, behind_fold_hits=2, wide_3bet=0.6) in ("CALL", "FOLD")
+    assert four_seat_sb(hole, behind_fold_hits=2, lone_3bet=0.6).startswith("BET")
+    assert four_seat_sb((card(0, 5), card(1, 0)), lone_3bet=0.6) == "FOLD"  # seven-deuce: folded, not called
