@@ -66,3 +66,14 @@ def test_evaluate_prints_exact_expected_profit_and_the_ratio_to_br(tmp_path):
     assert out["seeds"] == [1, 2] and len(out["segments"]) == 1 and len(out["per_seed"]) == 2
     result = runner.invoke(cli, ["twocarddraw", "evaluate", "--strategy", str(path), "--seeds", "1,-2"])
     assert result.exit_code == 2 and "--seeds" in result.output and "accepted: seeds 0 to 2^63 - 1" in result.output
+
+
+def test_the_commands_default_bot_is_the_games_declared_default():
+    """The CLI names its default bot as a literal (its bots are imported lazily, for start-up): it must be the bot
+    the game's declaration calls the strongest, the one sweeps and leagues default to."""
+    import inspect
+
+    from flows.games.twocarddraw import SPEC
+
+    for command in (cmd.judge, cmd.evaluate, cmd.export):
+        assert inspect.signature(command).parameters["bot"].default.default == SPEC.default_bot, command.__name__
