@@ -17,6 +17,11 @@ of the game's decision batch from its first look on, and after each chunk a cand
 anytime-valid bound (flows.stats.confidence_sequence, alpha / (candidates - 1)) puts it below another
 survivor (flows.stats.race_losers) or its upper bound over the first below --d1 (0: clearly worse).
 The first always plays every game; a stopped candidate's figure is on the games it played.
+
+    python -m bench.cg_holdem.ranged_paired --against aggressive/style:rules/style:lag --table ranged@HEAD
+
+`--table` plays the first candidate alone at the table and prints every line-up member's mean finishing
+position (Student t 95% over games, and over deals: each deal's rotations averaged), firsts and lasts.
 """
 
 import argparse
@@ -33,7 +38,7 @@ from bots import choice
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
 from flows import games as game_specs
-from flows.stats import confidence_sequence, paired_look, paired_mean_interval, race_losers, summarize
+from flows.stats import confidence_sequence, mean_interval, paired_look, paired_mean_interval, race_losers, summarize
 
 STYLES = Path(__file__).parent / "styles"
 ROOT = Path(__file__).resolve().parents[2]
@@ -148,6 +153,40 @@ def report(scores: dict[str, np.ndarray], players: int | None = None) -> list[st
     return lines
 
 
+def positions(entries: list[str], *, games: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every line-up member's finishing position per game (games x members; the first is the primary bot,
+    so its positions give payoffs()' scores) and each game's deal."""
+    log = judge.play_chunk([maker(e) for e in entries], seed=seed, first=0, count=games,
+                           names=[str(k) for k in range(len(entries))])  # indexes: an entry may appear twice
+    seats, deals = log.events.columns["seats"], log.events.columns["games"]
+    found = np.zeros((games, len(entries)), dtype=int)
+    for unit, member, position in zip(seats["unit"], seats["bot"], seats["position"], strict=True):
+        found[unit, int(member)] = position
+    deal = np.zeros(games, dtype=int)
+    for unit, d in zip(deals["unit"], deals["deal"], strict=True):
+        deal[unit] = d
+    return found, deal
+
+
+def table(entries: list[str], *, games: int, seed: int) -> list[str]:
+    """One line per line-up member: mean position with Student t 95% intervals over games and over deals
+    (the duplicate format's games of one deal share its cards), firsts and lasts."""
+    found, deal = positions(entries, games=games, seed=seed)
+    players = len(entries)
+    lines = []
+    for k, entry in enumerate(entries):
+        p = found[:, k]
+        per_deal = [p[deal == d].mean() for d in np.unique(deal)]
+        g = summarize(p)
+        d = summarize(per_deal)
+        over_games = mean_interval(g.n, g.mean, g.sd, (1.0, players))
+        over_deals = mean_interval(d.n, d.mean, d.sd, (1.0, players))
+        lines.append(f"{entry}: mean position {g.mean:.2f} [{over_games.low:.2f}, {over_games.high:.2f}] over "
+                     f"{g.n} games, [{over_deals.low:.2f}, {over_deals.high:.2f}] over {d.n} deals; "
+                     f"{int((p == 1).sum())} firsts, {int((p == players).sum())} lasts")
+    return lines
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("candidates", nargs="+", help="bot entries, the first is the baseline")
@@ -156,12 +195,16 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--race", action="store_true", help="stop candidates at each look (module doc)")
+    ap.add_argument("--table", action="store_true", help="play the first candidate alone: every line-up "
+                    "member's mean position (module doc)")
     ap.add_argument("--d1", type=float, default=0.0, help="--race: stop a candidate whose anytime upper bound over "
                     "the first is below this (default 0: clearly worse; a decided sweep uses 0.05)")
     args = ap.parse_args(argv)
     against = [a for a in args.against.split("/") if a]
     print(f"against {'/'.join(against)}, seed {args.seed}:")
-    if args.race:
+    if args.table:
+        lines = table([args.candidates[0], *against], games=args.games, seed=args.seed)
+    elif args.race:
         lines = race(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers, d1=args.d1)
     else:
         lines = compare(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers)
