@@ -39,6 +39,8 @@ BET_ROWS = np.zeros(R.N_PLAYER_ROWS, dtype=bool)
 BET_ROWS[R.PLAYER_ROUND2_BASE:] = (np.arange(R.N_ROUND2_ROWS) // R.N_HANDS) % (R.MAX_BETS + 1) == 0
 # (doubtful bets, doubtful raises) kept as the mean's best response plays them, safest first: ties keep it
 TRUSTS = ((False, False), (True, False), (False, True), (True, True))
+# bank_readings that hold several families of banks, in the prior's order (bots/twocarddraw/prior.py BANK_READINGS)
+BANK_FAMILIES = {"both": ("default", "mixed")}
 
 
 @kernel
@@ -80,9 +82,12 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         return np.argmax(load_equilibrium(bets or self.bets).player, axis=1).astype(np.int64)
 
     def _banks(self, bets: R.BetSizes):
+        """The step buckets' banks, family after family (bank_readings="both": the default readings', then the
+        mixed ones')."""
         c = self.config
-        return load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed, beyond=c.beyond,
-                               readings=c.bank_readings)
+        return [bank for readings in BANK_FAMILIES.get(c.bank_readings, (c.bank_readings,))
+                for bank in load_step_banks(bets, buckets=c.buckets, count=c.bucket_count, seed=c.prior_seed,
+                                            beyond=c.beyond, readings=readings)]
 
     def on_init(self) -> None:
         c = self.config
@@ -96,7 +101,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         widths = np.diff(edges) if c.step_prior == "uniform" else np.ones(c.buckets)
         prior = np.concatenate([widths / widths.sum() * (1.0 - c.beyond_weight) if c.beyond else widths / widths.sum(),
                                 np.full(c.beyond, c.beyond_weight / max(c.beyond, 1))])
-        self.log_prior = np.log(np.repeat(prior, len(levels)) / len(levels))
+        families = len(banks) // len(prior)  # "both": the step prior once per family, half the mass each
+        self.log_prior = np.log(np.tile(np.repeat(prior, len(levels)) / len(levels), families) / families)
         self.weights = np.exp(self.log_prior)
         self.counts = np.zeros((R.N_ROWS, 3))
         self.counts_sum = np.zeros(R.N_ROWS)
@@ -109,8 +115,11 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.rng = seeds.generator(seeds.unit_key(self.draw_key(c.explore_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                   seeds.Purpose.BOT))
         self.raise_share = None  # the evidence gate's share of posterior draws raising per row (gate_draws > 0)
-        # components of the statement's sharpest step bucket and beyond: a server the banks may not reach
-        self.top_bucket = np.arange(len(self.alpha)) // len(levels) >= c.buckets - 1
+        # components of the statement's sharpest step bucket and beyond, in every family: a server the banks may
+        # not reach
+        bucket = np.arange(len(self.alpha)) // len(levels)
+        self.family = bucket // len(prior)
+        self.top_bucket = bucket % len(prior) >= c.buckets - 1
         self.gate_fallback = None  # the safe strategy's actions, loaded the first time the safe default gates a row
         self.gate_servers: list[np.ndarray] = []  # gate_default="drawn": the gate's last posterior draws
         self.gate_trust = np.zeros(2, dtype=bool)  # and whether its doubtful bets / raises play the mean's action

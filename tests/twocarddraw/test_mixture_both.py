@@ -1,0 +1,71 @@
+"""bank_readings=both (issue 31): the prior holds the default readings' banks and the mixed readings' banks, each
+step bucket once per family with half the prior mass, so the evidence decides per server which family fits."""
+
+import numpy as np
+import pytest
+
+from bots.twocarddraw import BOTS
+from engine.twocarddraw import rules as R
+
+BETS = R.BetSizes(1, 2)
+SMALL = {"buckets": "2", "bucket_count": "3"}  # small banks keep the test fast to build
+
+
+def _bot(readings: str, **settings: str):
+    spec = BOTS["dbr"]
+    bot = spec.make(spec.config_from({**SMALL, "bank_readings": readings, **settings}))
+    bot.init(BETS.bet1, BETS.bet2)
+    return bot
+
+
+@pytest.fixture(scope="module")
+def bots():
+    return {readings: _bot(readings) for readings in ("default", "mixed", "both")}
+
+
+def test_both_holds_each_family_once_with_half_the_prior(bots):
+    both, default, mixed = bots["both"], bots["default"], bots["mixed"]
+    assert len(both.weights) == 2 * len(default.weights)
+    assert both.weights.sum() == pytest.approx(1.0, abs=1e-12)
+    for family, single in enumerate((default, mixed)):
+        members = both.family == family
+        assert np.array_equal(both.alpha[members], single.alpha)  # the family's banks, unchanged
+        assert np.allclose(both.weights[members], single.weights / 2, rtol=1e-12, atol=0)
+        assert np.array_equal(both.top_bucket[members], single.top_bucket)
+    assert not np.array_equal(default.alpha, mixed.alpha)  # two different families, not one twice
+
+
+def test_counts_drawn_from_one_familys_component_give_it_the_posterior(bots):
+    """Counts drawn from a sharp component of either family (a server from its Dirichlet, 3 decisions at 1,000
+    rows) move most of the posterior to that family: the marginal likelihood tells the families apart."""
+    bot = bots["both"]
+    prior = bot.weights.copy()
+    rng = np.random.default_rng(31)
+    for family in (0, 1):
+        component = np.flatnonzero((bot.family == family) & bot.top_bucket)[0]
+        server = np.array([rng.dirichlet(np.maximum(alpha, 1e-3)) for alpha in bot.alpha[component]])
+        counts = np.zeros((R.N_ROWS, 3))
+        for row in rng.choice(R.N_ROWS, 1000, replace=False):
+            counts[row] = rng.multinomial(3, server[row] / server[row].sum())
+        bot.counts[:], bot.counts_sum[:] = counts, counts.sum(axis=1)
+        bot._reweigh()
+        assert bot.weights[bot.family == family].sum() > 0.9
+        assert bot.weights.sum() == pytest.approx(1.0, abs=1e-12)
+    bot.counts[:], bot.counts_sum[:] = 0.0, 0.0
+    bot._reweigh()
+    assert np.allclose(bot.weights, prior)  # no evidence: the prior back
+
+
+def test_dbr_top_sums_the_sharpest_bucket_over_both_families(bots):
+    """Split evenly between the two families' sharpest buckets, the sharpest bucket holds the whole posterior:
+    the response acts (dbr_top 0.9), though neither family's alone reaches 0.9."""
+    bot = bots["both"]
+    saved = bot.weights.copy()
+    try:
+        bot.weights = np.where(bot.top_bucket, 1.0, 0.0) / bot.top_bucket.sum()
+        assert bot.config.dbr_top == 0.9 and bot.responding()
+        assert all(bot.weights[bot.top_bucket & (bot.family == f)].sum() < 0.9 for f in (0, 1))
+        bot.weights = np.where(bot.top_bucket, 0.85, 0.15) / np.where(bot.top_bucket, 2, len(bot.weights) - 2)
+        assert not bot.responding()
+    finally:
+        bot.weights = saved
