@@ -325,6 +325,11 @@ class RangedConfig(Ranged):
     # this x its raise-first share of hands and fold the rest, never flat call (issue 32: steal_pfr's flat calls of
     # style lag's opens lost to its barrels while its re-raises won; 0 = off)
     lone_3bet: float = ranged(0.0, 0.0, 2.0)
+    # 3-4 live stacks, facing one raise nobody has called yet (seats behind may remain), effective stack against the
+    # opener at or under this many big blinds: go all in when its ICM value beats folding; the opener calls with the
+    # top of its range by its read fold to re-raises (Seen "fold_3bet"), the seats behind as a first-in push's callers
+    # (issue 32: style lag opens 63% of its hands; a re-steal is valued, not a fixed top share; 0 = off, as before)
+    resteal_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -563,25 +568,59 @@ class RangedBot(Player):
         ev = eq * icm(win, pay)[me] + (1 - eq) * icm(lose, pay)[me]
         return ev, icm(fold, pay)[me]
 
-    def _shove(self, view: View) -> bool:
-        """First-in push with 3-4 seats: folds win the pot; the likeliest caller calls with the top
-        of its hands (the chart's calling share at its depth, widened for who rarely folds)."""
-        w = self.config.prior_weight
-        best, p_nobody, caller_share = None, 1.0, 0.0
-        for s in view.opponents:
-            depth = min(view.stack + view.mine, view.turn.stacks[s] + view.turn.chips[s]) / view.bb
-            chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
-            share = min(1.0, chart * (1 - self.seen[s].freq("fold_pre", w)) / (1 - Seen.PRIORS["fold_pre"]))
-            p_nobody *= 1 - share
-            if best is None or share > caller_share:
-                best, caller_share = s, share
-        rng = {best: [above(CLASS_PCT[c], 1 - caller_share, 0.02) + 1e-4 for c in COMBO_CLASS]}
-        eq = self.range_equity(view, [best], rng)
-        called_ev, fold_ev = self._allin_ev(view, best, eq)
+    def _chart_call(self, view: View, seat: int) -> float:
+        """The share of hands ``seat`` calls my all-in with: the chart's calling share at its depth, widened for who
+        rarely folds."""
+        depth = min(view.stack + view.mine, view.turn.stacks[seat] + view.turn.chips[seat]) / view.bb
+        chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
+        folds = self.seen[seat].freq("fold_pre", self.config.prior_weight)
+        return min(1.0, chart * (1 - folds) / (1 - Seen.PRIORS["fold_pre"]))
+
+    def _push_value(self, view: View, callers) -> tuple[float, float]:
+        """(my ICM value if I go all in now, if I fold). ``callers``: (seat, chance it calls, its calling range's
+        combo weights or None for the top that share of all hands); nobody calls: the pot is mine, else the likeliest
+        caller calls alone."""
+        best, p_nobody = None, 1.0
+        for caller in callers:
+            p_nobody *= 1 - caller[1]
+            if best is None or caller[1] > best[1]:
+                best = caller
+        seat, share, weights = best
+        if weights is None:
+            weights = [above(CLASS_PCT[c], 1 - share, 0.02) + 1e-4 for c in COMBO_CLASS]
+        eq = self.range_equity(view, [seat], {seat: weights})
+        called_ev, fold_ev = self._allin_ev(view, seat, eq)
         pot_to_me = list(view.turn.stacks)
         pot_to_me[view.me] = view.stack + view.pot
         steal_ev = icm(pot_to_me, self._payouts(view))[view.me]
-        return p_nobody * steal_ev + (1 - p_nobody) * called_ev > fold_ev
+        return p_nobody * steal_ev + (1 - p_nobody) * called_ev, fold_ev
+
+    def _shove(self, view: View) -> bool:
+        """First-in push with 3-4 seats: folds win the pot; the likeliest caller calls with the top
+        of its hands (the chart's calling share at its depth, widened for who rarely folds)."""
+        ev, fold_ev = self._push_value(view, [(s, self._chart_call(view, s), None) for s in view.opponents])
+        return ev > fold_ev
+
+    def _resteals(self, view: View) -> bool:
+        """``resteal_below_bb``'s spot (3-4 live stacks, one raise nobody has called, short against the opener) and
+        an all-in there worth more by ICM than folding: the opener calls with the top 1 - its fold-to-re-raise
+        frequency of its range, the others in the hand with the chart's calling share (_chart_call)."""
+        c, opener, chips, stacks = self.config, self.aggressor, view.turn.chips, view.turn.stacks
+        if (not c.resteal_below_bb or self.bets != 1 or opener == view.me or opener not in view.opponents
+                or stacks[opener] == 0 or view.call >= view.stack or not view.can("ALL-IN")
+                or any(chips[s] >= chips[opener] for s in view.opponents if s != opener)
+                or len(self.live(view)) <= 2):
+            return False
+        if min(view.stack + view.mine, stacks[opener] + chips[opener]) > c.resteal_below_bb * view.bb:
+            return False
+        folds = self.seen[opener].freq("fold_3bet", c.prior_weight)
+        weights = self.ranges.get(opener) or [1.0] * len(COMBOS)
+        cut = range_quantile(weights, folds)  # it folds the bottom of its own range
+        calls = [x * above(CLASS_PCT[k], cut, 0.02) for x, k in zip(weights, COMBO_CLASS, strict=True)]
+        callers = [(opener, 1 - folds, calls)] + [(s, self._chart_call(view, s), None)
+                                                  for s in view.opponents if s != opener]
+        ev, fold_ev = self._push_value(view, callers)
+        return ev > fold_ev
 
     # -- decisions -----------------------------------------------------------------------
     def decide(self, view: View) -> str:
@@ -611,6 +650,8 @@ class RangedBot(Player):
                 return self._raise_to(view, c.open_size_bb * view.bb)
             return view.passive()
         multi = len(self.live(view)) > 2
+        if c.resteal_below_bb and self._resteals(view):
+            return "ALL-IN"
         if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
         if heads_up and not multi and eff <= c.reshove_below_bb:
