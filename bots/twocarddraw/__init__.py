@@ -52,6 +52,8 @@ class MixtureConfig(Ranged):
     step_prior: str = one_of("uniform", ("uniform", "log"))  # prior over the step count
     bank_readings: str = one_of("default", ("default", "mixed", "both"))  # generator readings of the banks' members;
     # "both": each step bucket once per family (default, mixed), half the prior each: the evidence picks the family
+    both_play: str = one_of("all", ("all", "default"))  # with "both": the posterior the mixture's own play follows,
+    # all of it or the default family's; the whole posterior still decides gate_top / dbr_top (and dbr's response)
     beyond: int = ranged(0, 0, 4)  # extra buckets past 200,000 steps (same log width: 200k-423k, ...)
     beyond_weight: float = ranged(0.2, 0.0, 1.0, lo_open=True, hi_open=True)  # their share of the step prior
     prior_scale: float = ranged(2.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength

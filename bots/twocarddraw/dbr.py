@@ -48,6 +48,11 @@ class DataBiasedBot(MixtureLearnerBot):
         own play (its best response to the mean, gated) goes on."""
         return self.config.dbr_top <= 0 or self.weights[self.top_bucket].sum() >= self.config.dbr_top
 
+    def play_weights(self) -> np.ndarray:
+        """The response models the server by the whole posterior (both_play="default" restricts only the mixture's
+        own play)."""
+        return self.weights if self.responding() else self.own_weights
+
     def resolve(self) -> None:
         """After every hand: re-solve when due, then draw the next hand's table."""
         c = self.config

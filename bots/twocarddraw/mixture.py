@@ -120,6 +120,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         bucket = np.arange(len(self.alpha)) // len(levels)
         self.family = bucket // len(prior)
         self.top_bucket = bucket % len(prior) >= c.buckets - 1
+        self.own_weights = self._own(self.log_prior)
         self.gate_fallback = None  # the safe strategy's actions, loaded the first time the safe default gates a row
         self.gate_servers: list[np.ndarray] = []  # gate_default="drawn": the gate's last posterior draws
         self.gate_trust = np.zeros(2, dtype=bool)  # and whether its doubtful bets / raises play the mean's action
@@ -128,9 +129,22 @@ class MixtureLearnerBot(BankUser, PolicyBot):
 
     def _posterior_means(self, scale: float = 1.0) -> np.ndarray:
         """The posterior mean; `scale` < 1 weakens every component's prior (the hedge's second opinion)."""
-        live = np.flatnonzero(self.weights > 1e-12)  # the evidence soon rules out most components: skip them
+        weights = self.play_weights()
+        live = np.flatnonzero(weights > 1e-12)  # the evidence soon rules out most components: skip them
         post = (scale * self.alpha[live] + self.counts) / (scale * self.alpha_sum[live] + self.counts_sum)[:, :, None]
-        return np.tensordot(self.weights[live], post, axes=1)
+        return np.tensordot(weights[live], post, axes=1)
+
+    def play_weights(self) -> np.ndarray:
+        """The component weights the bot's model of the server (its play, its EM counts) follows."""
+        return self.own_weights
+
+    def _own(self, log_w: np.ndarray) -> np.ndarray:
+        """bank_readings="both" with both_play="default": the posterior given the default readings' family, which
+        the mixture's own play follows (the whole posterior still decides the sharpest-bucket tests)."""
+        if self.config.both_play == "all" or self.family.max() == 0:
+            return self.weights
+        own = np.exp(np.where(self.family == 0, log_w - log_w[self.family == 0].max(), -np.inf))
+        return own / own.sum()
 
     def _refit(self) -> None:
         """One batch EM pass: the early hands' hidden server cards were guessed under the prior;
@@ -147,6 +161,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         log_w = self.log_prior + self.loglik
         w = np.exp(log_w - log_w.max())
         self.weights = w / w.sum()
+        self.own_weights = self._own(log_w)
 
     def refresh(self) -> None:
         """Bring the bucket weights and posterior means up to every hand seen (no re-solve)."""
@@ -156,7 +171,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
     def _draw_server(self, scale: float) -> np.ndarray:
         """One server drawn from the posterior: a component by its weight, then its Dirichlet with the
         concentration times `scale` (< 1 widens the draw)."""
-        b = self.rng.choice(len(self.weights), p=self.weights)
+        weights = self.play_weights()
+        b = self.rng.choice(len(weights), p=weights)
         draw = self.rng.gamma(scale * (self.alpha[b] + self.counts))
         return draw / np.maximum(draw.sum(axis=1, keepdims=True), 1e-300)
 

@@ -69,3 +69,28 @@ def test_dbr_top_sums_the_sharpest_bucket_over_both_families(bots):
         assert not bot.responding()
     finally:
         bot.weights = saved
+
+
+def test_both_play_default_plays_the_default_familys_posterior_until_the_response_acts(bots):
+    """both_play=default: given the same counts, the mixture's model of the server is the default banks' bot's,
+    whatever the mixed family's weight; once the (summed) sharpest bucket lets the response act, it models the
+    server by the whole posterior."""
+    default = bots["default"]
+    restricted = _bot("both", both_play="default")
+    rng = np.random.default_rng(7)
+    counts = np.zeros((R.N_ROWS, 3))
+    rows = rng.choice(R.N_ROWS, 500, replace=False)
+    counts[rows] = rng.multinomial(4, np.full(3, 1 / 3), size=len(rows)) * R.allowed_actions()[rows]
+    try:
+        for bot in (default, restricted):
+            bot.counts[:], bot.counts_sum[:] = counts, counts.sum(axis=1)
+            bot._reweigh()
+        assert restricted.weights[restricted.family == 1].sum() > 1e-6  # the mixed family still has a say
+        assert np.allclose(restricted.own_weights[restricted.family == 0], default.weights, rtol=1e-9, atol=1e-15)
+        assert np.all(restricted.own_weights[restricted.family == 1] == 0)
+        assert np.allclose(restricted._posterior_means(), default._posterior_means(), rtol=0, atol=1e-12)
+        restricted.weights = np.where(restricted.top_bucket, 1.0, 0.0) / restricted.top_bucket.sum()
+        assert restricted.responding() and restricted.play_weights() is restricted.weights
+    finally:
+        default.counts[:], default.counts_sum[:] = 0.0, 0.0
+        default._reweigh()
