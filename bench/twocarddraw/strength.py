@@ -148,6 +148,21 @@ def heldout6_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT6_READINGS[(index + index // 4) % len(HELDOUT6_READINGS)])
 
 
+HELDOUT7_SEED = 9_980_000  # the seventh held-out set (issue 31: drawn 2026-11-28 after the other six were looked at)
+HELDOUT7_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
+                     B.Reading(proposal="perturb", accept="ties"),
+                     B.Reading(order="random", proposal="perturb", accept="ties"))
+
+
+def heldout7_server(index: int) -> BenchServer:
+    """Seventh held-out server i: bet pair (37 i + 19 mod 35), seeds from 9,980,000, the default reading and three
+    with accept=ties (one of them the reading of the one held-out server that lost money), shifted every 4 servers as
+    in heldout3 so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 37 + 19) % len(R.ALL_BET_SIZES)], HELDOUT7_SEED + index,
+                      HELDOUT7_READINGS)
+    return replace(server, reading=HELDOUT7_READINGS[(index + index // 4) % len(HELDOUT7_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -162,7 +177,8 @@ def far_tuning_server(index: int) -> BenchServer:
 SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_server, "tuning-far": far_tuning_server,
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
-                                                        "heldout5": heldout5_server, "heldout6": heldout6_server}
+                                                        "heldout5": heldout5_server, "heldout6": heldout6_server,
+                                                        "heldout7": heldout7_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
