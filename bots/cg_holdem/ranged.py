@@ -246,6 +246,7 @@ class Reads:
 
 WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
 TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
+CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
 SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
 
 
@@ -330,6 +331,11 @@ class RangedConfig(Ranged):
     # top of its range by its read fold to re-raises (Seen "fold_3bet"), the seats behind as a first-in push's callers
     # (issue 32: style lag opens 63% of its hands; a re-steal is valued, not a fixed top share; 0 = off, as before)
     resteal_below_bb: float = ranged(0.0, 0.0, MAX_BB)
+    # 3-4 live stacks, first in (not the big blind's option) at or under this effective depth: all in when the
+    # heads-up chart pushes at the depth x CHART_TIGHTEN per extra opponent, else the ICM check as before (issue 32:
+    # the one-hand ICM check folded 72% of first-in hands under 3 bb three-handed, and 22 of the bot's 39
+    # three-handed busts behind `aggressive` began under 2 bb; 0 = off, as before)
+    chart_push_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -638,6 +644,9 @@ class RangedBot(Player):
                 if PUSH_DEPTH[view.hand_class] >= eff and view.can("ALL-IN"):
                     return "ALL-IN"
                 return view.passive()
+            if (not heads_up and eff <= c.chart_push_below_bb and view.call and view.can("ALL-IN")
+                    and PUSH_DEPTH[view.hand_class] >= eff * CHART_TIGHTEN ** (len(view.opponents) - 1)):
+                return "ALL-IN"
             if not heads_up and eff <= c.shove_below_bb:
                 return "ALL-IN" if view.can("ALL-IN") and self._shove(view) else view.passive()
             share = c.open_hu if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
