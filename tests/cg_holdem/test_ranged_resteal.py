@@ -1,6 +1,6 @@
 """The ranged bot's re-steal all-in (``resteal_below_bb``, issue 32): at 3-4 live stacks, facing one raise nobody has
 called, short against the opener, it goes all in when ICM values that above folding; the opener's calls come from its
-read fold to re-raises, the seats behind call as the chart says. Off by default; at two live stacks it never acts."""
+read fold to re-raises, the seats behind call as the chart says. 12 bb by default; at two live stacks it never acts."""
 
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedConfig, combo_class
@@ -44,19 +44,22 @@ def bb_facing_open(hole, folds_to_reraise: int, *, mine: int = 150, behind: bool
     return b.act(turn)
 
 
-def test_off_by_default_and_out_of_its_depth_nothing_changes():
+def test_off_and_out_of_its_depth_nothing_changes():
     asked = []
-    default = [bb_facing_open(h, 18, spy=asked) for h in HANDS]
-    assert asked == []  # the default never values a re-steal
-    # set, but 15 bb deep against a 10 bb limit: the same answers, no valuation asked, the same random stream after
+    default = [bb_facing_open(h, 18, spy=asked, resteal_below_bb=0) for h in HANDS]
+    assert asked == []  # off, it never values a re-steal
+    # set, but 15 bb deep against a 10 bb limit (and the default 12): the same answers, no valuation asked, the same
+    # random stream after
     assert [bb_facing_open(h, 18, spy=asked, resteal_below_bb=10) for h in HANDS] == default
+    assert [bb_facing_open(h, 18, spy=asked) for h in HANDS] == default
     assert asked == []
     assert default.count("ALL-IN") < len(HANDS) // 2  # the plain rules fold or call most hands there
 
 
 def test_a_middling_hand_re_steals_from_a_wide_opener_that_folds_to_re_raises():
     assert 0.4 < CLASS_PCT[combo_class(*MIDDLING)] < 0.6
-    assert bb_facing_open(MIDDLING, 18) != "ALL-IN"  # off by default
+    assert bb_facing_open(MIDDLING, 18, resteal_below_bb=0) != "ALL-IN"  # off
+    assert bb_facing_open(MIDDLING, 18, mine=110) == "ALL-IN"  # the default, 11 bb deep
     assert bb_facing_open(MIDDLING, 18, resteal_below_bb=15) == "ALL-IN"
     # the seats behind are valued too: the small blind with the big blind still to act
     assert bb_facing_open(MIDDLING, 18, behind=True, resteal_below_bb=15) == "ALL-IN"
