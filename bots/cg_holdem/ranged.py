@@ -661,7 +661,7 @@ class RangedBot(Player):
                 return self._raise_to(view, c.open_size_bb * view.bb)
             return view.passive()
         multi = len(self.live(view)) > 2
-        if c.resteal_below_bb and self._resteals(view):
+        if self._resteals(view):  # off at 0: its first check
             return "ALL-IN"
         if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
