@@ -200,6 +200,9 @@ def main(argv=None) -> None:
     ap.add_argument("--d1", type=float, default=0.0, help="--race: stop a candidate whose anytime upper bound over "
                     "the first is below this (default 0: clearly worse; a decided sweep uses 0.05)")
     args = ap.parse_args(argv)
+    twice = sorted({c for c in args.candidates if args.candidates.count(c) > 1})
+    if twice:  # results are keyed by entry: a repeat would print once and look like a missing line
+        ap.error(f"candidate {twice[0]!r} given twice; give each entry once (the same bot at two commits: NAME@REV)")
     against = [a for a in args.against.split("/") if a]
     print(f"against {'/'.join(against)}, seed {args.seed}:")
     if args.table:

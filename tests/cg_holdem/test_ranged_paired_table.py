@@ -1,8 +1,9 @@
 """bench.cg_holdem.ranged_paired's --table: one bot played alone, every line-up member's finishing position."""
 
 import numpy as np
+import pytest
 
-from bench.cg_holdem.ranged_paired import payoffs, positions, table
+from bench.cg_holdem.ranged_paired import main, payoffs, positions, table
 
 LINEUP = ["station", "pushfold", "style:rules", "station"]  # station twice: members are told apart by index
 
@@ -22,3 +23,11 @@ def test_table_lines_count_firsts_and_lasts_from_the_positions():
     for line, column in zip(lines, found.T, strict=True):
         assert f"mean position {column.mean():.2f} [" in line
         assert f"{(column == 1).sum()} firsts, {(column == 4).sum()} lasts" in line
+
+
+def test_a_candidate_given_twice_is_refused_in_one_line(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["ranged", "ranged:open_hu=0.7", "ranged", "--against", "pushfold", "--games", "1"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "'ranged' given twice" in err and "each entry once" in err
