@@ -54,6 +54,10 @@ class MixtureConfig(Ranged):
     # "both": each step bucket once per family (default, mixed), half the prior each: the evidence picks the family
     both_play: str = one_of("all", ("all", "default"))  # with "both": the posterior the mixture's own play follows,
     # all of it or the default family's; the whole posterior still decides gate_top / dbr_top (and dbr's response)
+    both_share: float = ranged(0.5, 0.0, 1.0, lo_open=True, hi_open=True)  # with "both": the mixed family's share of
+    # the prior (0.5: an even split)
+    both_counts: str = one_of("play", ("play", "default"))  # with "both": the posterior whose mean the online EM's
+    # expected counts follow: the one the bot plays on, or always the default family's (dbr's response acting or not)
     beyond: int = ranged(0, 0, 4)  # extra buckets past 200,000 steps (same log width: 200k-423k, ...)
     beyond_weight: float = ranged(0.2, 0.0, 1.0, lo_open=True, hi_open=True)  # their share of the step prior
     prior_scale: float = ranged(2.0, 0.0, 1000.0, lo_open=True)  # multiplies the bank-matched Dirichlet strength

@@ -101,8 +101,10 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         widths = np.diff(edges) if c.step_prior == "uniform" else np.ones(c.buckets)
         prior = np.concatenate([widths / widths.sum() * (1.0 - c.beyond_weight) if c.beyond else widths / widths.sum(),
                                 np.full(c.beyond, c.beyond_weight / max(c.beyond, 1))])
-        families = len(banks) // len(prior)  # "both": the step prior once per family, half the mass each
-        self.log_prior = np.log(np.tile(np.repeat(prior, len(levels)) / len(levels), families) / families)
+        families = len(banks) // len(prior)  # "both": the step prior once per family, the mixed one both_share of it
+        share = np.array([1.0 - c.both_share, c.both_share]) if families == 2 else np.full(families, 1.0 / families)
+        self.log_prior = np.log(np.tile(np.repeat(prior, len(levels)) / len(levels), families)
+                                * np.repeat(share, len(prior) * len(levels)))
         self.weights = np.exp(self.log_prior)
         self.counts = np.zeros((R.N_ROWS, 3))
         self.counts_sum = np.zeros(R.N_ROWS)
@@ -120,16 +122,17 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         bucket = np.arange(len(self.alpha)) // len(levels)
         self.family = bucket // len(prior)
         self.top_bucket = bucket % len(prior) >= c.buckets - 1
-        self.own_weights = self._own(self.log_prior)
+        self.own_weights, self.default_weights = self._own(self.log_prior)
         self.gate_fallback = None  # the safe strategy's actions, loaded the first time the safe default gates a row
         self.gate_servers: list[np.ndarray] = []  # gate_default="drawn": the gate's last posterior draws
         self.gate_trust = np.zeros(2, dtype=bool)  # and whether its doubtful bets / raises play the mean's action
-        self.means = self._posterior_means()
+        self._update_means()
         self.resolve()
 
-    def _posterior_means(self, scale: float = 1.0) -> np.ndarray:
-        """The posterior mean; `scale` < 1 weakens every component's prior (the hedge's second opinion)."""
-        weights = self.play_weights()
+    def _posterior_means(self, scale: float = 1.0, weights: np.ndarray | None = None) -> np.ndarray:
+        """The posterior mean (under the play's weights unless given); `scale` < 1 weakens every component's prior
+        (the hedge's second opinion)."""
+        weights = self.play_weights() if weights is None else weights
         live = np.flatnonzero(weights > 1e-12)  # the evidence soon rules out most components: skip them
         post = (scale * self.alpha[live] + self.counts) / (scale * self.alpha_sum[live] + self.counts_sum)[:, :, None]
         return np.tensordot(weights[live], post, axes=1)
@@ -138,35 +141,50 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         """The component weights the bot's model of the server (its play, its EM counts) follows."""
         return self.own_weights
 
-    def _own(self, log_w: np.ndarray) -> np.ndarray:
-        """bank_readings="both" with both_play="default": the posterior given the default readings' family, which
-        the mixture's own play follows (the whole posterior still decides the sharpest-bucket tests)."""
-        if self.config.both_play == "all" or self.family.max() == 0:
-            return self.weights
-        own = np.exp(np.where(self.family == 0, log_w - log_w[self.family == 0].max(), -np.inf))
-        return own / own.sum()
+    def count_weights(self) -> np.ndarray:
+        """The component weights the online EM's expected counts follow: the play's, or (both_counts="default") the
+        default family's always. dbr's response models the server by the whole posterior while the sharpest bucket
+        holds dbr_top of it; counts taken under the model played would change source when the response starts or
+        stops, feeding back on the weights that decide it (heldout7 15 left that bucket after 1,000 hands)."""
+        return self.play_weights() if self.config.both_counts == "play" else self.default_weights
+
+    def _own(self, log_w: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """bank_readings="both": the posterior the mixture's own play follows (both_play="default": given the
+        default readings' family; the whole posterior still decides the sharpest-bucket tests), and the default
+        family's posterior (the whole one when there is no other family)."""
+        if self.family.max() == 0:
+            return self.weights, self.weights
+        default = np.exp(np.where(self.family == 0, log_w - log_w[self.family == 0].max(), -np.inf))
+        default /= default.sum()
+        return (self.weights if self.config.both_play == "all" else default), default
+
+    def _update_means(self) -> None:
+        """The posterior means the play and the EM's counts follow (one array when their weights are the same)."""
+        self.means = self._posterior_means()
+        weights = self.count_weights()
+        self.count_means = self.means if weights is self.play_weights() else self._posterior_means(weights=weights)
 
     def _refit(self) -> None:
         """One batch EM pass: the early hands' hidden server cards were guessed under the prior;
         guess them again under today's beliefs."""
         self._reweigh()
-        self.means = self._posterior_means()
+        self._update_means()
         self.counts[:] = 0.0
         self.counts_sum[:] = 0.0
         for obs in self.observations:
-            expected_counts(self.means, self.ones, obs, self.counts, self.counts_sum)
+            expected_counts(self.count_means, self.ones, obs, self.counts, self.counts_sum)
 
     def _reweigh(self) -> None:
         bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
         log_w = self.log_prior + self.loglik
         w = np.exp(log_w - log_w.max())
         self.weights = w / w.sum()
-        self.own_weights = self._own(log_w)
+        self.own_weights, self.default_weights = self._own(log_w)
 
     def refresh(self) -> None:
         """Bring the bucket weights and posterior means up to every hand seen (no re-solve)."""
         self._reweigh()
-        self.means = self._posterior_means()
+        self._update_means()
 
     def _draw_server(self, scale: float) -> np.ndarray:
         """One server drawn from the posterior: a component by its weight, then its Dirichlet with the
@@ -260,7 +278,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             self.policy[:] = self.alternative
 
     def on_hand_over(self, observation: Observation) -> None:
-        expected_counts(self.means, self.ones, observation, self.counts, self.counts_sum)
+        expected_counts(self.count_means, self.ones, observation, self.counts, self.counts_sum)
         self.hands_seen += 1
         c = self.config
         if c.refit_every:
@@ -270,5 +288,5 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         if self.hands_seen % c.reweigh_every == 0:
             self._reweigh()
         if self.hands_seen % c.resolve_every == 0:
-            self.means = self._posterior_means()
+            self._update_means()
             self.resolve()

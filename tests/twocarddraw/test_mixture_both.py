@@ -94,3 +94,50 @@ def test_both_play_default_plays_the_default_familys_posterior_until_the_respons
     finally:
         default.counts[:], default.counts_sum[:] = 0.0, 0.0
         default._reweigh()
+
+
+@pytest.mark.parametrize("share", ["0.25", "0.1"])
+def test_both_share_sets_the_mixed_familys_prior_mass(bots, share):
+    """both_share: the mixed family holds that share of the prior, the default family the rest, each spread over its
+    buckets as its own bank's bot spreads it."""
+    bot = _bot("both", both_share=share)
+    mass = {0: 1 - float(share), 1: float(share)}
+    assert bot.weights.sum() == pytest.approx(1.0, abs=1e-12)
+    for family, single in enumerate((bots["default"], bots["mixed"])):
+        members = bot.family == family
+        assert bot.weights[members].sum() == pytest.approx(mass[family], abs=1e-12)
+        assert np.allclose(bot.weights[members], single.weights * mass[family], rtol=1e-12, atol=0)
+
+
+def _mixed_counts(seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    counts = np.zeros((R.N_ROWS, 3))
+    rows = rng.choice(R.N_ROWS, 500, replace=False)
+    counts[rows] = rng.multinomial(4, np.full(3, 1 / 3), size=len(rows)) * R.allowed_actions()[rows]
+    return counts
+
+
+@pytest.mark.parametrize("source", ["play", "default"])
+def test_both_counts_default_keeps_the_counts_source_when_the_response_acts(bots, source):
+    """both_counts=default: the EM's counts follow the default family's posterior mean (the default banks' bot's,
+    given the same counts) before and after the response starts acting; with "play" they switch to the whole
+    posterior's mean when it does."""
+    default = bots["default"]
+    bot = _bot("both", both_play="default", both_counts=source)
+    counts = _mixed_counts(11)
+    try:
+        for b in (default, bot):
+            b.counts[:], b.counts_sum[:] = counts, counts.sum(axis=1)
+            b._reweigh()
+            b._update_means()
+        expected = default._posterior_means()
+        assert not bot.responding()
+        assert np.allclose(bot.count_means, expected, rtol=0, atol=1e-12)
+        bot.weights = np.where(bot.top_bucket, 1.0, 0.0) / bot.top_bucket.sum()  # the sharpest bucket: it responds
+        bot._update_means()
+        assert bot.responding()
+        assert not np.allclose(bot.means, expected, rtol=0, atol=1e-6)  # the response models the whole posterior
+        assert np.allclose(bot.count_means, expected, rtol=0, atol=1e-12) == (source == "default")
+    finally:
+        default.counts[:], default.counts_sum[:] = 0.0, 0.0
+        default._reweigh()
