@@ -338,6 +338,10 @@ class RangedConfig(Ranged):
     # the one-hand ICM check folded 72% of first-in hands under 3 bb three-handed, and 22 of the bot's 39
     # three-handed busts behind `aggressive` began under 2 bb; 0 = off, as before)
     chart_push_below_bb: float = ranged(0.0, 0.0, MAX_BB)
+    # 2-3 live stacks at a table that began with more: my bust in an all-in is valued at this share of the payout of
+    # the place it takes (issue 32: ICM gave it 0, as if last, so covered calls and pushes folded hands whose
+    # equity beat the pot odds: heads-up against a push it is worth 2/3, not 0; 0 = off, as before)
+    bust_place: float = ranged(0.0, 0.0, 1.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -573,8 +577,15 @@ class RangedBot(Player):
         lose[me], lose[villain] = base[me] - at_risk, base[villain] + at_risk + dead
         fold[me], fold[villain] = stacks[me], base[villain] + chips[me] + dead
         pay = self._payouts(view)
-        ev = eq * icm(win, pay)[me] + (1 - eq) * icm(lose, pay)[me]
-        return ev, icm(fold, pay)[me]
+        ev = eq * self._icm_me(win, pay, me) + (1 - eq) * self._icm_me(lose, pay, me)
+        return ev, self._icm_me(fold, pay, me)
+
+    def _icm_me(self, stacks, pay, me: int) -> float:
+        """My ICM value with these stacks; busted (0 chips), ``bust_place`` x the payout of the place I take."""
+        alive = sum(1 for x in stacks if x > 0)
+        if stacks[me] <= 0 and alive < len(pay):
+            return self.config.bust_place * pay[alive]
+        return icm(stacks, pay)[me]
 
     def _chart_call(self, view: View, seat: int) -> float:
         """The share of hands ``seat`` calls my all-in with: the chart's calling share at its depth, widened for who
