@@ -163,6 +163,21 @@ def heldout7_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT7_READINGS[(index + index // 4) % len(HELDOUT7_READINGS)])
 
 
+HELDOUT8_SEED = 9_990_000  # the eighth held-out set (issue 31: drawn 2026-11-28 after the other seven were looked at)
+HELDOUT8_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
+                     B.Reading(accept="ties", mistakes="betting"),
+                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
+
+
+def heldout8_server(index: int) -> BenchServer:
+    """Eighth held-out server i: bet pair (41 i + 23 mod 35), seeds from 9,990,000, the default reading, two pairs
+    (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
+    heldout3 so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 41 + 23) % len(R.ALL_BET_SIZES)], HELDOUT8_SEED + index,
+                      HELDOUT8_READINGS)
+    return replace(server, reading=HELDOUT8_READINGS[(index + index // 4) % len(HELDOUT8_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -178,7 +193,7 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
-                                                        "heldout7": heldout7_server}
+                                                        "heldout7": heldout7_server, "heldout8": heldout8_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

@@ -10,6 +10,7 @@ from bench.twocarddraw.strength import (
     HELDOUT5_READINGS,
     HELDOUT6_READINGS,
     HELDOUT7_READINGS,
+    HELDOUT8_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
@@ -20,6 +21,7 @@ from bench.twocarddraw.strength import (
     heldout5_server,
     heldout6_server,
     heldout7_server,
+    heldout8_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -101,10 +103,11 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
 @pytest.mark.parametrize("later, readings, before", [(heldout4_server, HELDOUT4_READINGS, 3),
                                                       (heldout5_server, HELDOUT5_READINGS, 4),
                                                       (heldout6_server, HELDOUT6_READINGS, 5),
-                                                      (heldout7_server, HELDOUT7_READINGS, 6)])
+                                                      (heldout7_server, HELDOUT7_READINGS, 6),
+                                                      (heldout8_server, HELDOUT8_READINGS, 7)])
 def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, readings, before):
     sets = (heldout_server, heldout2_server, heldout3_server, heldout4_server, heldout5_server,
-            heldout6_server)[:before]
+            heldout6_server, heldout7_server)[:before]
     earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
                + [f(i) for f in sets for i in range(200)])
     drawn = [later(i) for i in range(40)]
