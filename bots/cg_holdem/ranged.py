@@ -342,6 +342,12 @@ class RangedConfig(Ranged):
     # the place it takes (issue 32: ICM gave it 0, as if last, so covered calls and pushes folded hands whose
     # equity beat the pot odds: heads-up against a push it is worth 2/3, not 0; 0 = off, as before)
     bust_place: float = ranged(0.0, 0.0, 1.0)
+    # a table of the kind where the bot missed its four-seat target (issue 32: style lag with two of aggressive,
+    # pushfold, style pushfold, style rules; the tables with a caller, station, montecarlo or style mcpot, met it):
+    # two opponents seen raising first in at least this share of their hands, one of them at least WIDE_OPENER.
+    # There fold_equity becomes table_fold_equity (1.5 gained at two such tables; 0 = off, as before)
+    table_pfr: float = ranged(0.0, 0.0, 1.0)
+    table_fold_equity: float = ranged(1.5, 0.0, 2.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -791,15 +797,25 @@ class RangedBot(Player):
         all of them fold with the product of their frequencies (x ``respect`` after they bet), else
         I am called by their stronger part, where my equity is taken as 0.7 of what it is now."""
         c = self.config
-        if not c.fold_equity or add >= 0.6 * view.stack:
+        fold_equity = c.table_fold_equity if self._raisers_table(view) else c.fold_equity
+        if not fold_equity or add >= 0.6 * view.stack:
             return False
         folds = 1.0
         for s in view.opponents:
-            folds *= min(0.95, c.fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
+            folds *= min(0.95, fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
         pot, call = view.pot, view.call
         called = 0.7 * eq * (pot + 2 * add - call) - add
         passive = 0.9 * eq * pot if call == 0 else max(0.0, realize * eq * (pot + call) - call)
         return folds * pot + (1 - folds) * called > passive
+
+    def _raisers_table(self, view: View) -> bool:
+        """``table_pfr``'s table (off at 0): two opponents of the game, live or out, seen raising first in at least
+        ``table_pfr`` of their hands and one of them at least WIDE_OPENER (reads, never names)."""
+        c = self.config
+        if not c.table_pfr:
+            return False
+        pfr = sorted((self.seen[s].freq("pfr", c.prior_weight) for s in self.seen if s != view.me), reverse=True)
+        return len(pfr) >= 2 and pfr[0] >= WIDE_OPENER and pfr[1] >= c.table_pfr
 
     def _fold_chance(self, seat: int, board, folds_to: str) -> float:
         """How likely ``seat`` folds to a bet now: its observed fold frequency preflop; postflop, the
