@@ -340,8 +340,10 @@ class RangedConfig(Ranged):
     chart_push_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     # 2-3 live stacks at a table that began with more: my bust in an all-in is valued at this share of the payout of
     # the place it takes (issue 32: ICM gave it 0, as if last, so covered calls and pushes folded hands whose
-    # equity beat the pot odds: heads-up against a push it is worth 2/3, not 0; 0 = off, as before)
-    bust_place: float = ranged(0.0, 0.0, 1.0)
+    # equity beat the pot odds: heads-up against a push it is worth 2/3, not 0; 0 = as before 2026-11-28). 1, the
+    # finish score's own payout, chosen among 0.5/0.75/1 on seed 7232, then +0.025 [+0.015, +0.036] finish score a
+    # game on 1,000 fresh games at four tables (docs/benchmarks.md "Tables with push/fold players")
+    bust_place: float = ranged(1.0, 0.0, 1.0)
     # a table of the kind where the bot missed its four-seat target (issue 32: style lag with two of aggressive,
     # pushfold, style pushfold, style rules; the tables with a caller, station, montecarlo or style mcpot, met it):
     # two opponents seen raising first in at least this share of their hands, one of them at least WIDE_OPENER.

@@ -1,6 +1,6 @@
 """The ranged bot's value of its own bust in an all-in (``bust_place``, issue 32): with 2-3 live stacks at a table
 that began with four, a bust takes a paid place (3rd: 1/3, 2nd: 2/3 of the finish score), which ICM alone valued at
-0, so covered calls of a push folded hands whose equity beat the pot odds. Off by default (play as before); it
+0, so covered calls of a push folded hands whose equity beat the pot odds. The default (1) since 2026-11-28; it
 cannot act at four live stacks or in a heads-up game, where a bust is last."""
 
 from bots.cg_holdem import BOTS
@@ -36,11 +36,11 @@ def facing_push(hole, *, live: int = 3, players: int = 4, **config) -> str:
     return b.act(Turn(3, 1, tuple(stacks), tuple(chips), (), hole, actions, (), ("CALL", "FOLD")))
 
 
-def test_off_by_default_and_a_bust_worth_its_place_calls_more():
+def test_the_default_values_a_bust_at_its_place_and_calls_more_than_a_bust_worth_nothing():
     default = [facing_push(h) for h in HANDS]
-    assert [facing_push(h, bust_place=0.0) for h in HANDS] == default
+    assert [facing_push(h, bust_place=1.0) for h in HANDS] == default
     for live in (3, 2):
-        before = [facing_push(h, live=live) for h in HANDS]
+        before = [facing_push(h, live=live, bust_place=0.0) for h in HANDS]
         after = [facing_push(h, live=live, bust_place=1.0) for h in HANDS]
         # it only adds calls: a bust that still pays makes calling worth more, never folding
         assert all(a == "CALL" for a, b in zip(after, before, strict=True) if b == "CALL")
