@@ -347,7 +347,8 @@ class RangedConfig(Ranged):
     # a table of the kind where the bot missed its four-seat target (issue 32: style lag with two of aggressive,
     # pushfold, style pushfold, style rules; the tables with a caller, station, montecarlo or style mcpot, met it):
     # two opponents seen raising first in at least this share of their hands, one of them at least WIDE_OPENER.
-    # There fold_equity becomes table_fold_equity (1.5 gained at two such tables; 0 = off, as before)
+    # There fold_equity becomes table_fold_equity (1.5 led a sweep at two such tables; on fresh deals the switch
+    # at 0.25 moved nothing, -0.001 [-0.009, +0.007] over six: docs/benchmarks.md; 0 = off, as before)
     table_pfr: float = ranged(0.0, 0.0, 1.0)
     table_fold_equity: float = ranged(1.5, 0.0, 2.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
