@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from bots.twocarddraw.learner import expected_counts
+from bots.twocarddraw.learner import HANDS, expected_counts
 from bots.twocarddraw.prior import BankUser, bucket_edges, load_step_banks
 from bots.twocarddraw.tracker import Observation, PolicyBot
 from engine.core import seeds
@@ -59,6 +59,29 @@ def bucket_log_likelihood(alpha, alpha_sum, counts, counts_sum, out):
                 if counts[row, a] > 0.0:
                     total += math.lgamma(alpha[b, row, a] + counts[row, a]) - math.lgamma(alpha[b, row, a])
         out[b] = total
+
+
+def hand_log_likelihood(alpha, alpha_sum, counts, counts_sum, obs: Observation) -> np.ndarray:
+    """Per component, the log probability of what the hand showed under its posterior mean (prior plus counts), the
+    server's hidden cards summed out (as hand_posterior, once per component)."""
+
+    def prob(rows, action):
+        return (alpha[:, rows, action] + counts[rows, action]) / (alpha_sum[:, rows] + counts_sum[rows])
+
+    like = np.tile(R.DEAL_PROB, (len(alpha), 1))
+    for bets, action in obs.moves1:
+        like *= prob(R.round1_row(bets, HANDS), action)
+    if obs.history < 0:
+        return np.log(like.sum(axis=1))
+    like *= prob(R.draw_row(obs.history, obs.player_drew, HANDS), obs.server_drew)
+    like2 = np.ones_like(like)
+    for bets, action in obs.moves2:
+        like2 *= prob(R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS), action)
+    if obs.shown >= 0:
+        shown = like2[:, obs.shown].copy()
+        like2[:] = 0.0
+        like2[:, obs.shown] = shown
+    return np.log(np.einsum("ki,ij,kj->k", like, R.DRAW_TRANSITION[obs.server_drew], like2))
 
 
 class MixtureLearnerBot(BankUser, PolicyBot):
@@ -175,7 +198,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             expected_counts(self.count_means, self.ones, obs, self.counts, self.counts_sum)
 
     def _reweigh(self) -> None:
-        bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
+        if self.config.bucket_weigh == "counts":  # "marginal" accumulates loglik hand by hand (on_hand_over)
+            bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
         log_w = self.log_prior + self.loglik
         w = np.exp(log_w - log_w.max())
         self.weights = w / w.sum()
@@ -278,6 +302,8 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             self.policy[:] = self.alternative
 
     def on_hand_over(self, observation: Observation) -> None:
+        if self.config.bucket_weigh == "marginal":  # predictive: the counts before this hand
+            self.loglik += hand_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, observation)
         expected_counts(self.count_means, self.ones, observation, self.counts, self.counts_sum)
         self.hands_seen += 1
         c = self.config
