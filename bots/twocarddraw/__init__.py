@@ -71,9 +71,10 @@ class MixtureConfig(Ranged):
     explore_seed: int = seed_field(0)
     resolve_every: int = ranged(1, 1, 1_000_000)  # hands between best-response re-solves
     reweigh_every: int = ranged(25, 1, 1_000_000)  # hands between step-bucket reweighings
-    bucket_weigh: str = one_of("counts", ("counts", "marginal"))  # the components' evidence: Dirichlet-multinomial
-    # on the EM's counts (hidden cards guessed under the leading model, which then keeps the lead: heldout2 11), or
-    # each hand's probability under each component's posterior mean, hidden cards summed out (issue 31)
+    bucket_weigh: str = one_of("counts", ("counts", "marginal", "bank"))  # the components' evidence: Dirichlet-
+    # multinomial on the EM's counts (hidden cards guessed under the leading model, which then keeps the lead:
+    # heldout2 11), or each hand's probability, hidden cards summed out, under each component's posterior mean
+    # ("marginal") or its bank mean alone ("bank"; issue 31)
     refit_every: int = ranged(0, 0, 1_000_000)  # hands between batch EM passes over all hands (0: never)
     hedge_scale: float = ranged(0.0, 0.0, 1.0, hi_open=True)  # 0: off (not adopted); else a 2nd posterior, prior this
     # much weaker, and the best response of the two with the smaller worst regret is played (minimax regret)

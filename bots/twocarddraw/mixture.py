@@ -132,6 +132,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
         self.counts = np.zeros((R.N_ROWS, 3))
         self.counts_sum = np.zeros(R.N_ROWS)
         self.loglik = np.zeros(len(self.alpha))
+        self.no_counts = (np.zeros_like(self.counts), np.zeros_like(self.counts_sum))  # bucket_weigh="bank"
         self.ones = np.ones(R.N_ROWS)
         self.observations: list[Observation] = []
         self.evaluator = B.Evaluator(self.bets)
@@ -198,7 +199,7 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             expected_counts(self.count_means, self.ones, obs, self.counts, self.counts_sum)
 
     def _reweigh(self) -> None:
-        if self.config.bucket_weigh == "counts":  # "marginal" accumulates loglik hand by hand (on_hand_over)
+        if self.config.bucket_weigh == "counts":  # the others accumulate loglik hand by hand (on_hand_over)
             bucket_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, self.loglik)
         log_w = self.log_prior + self.loglik
         w = np.exp(log_w - log_w.max())
@@ -302,8 +303,9 @@ class MixtureLearnerBot(BankUser, PolicyBot):
             self.policy[:] = self.alternative
 
     def on_hand_over(self, observation: Observation) -> None:
-        if self.config.bucket_weigh == "marginal":  # predictive: the counts before this hand
-            self.loglik += hand_log_likelihood(self.alpha, self.alpha_sum, self.counts, self.counts_sum, observation)
+        if self.config.bucket_weigh != "counts":  # predictive: the counts before this hand ("bank": none)
+            counts = (self.counts, self.counts_sum) if self.config.bucket_weigh == "marginal" else self.no_counts
+            self.loglik += hand_log_likelihood(self.alpha, self.alpha_sum, *counts, observation)
         expected_counts(self.count_means, self.ones, observation, self.counts, self.counts_sum)
         self.hands_seen += 1
         c = self.config

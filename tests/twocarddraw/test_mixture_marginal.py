@@ -1,5 +1,6 @@
-"""bucket_weigh=marginal (issue 31): the step buckets weighed by each hand's probability under each component's
-posterior mean with the server's hidden cards summed out, instead of the EM's counts (guessed under the leader)."""
+"""bucket_weigh=marginal / bank (issue 31): the step buckets weighed by each hand's probability under each component's
+posterior (or bank) mean with the server's hidden cards summed out, instead of the EM's counts (guessed under the
+leader)."""
 
 import numpy as np
 import pytest
@@ -56,8 +57,9 @@ def test_hand_likelihood_sums_the_hidden_cards_out():
         assert got[k] == pytest.approx(np.log(total), rel=1e-12)
 
 
-def test_a_hand_a_bucket_makes_likelier_raises_its_weight():
-    bot = _bot(bucket_weigh="marginal")
+@pytest.mark.parametrize("weigh", ["marginal", "bank"])
+def test_a_hand_a_bucket_makes_likelier_raises_its_weight(weigh):
+    bot = _bot(bucket_weigh=weigh)
     prior = bot.weights.copy()
     ll = hand_log_likelihood(bot.alpha, bot.alpha_sum, bot.counts, bot.counts_sum, RAISED)
     assert ll.max() - ll.min() > 1e-3  # the buckets' means tell this hand apart
@@ -65,3 +67,8 @@ def test_a_hand_a_bucket_makes_likelier_raises_its_weight():
     likelier, less = np.argmax(ll), np.argmin(ll)
     assert bot.weights[likelier] > prior[likelier] and bot.weights[less] < prior[less]
     assert bot.weights.sum() == pytest.approx(1.0, abs=1e-12)
+    # the counts now hold the first hand: "marginal" reads them for the second, "bank" does not
+    again = hand_log_likelihood(bot.alpha, bot.alpha_sum, bot.counts, bot.counts_sum, RAISED)
+    bot.on_hand_over(RAISED)
+    assert np.allclose(bot.loglik, ll + (again if weigh == "marginal" else ll), rtol=1e-12, atol=0)
+    assert not np.allclose(again, ll, rtol=1e-6, atol=0)
