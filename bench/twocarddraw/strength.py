@@ -178,6 +178,21 @@ def heldout8_server(index: int) -> BenchServer:
     return replace(server, reading=HELDOUT8_READINGS[(index + index // 4) % len(HELDOUT8_READINGS)])
 
 
+HELDOUT9_SEED = 9_995_000  # the ninth held-out set (issue 31: drawn 2026-11-28 after the other eight were looked at)
+HELDOUT9_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
+                     B.Reading(order="random", mistakes="betting"),
+                     B.Reading(proposal="perturb", accept="ties", mistakes="betting"))
+
+
+def heldout9_server(index: int) -> BenchServer:
+    """Ninth held-out server i: bet pair (43 i + 29 mod 35), seeds from 9,995,000, the default reading, two pairs
+    (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
+    heldout3 so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * 43 + 29) % len(R.ALL_BET_SIZES)], HELDOUT9_SEED + index,
+                      HELDOUT9_READINGS)
+    return replace(server, reading=HELDOUT9_READINGS[(index + index // 4) % len(HELDOUT9_READINGS)])
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -193,7 +208,8 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout": heldout_server, "heldout2": heldout2_server,
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
-                                                        "heldout7": heldout7_server, "heldout8": heldout8_server}
+                                                        "heldout7": heldout7_server, "heldout8": heldout8_server,
+                                                        "heldout9": heldout9_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
