@@ -91,6 +91,13 @@ def heldout2_server(index: int) -> BenchServer:
                     HELDOUT2_READINGS)
 
 
+def _shifted_heldout(index: int, stride: int, offset: int, seed: int, readings: tuple[B.Reading, ...]) -> BenchServer:
+    """A later held-out set's server i: bet pair (stride i + offset mod 35), strategy seed seed + i, the readings in an
+    order that shifts every 4 servers so each step law meets every reading."""
+    server = _heldout(index, R.ALL_BET_SIZES[(index * stride + offset) % len(R.ALL_BET_SIZES)], seed + index, readings)
+    return replace(server, reading=readings[(index + index // 4) % len(readings)])
+
+
 HELDOUT3_SEED = 9_700_000  # the third held-out set (issue 31: drawn after both others had been measured)
 HELDOUT3_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties"),
                      B.Reading(order="random", accept="ties", mistakes="betting"),
@@ -101,9 +108,7 @@ def heldout3_server(index: int) -> BenchServer:
     """Third held-out server i: bet pair (19 i + 5 mod 35), seeds from 9,700,000, the default reading and the
     three triples of alternatives no other set uses, in an order that shifts every 4 servers so each step
     law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 19 + 5) % len(R.ALL_BET_SIZES)], HELDOUT3_SEED + index,
-                      HELDOUT3_READINGS)
-    return replace(server, reading=HELDOUT3_READINGS[(index + index // 4) % len(HELDOUT3_READINGS)])
+    return _shifted_heldout(index, 19, 5, HELDOUT3_SEED, HELDOUT3_READINGS)
 
 
 HELDOUT4_SEED = 9_800_000  # the fourth held-out set (issue 31: drawn after the other three had been looked at)
@@ -114,9 +119,7 @@ HELDOUT4_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", 
 def heldout4_server(index: int) -> BenchServer:
     """Fourth held-out server i: bet pair (23 i + 11 mod 35), seeds from 9,800,000, the default reading, all four
     alternatives and two pairs, shifted every 4 servers as in heldout3 so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 23 + 11) % len(R.ALL_BET_SIZES)], HELDOUT4_SEED + index,
-                      HELDOUT4_READINGS)
-    return replace(server, reading=HELDOUT4_READINGS[(index + index // 4) % len(HELDOUT4_READINGS)])
+    return _shifted_heldout(index, 23, 11, HELDOUT4_SEED, HELDOUT4_READINGS)
 
 
 HELDOUT5_SEED = 9_900_000  # the fifth held-out set (issue 31: drawn 2026-11-28 for the gate's safe default)
@@ -128,9 +131,7 @@ HELDOUT5_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),
 def heldout5_server(index: int) -> BenchServer:
     """Fifth held-out server i: bet pair (29 i + 13 mod 35), seeds from 9,900,000, the default reading, two pairs
     and a triple of alternatives, shifted every 4 servers as in heldout3 so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 29 + 13) % len(R.ALL_BET_SIZES)], HELDOUT5_SEED + index,
-                      HELDOUT5_READINGS)
-    return replace(server, reading=HELDOUT5_READINGS[(index + index // 4) % len(HELDOUT5_READINGS)])
+    return _shifted_heldout(index, 29, 13, HELDOUT5_SEED, HELDOUT5_READINGS)
 
 
 HELDOUT6_SEED = 9_950_000  # the sixth held-out set (issue 31: drawn 2026-11-28 after the other five were looked at)
@@ -143,9 +144,7 @@ def heldout6_server(index: int) -> BenchServer:
     """Sixth held-out server i: bet pair (31 i + 17 mod 35), seeds from 9,950,000, the default reading, two pairs
     and a triple of alternatives (each in one earlier set only), shifted every 4 servers as in heldout3 so each step
     law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 31 + 17) % len(R.ALL_BET_SIZES)], HELDOUT6_SEED + index,
-                      HELDOUT6_READINGS)
-    return replace(server, reading=HELDOUT6_READINGS[(index + index // 4) % len(HELDOUT6_READINGS)])
+    return _shifted_heldout(index, 31, 17, HELDOUT6_SEED, HELDOUT6_READINGS)
 
 
 HELDOUT7_SEED = 9_980_000  # the seventh held-out set (issue 31: drawn 2026-11-28 after the other six were looked at)
@@ -158,9 +157,7 @@ def heldout7_server(index: int) -> BenchServer:
     """Seventh held-out server i: bet pair (37 i + 19 mod 35), seeds from 9,980,000, the default reading and three
     with accept=ties (one of them the reading of the one held-out server that lost money), shifted every 4 servers as
     in heldout3 so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 37 + 19) % len(R.ALL_BET_SIZES)], HELDOUT7_SEED + index,
-                      HELDOUT7_READINGS)
-    return replace(server, reading=HELDOUT7_READINGS[(index + index // 4) % len(HELDOUT7_READINGS)])
+    return _shifted_heldout(index, 37, 19, HELDOUT7_SEED, HELDOUT7_READINGS)
 
 
 HELDOUT8_SEED = 9_990_000  # the eighth held-out set (issue 31: drawn 2026-11-28 after the other seven were looked at)
@@ -173,9 +170,7 @@ def heldout8_server(index: int) -> BenchServer:
     """Eighth held-out server i: bet pair (41 i + 23 mod 35), seeds from 9,990,000, the default reading, two pairs
     (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
     heldout3 so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 41 + 23) % len(R.ALL_BET_SIZES)], HELDOUT8_SEED + index,
-                      HELDOUT8_READINGS)
-    return replace(server, reading=HELDOUT8_READINGS[(index + index // 4) % len(HELDOUT8_READINGS)])
+    return _shifted_heldout(index, 41, 23, HELDOUT8_SEED, HELDOUT8_READINGS)
 
 
 HELDOUT9_SEED = 9_995_000  # the ninth held-out set (issue 31: drawn 2026-11-28 after the other eight were looked at)
@@ -188,9 +183,7 @@ def heldout9_server(index: int) -> BenchServer:
     """Ninth held-out server i: bet pair (43 i + 29 mod 35), seeds from 9,995,000, the default reading, two pairs
     (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
     heldout3 so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * 43 + 29) % len(R.ALL_BET_SIZES)], HELDOUT9_SEED + index,
-                      HELDOUT9_READINGS)
-    return replace(server, reading=HELDOUT9_READINGS[(index + index // 4) % len(HELDOUT9_READINGS)])
+    return _shifted_heldout(index, 43, 29, HELDOUT9_SEED, HELDOUT9_READINGS)
 
 
 def far_tuning_server(index: int) -> BenchServer:
