@@ -32,6 +32,7 @@ from bots.base import Ranged, ranged, seed_field, validated
 from bots.cg_holdem.pure_eval import value7
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
+from engine.cg_holdem.rules import big_blind
 
 COMBOS = tuple((a, b) for a in range(52) for b in range(a))  # every two-card hand, once
 
@@ -248,6 +249,13 @@ WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style 
 TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
 SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
+# push_read: a first-in all-in's depth, the pusher's stack in big blinds over the players left in the hand (an M);
+# its bands' edges, the first-in spots a band needs before it is read alone (else with its neighbours), the
+# all-ins of a seat's first-in raises it must have shown before any is read, and the prior's weight
+PUSH_BANDS = (1.5, 2.5, 4.0, 6.0, 9.0, 14.0)
+PUSH_BAND_MIN = 8
+PUSH_SEEN_MIN = 3
+PUSH_PRIOR = 2.0  # first-in spots the seat's all-band share is worth in a band's
 
 
 def read_prior(text: str) -> dict | None:
@@ -351,6 +359,18 @@ class RangedConfig(Ranged):
     # at 0.25 moved nothing, -0.001 [-0.009, +0.007] over six: docs/benchmarks.md; 0 = off, as before)
     table_pfr: float = ranged(0.0, 0.0, 1.0)
     table_fold_equity: float = ranged(1.5, 0.0, 2.0)
+    # facing a lone first-in all-in from a seat at least this share of whose first-in raises were all-ins (more than
+    # PUSH_SEEN_MIN of them): its range is the top share of hands it was seen pushing first in at the push's depth
+    # band (PUSH_BANDS, its stack over the players left in the hand), not its raise-first share over all depths
+    # (issue 32: the push/fold players push wider as they shorten; at the five four-seat tables that miss 2.0 the bot
+    # folded 51-81 pushes a table whose ICM call beat folding against the pushers' real ranges; 0 = off)
+    push_read: float = ranged(0.0, 0.0, 1.0)
+    # 1: a lone first-in all-in nobody has called is called or folded by ICM (chip EV heads-up) whatever its size, as
+    # an all-in: no play is left against the pusher (issue 32: a push under icm_share of my chips was called as a
+    # raise, equity x call_realize x live_realize 0.68 against the odds + live_margin; at the five tables that miss
+    # 2.0, 60-108 folds a table in each of the 3- and 4-handed phases beat the pot odds against the pushers' real
+    # ranges by ICM, most of the finish score such folds gave up; 0 = off)
+    push_icm: float = ranged(0.0, 0.0, 1.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -369,6 +389,9 @@ class RangedBot(Player):
         self.reads: dict[int, Reads] = {}
         self.pending: list[tuple] = []  # (hand, seat, situation, kind, board): counted once the cards are shown
         self.tables: dict[tuple, list[float]] = {}
+        self.pushes: dict[int, list[list[int]]] = {}  # push_read: seat -> per band [first-in spots, all-ins]
+        self.firsts: dict[int, list[int]] = {}  # push_read: seat -> [first-in raises, of them all-ins]
+        self.depths: dict[int, tuple[int, ...]] = {}  # push_read: hand -> chips per seat at my first turn in it
 
     def start(self, setup) -> None:
         super().start(setup)
@@ -377,6 +400,7 @@ class RangedBot(Player):
         self.reads = {s: Reads(prior, self.config.read_prior_weight) for s in range(setup.players)}
         self.pending = []
         self.tables = {}
+        self.pushes, self.firsts, self.depths = {}, {}, {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -388,10 +412,15 @@ class RangedBot(Player):
         self.faced: dict[int, int] = {}  # seat -> this street's bets when it last acted
         self.raisers: set[int] = set()  # seats that bet or raised on this street
         self.aggressor = -1  # the last preflop raiser
+        self.gone: set[int] = set()  # seats folded in this hand
+        self.pusher, self.push_band = -1, 0  # the seat that went all in first in this hand; its band (push_read)
 
     # -- reading the history -----------------------------------------------------------
     def act(self, turn) -> str:
         self.deadline = time.perf_counter() + self.config.safety_ms / 1000 if self.timed else 0.0
+        if self.config.push_read and turn.hand not in self.depths:  # preflop, everyone's chips are still theirs
+            self.depths = {h: d for h, d in self.depths.items() if h >= turn.hand - 1}
+            self.depths[turn.hand] = tuple(a + b for a, b in zip(turn.stacks, turn.chips, strict=True))
         for _, hand, seat, action, board in turn.actions:
             self._observe(hand, seat, action, board, hand == turn.hand)
         if turn.hand != self.cur:
@@ -425,6 +454,13 @@ class RangedBot(Player):
             return
         aggressive = action.startswith("BET") or action == "ALL-IN"
         facing = self.bets > self.faced.get(seat, 0)  # a bet or raise came since its last action
+        if street == 0 and not self.bets and seat not in self.acted:
+            if action == "ALL-IN":
+                self.pusher = seat
+            if self.config.push_read:
+                self._count_push(hand, seat, action, aggressive)
+        if action in ("FOLD", "TIMEOUT"):
+            self.gone.add(seat)
         if seat != self.setup.me:
             self._count(seat, action, aggressive, street, facing)
             if action != "TIMEOUT":
@@ -453,6 +489,51 @@ class RangedBot(Player):
             seen.count("raise_bet", aggressive)
         else:
             seen.count(f"barrel{street}" if seat == self.aggressor else "lead", aggressive)
+
+    def _count_push(self, hand, seat, action, aggressive) -> None:
+        """push_read: ``seat``'s first-in action (no raise before it) counted in its depth band, and its first-in
+        raises by whether they were all-ins. Depths from my first turn in the hand (or the one before)."""
+        chips = self.depths.get(hand) or self.depths.get(hand - 1)
+        allin = action == "ALL-IN"
+        if aggressive:
+            firsts = self.firsts.setdefault(seat, [0, 0])
+            firsts[0] += 1
+            firsts[1] += allin
+        if chips is None or chips[seat] <= 0:
+            return
+        left = sum(1 for s, x in enumerate(chips) if x > 0 and s != seat and s not in self.gone)
+        band = bisect(PUSH_BANDS, chips[seat] / big_blind(hand) / max(1, left))
+        counts = self.pushes.setdefault(seat, [[0, 0] for _ in range(len(PUSH_BANDS) + 1)])[band]
+        counts[0] += 1
+        counts[1] += allin
+        if allin:
+            self.push_band = band
+
+    def _push_range(self, view: View, seat: int) -> list[float] | None:
+        """push_read's range for ``seat``'s first-in all-in now: the top share of hands it pushed first in at this
+        depth band (its neighbours' counts added while the band has fewer than PUSH_BAND_MIN spots); None when the
+        seat is not read as a pusher."""
+        firsts = self.firsts.get(seat)
+        if (seat != self.pusher or not firsts or firsts[1] <= PUSH_SEEN_MIN
+                or firsts[1] < self.config.push_read * firsts[0]):
+            return None
+        band = self.push_band
+        bands = [list(x) for x in self.pushes[seat]]
+        bands[band][0] -= 1  # the push I face: read from what came before it
+        bands[band][1] -= 1
+        spots, pushed = bands[band]
+        for width in range(1, len(bands)):
+            if spots >= PUSH_BAND_MIN:
+                break
+            near = [bands[b] for b in (band - width, band + width) if 0 <= b < len(bands)]
+            spots += sum(x[0] for x in near)
+            pushed += sum(x[1] for x in near)
+        if spots < PUSH_BAND_MIN:
+            return None
+        # a game holds few first-in spots a band: shrink toward the seat's all-in share over all its bands
+        overall = sum(x[1] for x in bands) / max(1, sum(x[0] for x in bands))
+        share = min(1.0, (pushed + PUSH_PRIOR * overall) / (spots + PUSH_PRIOR))
+        return [above(CLASS_PCT[c], 1 - share, 0.02) + 1e-4 for c in COMBO_CLASS]
 
     def _situation(self, seat: int, street: int, facing: bool) -> str:
         """The situation an action is counted under in Reads."""
@@ -683,11 +764,12 @@ class RangedBot(Player):
         multi = len(self.live(view)) > 2
         if self._resteals(view):  # off at 0: its first check
             return "ALL-IN"
-        if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
-            return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
+        if (view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine)
+                or (c.push_icm and self._lone_push(view))):
+            return "CALL" if self._call_allin_with(view, self._push_equity(view)) else "FOLD"
         if heads_up and not multi and eff <= c.reshove_below_bb:
             return "ALL-IN" if CALL_DEPTH[view.hand_class] >= eff and view.can("ALL-IN") else view.passive()
-        eq = self.range_equity(view)
+        eq = self._push_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
         if multi and not heads_up and self._reraises_wide(view, pct):
@@ -709,6 +791,20 @@ class RangedBot(Player):
         if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if live else 0.0) - implied:
             return "CALL"
         return view.passive()
+
+    def _lone_push(self, view: View) -> bool:
+        """I face a first-in all-in, the only raise, that nobody has called yet."""
+        p, chips = self.pusher, view.turn.chips
+        return (self.bets == 1 and p == self.aggressor and p in view.opponents and view.turn.stacks[p] == 0
+                and all(chips[s] < chips[p] for s in view.opponents if s != p))
+
+    def _push_equity(self, view: View) -> float:
+        """range_equity, the pusher's range read by push_read when I face a lone first-in all-in (_lone_push)."""
+        if self.config.push_read and self._lone_push(view):
+            weights = self._push_range(view, self.pusher)
+            if weights is not None:
+                return self.range_equity(view, ranges={self.pusher: weights})
+        return self.range_equity(view)
 
     def _wide_open(self, view: View) -> float:
         """One raise so far, by a seat (not me) seen raising first in at least WIDE_OPENER of its hands, and a
