@@ -2,6 +2,7 @@
 the spec and its checks live in flows.sweep_spec, the running flow in flows.sweep."""
 
 import json
+import os
 import subprocess
 import sys
 import textwrap
@@ -41,7 +42,9 @@ PROBE = textwrap.dedent("""
 def test_bad_sweeps_are_refused_in_one_line_without_the_flow_stack(tmp_path):
     HandLog(tmp_path / "log")  # a hand log without the sweep to resume
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "CARDLAB_HOME": str(tmp_path),
-           "CARDLAB_DB": str(tmp_path / "log"), "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'm.db'}"}
+           "CARDLAB_DB": str(tmp_path / "log"), "MLFLOW_TRACKING_URI": f"sqlite:///{tmp_path / 'm.db'}",
+           # the project's compiled kernels and hand tables: an empty cache spent 10-20 s rebuilding them
+           "NUMBA_CACHE_DIR": os.environ["NUMBA_CACHE_DIR"]}
     done = subprocess.run([sys.executable, "-c", PROBE, json.dumps([args for args, _ in BAD])], env=env,
                           capture_output=True, text=True, timeout=300)
     got = json.loads(done.stdout.strip().splitlines()[-1])
