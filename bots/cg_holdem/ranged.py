@@ -366,10 +366,11 @@ class RangedConfig(Ranged):
     # folded 51-81 pushes a table whose ICM call beat folding against the pushers' real ranges; 0 = off)
     push_read: float = ranged(0.0, 0.0, 1.0)
     # 1: a lone first-in all-in nobody has called is called or folded by ICM (chip EV heads-up) whatever its size, as
-    # an all-in: no play is left against the pusher (issue 32: a push under icm_share of my chips was called as a
-    # raise, equity x call_realize x live_realize 0.68 against the odds + live_margin; at the five tables that miss
-    # 2.0, 60-108 folds a table in each of the 3- and 4-handed phases beat the pot odds against the pushers' real
-    # ranges by ICM, most of the finish score such folds gave up; 0 = off)
+    # an all-in, with my equity against the pusher alone (_push_equity; push_read on does that too). Issue 32: a push
+    # under icm_share of my chips was called as a raise, equity x call_realize x live_realize 0.68 against the odds +
+    # live_margin, and with seats still behind me the equity was against all of them; at four of the five tables that
+    # miss 2.0 (seed 8132), 36-109 folds a table in each of the 3- and 4-handed phases beat folding by ICM against the
+    # pushers' real ranges heads-up, most of the finish score such folds gave up; 0 = off
     push_icm: float = ranged(0.0, 0.0, 1.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
@@ -799,11 +800,13 @@ class RangedBot(Player):
                 and all(chips[s] < chips[p] for s in view.opponents if s != p))
 
     def _push_equity(self, view: View) -> float:
-        """range_equity, the pusher's range read by push_read when I face a lone first-in all-in (_lone_push)."""
-        if self.config.push_read and self._lone_push(view):
-            weights = self._push_range(view, self.pusher)
-            if weights is not None:
-                return self.range_equity(view, ranges={self.pusher: weights})
+        """range_equity; facing a lone first-in all-in (_lone_push) with push_icm or push_read on, against the pusher
+        alone (the seats behind taken to fold, as _push_value takes my pushes' callers: the equity against every
+        seat left is a multiway pot's, which _allin_ev would weigh as a heads-up one), its range read by push_read."""
+        c = self.config
+        if (c.push_icm or c.push_read) and self._lone_push(view):
+            weights = self._push_range(view, self.pusher) if c.push_read else None
+            return self.range_equity(view, [self.pusher], None if weights is None else {self.pusher: weights})
         return self.range_equity(view)
 
     def _wide_open(self, view: View) -> float:
