@@ -186,6 +186,19 @@ def heldout9_server(index: int) -> BenchServer:
     return _shifted_heldout(index, 43, 29, HELDOUT9_SEED, HELDOUT9_READINGS)
 
 
+HELDOUT10_SEED = 9_997_000  # the tenth held-out set (issue 31: drawn 2026-11-28 after the other nine were looked at)
+HELDOUT10_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
+                      B.Reading(proposal="perturb", mistakes="betting"),
+                      B.Reading(order="random", proposal="perturb", mistakes="betting"))
+
+
+def heldout10_server(index: int) -> BenchServer:
+    """Tenth held-out server i: bet pair (47 i + 31 mod 35), seeds from 9,997,000, the default reading, two pairs (one
+    of them the reading of a held-out server that lost money) and a triple, shifted every 4 servers as in heldout3 so
+    each step law meets every reading."""
+    return _shifted_heldout(index, 47, 31, HELDOUT10_SEED, HELDOUT10_READINGS)
+
+
 def far_tuning_server(index: int) -> BenchServer:
     """Tuning servers past the statement's range (200,000-400,000 steps, log-uniform), to tune the
     near-equilibrium settings without touching the held-out set: the tuning set's bet pairs and
@@ -202,7 +215,7 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
                                                         "heldout7": heldout7_server, "heldout8": heldout8_server,
-                                                        "heldout9": heldout9_server}
+                                                        "heldout9": heldout9_server, "heldout10": heldout10_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

@@ -12,6 +12,7 @@ from bench.twocarddraw.strength import (
     HELDOUT7_READINGS,
     HELDOUT8_READINGS,
     HELDOUT9_READINGS,
+    HELDOUT10_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
@@ -24,6 +25,7 @@ from bench.twocarddraw.strength import (
     heldout7_server,
     heldout8_server,
     heldout9_server,
+    heldout10_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -107,10 +109,11 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
                                                       (heldout6_server, HELDOUT6_READINGS, 5),
                                                       (heldout7_server, HELDOUT7_READINGS, 6),
                                                       (heldout8_server, HELDOUT8_READINGS, 7),
-                                                      (heldout9_server, HELDOUT9_READINGS, 8)])
+                                                      (heldout9_server, HELDOUT9_READINGS, 8),
+                                                      (heldout10_server, HELDOUT10_READINGS, 9)])
 def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, readings, before):
     sets = (heldout_server, heldout2_server, heldout3_server, heldout4_server, heldout5_server,
-            heldout6_server, heldout7_server, heldout8_server)[:before]
+            heldout6_server, heldout7_server, heldout8_server, heldout9_server)[:before]
     earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
                + [f(i) for f in sets for i in range(200)])
     drawn = [later(i) for i in range(40)]
