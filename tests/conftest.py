@@ -1,6 +1,7 @@
 """Test-wide settings: every store the workspace writes goes to a temporary folder."""
 
 import os
+import sys
 import tempfile
 from pathlib import Path
 
@@ -14,6 +15,20 @@ os.environ["CARDLAB_SPOOL_FALLBACK"] = str(_TMP / "spool-fallback")  # where a f
 from flows.settings import apply_defaults  # noqa: E402
 
 apply_defaults()
+
+
+def pytest_runtest_setup(item):
+    _no_flow_heartbeats()
+
+
+def _no_flow_heartbeats():
+    """Prefect's flow heartbeat thread sleeps in whole seconds and every flow run joins it at its end:
+    up to a second of idle wall time per flow, where no test reads a heartbeat. Once Prefect is loaded
+    (collection usually loads it), the flows of this process send none. Subprocesses keep them."""
+    engine = sys.modules.get("prefect.flow_engine")
+    base = getattr(engine, "BaseFlowRunEngine", None)
+    if base is not None and isinstance(vars(base).get("heartbeat_seconds"), property):
+        base.heartbeat_seconds = property(lambda self: None)  # None: Prefect starts no heartbeat thread
 
 
 def pytest_unconfigure(config):
