@@ -11,7 +11,7 @@ from bots.splendor import clone, simple
 from engine.splendor import state as st
 from engine.splendor.rules import NUM_CARDS, SplendorConfig
 
-GAMES = {2: (1, 6), 3: (2, 3), 4: (3, 2)}  # players: (seed, games)
+GAMES = {2: (1, 3), 3: (2, 2), 4: (3, 2)}  # players: (seed, games); each count has a random seat, 4p game 1 a pile out
 CONFIGS = (*[c for c in ref.PLAYERS if c is not None],
            simple.GreedyConfig(points=1.5, bonus=-3.0, chip=0.1, gold=-2.0, reserved=-4.0, target=0.3, noble=7.0))
 
