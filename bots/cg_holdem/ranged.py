@@ -362,15 +362,18 @@ class RangedConfig(Ranged):
     # facing a lone first-in all-in from a seat at least this share of whose first-in raises were all-ins (more than
     # PUSH_SEEN_MIN of them): its range is the top share of hands it was seen pushing first in at the push's depth
     # band (PUSH_BANDS, its stack over the players left in the hand), not its raise-first share over all depths
-    # (issue 32: the push/fold players push wider as they shorten; at the five four-seat tables that miss 2.0 the bot
-    # folded 51-81 pushes a table whose ICM call beat folding against the pushers' real ranges; 0 = off)
+    # (issue 32: the push/fold players push wider as they shorten: style pushfold 10% of hands at M over 10, 48% at
+    # 2-5, read 0.11-0.16 over all depths; with push_icm=1 at 0.8, -0.003 [-0.017, +0.012] finish score a game over
+    # the five tables that miss 2.0, no better than push_icm alone: docs/benchmarks.md; 0 = off)
     push_read: float = ranged(0.0, 0.0, 1.0)
     # 1: a lone first-in all-in nobody has called is called or folded by ICM (chip EV heads-up) whatever its size, as
     # an all-in, with my equity against the pusher alone (_push_equity; push_read on does that too). Issue 32: a push
     # under icm_share of my chips was called as a raise, equity x call_realize x live_realize 0.68 against the odds +
     # live_margin, and with seats still behind me the equity was against all of them; at four of the five tables that
     # miss 2.0 (seed 8132), 36-109 folds a table in each of the 3- and 4-handed phases beat folding by ICM against the
-    # pushers' real ranges heads-up, most of the finish score such folds gave up; 0 = off
+    # pushers' real ranges heads-up, most of the finish score such folds gave up. On fresh deals +0.004 [-0.010,
+    # +0.018] finish score a game over those five, +0.013 [-0.003, +0.029] over three that meet it: docs/benchmarks.md
+    # "The five tables that still miss"; 0 = off
     push_icm: float = ranged(0.0, 0.0, 1.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
