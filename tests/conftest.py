@@ -17,19 +17,6 @@ from flows.settings import apply_defaults  # noqa: E402
 apply_defaults()
 
 
-def pytest_configure(config):
-    """With pytest-xdist workers, one Prefect server for the whole session, started before the workers
-    (they and the commands they run inherit PREFECT_API_URL, as from a user's own server): each worker,
-    and each command a test runs, otherwise started its own (5-7 s). cardlab's own local server: it dies
-    with this process. Tests of the server itself take PREFECT_API_URL out of their environment."""
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
-        return
-    if not os.environ.get("PREFECT_API_URL"):
-        from cardlab import prefect_local
-
-        prefect_local.ensure()
-
-
 def pytest_runtest_setup(item):
     _no_flow_heartbeats()
 
