@@ -9,6 +9,7 @@ from engine.core.errors import BadValue
 from flows.settings import task_runner_kind, worker_count
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1")
+LOCAL_HTTP = "127.0.0.1:0"  # a local Dask cluster's HTTP server: loopback, a free port
 
 
 class LocalOnly:
@@ -43,8 +44,10 @@ def make_task_runner(kind: str | None = None, *, workers: int | None = None, add
         if address:
             check_reachable_prefect(address)
             return DaskTaskRunner(address=address)
+        # the scheduler serves HTTP even without a dashboard, on 8787 for None: a second cluster on the machine
+        # then warns and moves; a free loopback port never collides nor listens beyond this machine
         return DaskTaskRunner(cluster_kwargs={"n_workers": workers, "threads_per_worker": 1,
-                                              "dashboard_address": None})
+                                              "dashboard_address": LOCAL_HTTP})
     raise BadValue(f"unknown task runner {kind!r}; accepted: threads, dask")
 
 

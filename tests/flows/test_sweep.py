@@ -6,6 +6,7 @@ import pytest
 from mlflow.tracking import MlflowClient
 
 from flows import sweep_record, tracking
+from flows.runners import LOCAL_HTTP
 from flows.settings import Paths
 from flows.store import read_only
 from flows.sweep import SweepSpec, parse_grid, sweep_flow, validate, with_runner
@@ -100,6 +101,28 @@ def test_dask_runner_against_a_scheduler_address_gives_the_same_results(toy, tmp
     threads = with_runner("threads")(spec, db=str(tmp_path / "a.duckdb"), track=False)
     # In-process workers: worker processes would each start their own temporary Prefect
     # server (slow here); the scheduler, the address path and task shipping are the same.
-    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    with LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=LOCAL_HTTP) as cluster:
         dask = with_runner("dask", address=cluster.scheduler_address)(spec, db=str(tmp_path / "b.duckdb"), track=False)
     assert [(r.overrides, r.mean) for r in threads.runs] == [(r.overrides, r.mean) for r in dask.runs]
+
+
+def test_local_dask_clusters_side_by_side_serve_http_on_loopback_without_a_port_clash():
+    """Two local sweeps at once each start a cluster whose scheduler serves HTTP: on 8787 both (dashboard None) the
+    second warned and moved; make_task_runner's LOCAL_HTTP takes a free loopback port instead."""
+    import warnings
+
+    import psutil
+    from distributed import LocalCluster
+
+    from flows.runners import make_task_runner
+
+    assert make_task_runner("dask", workers=1).cluster_kwargs["dashboard_address"] == LOCAL_HTTP
+    kwargs = {"n_workers": 1, "threads_per_worker": 1, "processes": False, "dashboard_address": LOCAL_HTTP}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with LocalCluster(**kwargs) as first, LocalCluster(**kwargs) as second:
+            ports = {c.scheduler.http_server.port for c in (first, second)}
+            listening = {c.laddr for c in psutil.Process().net_connections("tcp") if c.status == psutil.CONN_LISTEN}
+    assert not [w for w in caught if "already in use" in str(w.message)]
+    assert len(ports) == 2 and 8787 not in ports  # the dashboard link names the host's address; the socket is bound
+    assert {address for address in listening if address.port in ports} == {("127.0.0.1", port) for port in ports}
