@@ -91,112 +91,55 @@ def heldout2_server(index: int) -> BenchServer:
                     HELDOUT2_READINGS)
 
 
-def _shifted_heldout(index: int, stride: int, offset: int, seed: int, readings: tuple[B.Reading, ...]) -> BenchServer:
-    """A later held-out set's server i: bet pair (stride i + offset mod 35), strategy seed seed + i, the readings in an
-    order that shifts every 4 servers so each step law meets every reading."""
-    server = _heldout(index, R.ALL_BET_SIZES[(index * stride + offset) % len(R.ALL_BET_SIZES)], seed + index, readings)
-    return replace(server, reading=readings[(index + index // 4) % len(readings)])
+@dataclass(frozen=True)
+class ShiftedHeldout:
+    """A later held-out set (issue 31, each drawn after the ones before it had been looked at): server i has bet pair
+    (stride i + offset mod 35) and strategy seed seed + i, its reading taken in an order that shifts every 4 servers
+    so each step law meets every reading."""
+
+    stride: int
+    offset: int
+    seed: int
+    readings: tuple[B.Reading, ...]
+
+    def __call__(self, index: int) -> BenchServer:
+        bets = R.ALL_BET_SIZES[(index * self.stride + self.offset) % len(R.ALL_BET_SIZES)]
+        server = _heldout(index, bets, self.seed + index, self.readings)
+        return replace(server, reading=self.readings[(index + index // 4) % len(self.readings)])
 
 
-HELDOUT3_SEED = 9_700_000  # the third held-out set (issue 31: drawn after both others had been measured)
-HELDOUT3_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties"),
-                     B.Reading(order="random", accept="ties", mistakes="betting"),
-                     B.Reading(proposal="perturb", accept="ties", mistakes="betting"))
-
-
-def heldout3_server(index: int) -> BenchServer:
-    """Third held-out server i: bet pair (19 i + 5 mod 35), seeds from 9,700,000, the default reading and the
-    three triples of alternatives no other set uses, in an order that shifts every 4 servers so each step
-    law meets every reading."""
-    return _shifted_heldout(index, 19, 5, HELDOUT3_SEED, HELDOUT3_READINGS)
-
-
-HELDOUT4_SEED = 9_800_000  # the fourth held-out set (issue 31: drawn after the other three had been looked at)
-HELDOUT4_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
-                     B.Reading(order="random", mistakes="betting"), B.Reading(proposal="perturb", accept="ties"))
-
-
-def heldout4_server(index: int) -> BenchServer:
-    """Fourth held-out server i: bet pair (23 i + 11 mod 35), seeds from 9,800,000, the default reading, all four
-    alternatives and two pairs, shifted every 4 servers as in heldout3 so each step law meets every reading."""
-    return _shifted_heldout(index, 23, 11, HELDOUT4_SEED, HELDOUT4_READINGS)
-
-
-HELDOUT5_SEED = 9_900_000  # the fifth held-out set (issue 31: drawn 2026-11-28 for the gate's safe default)
-HELDOUT5_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),
-                     B.Reading(proposal="perturb", mistakes="betting"),
-                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
-
-
-def heldout5_server(index: int) -> BenchServer:
-    """Fifth held-out server i: bet pair (29 i + 13 mod 35), seeds from 9,900,000, the default reading, two pairs
-    and a triple of alternatives, shifted every 4 servers as in heldout3 so each step law meets every reading."""
-    return _shifted_heldout(index, 29, 13, HELDOUT5_SEED, HELDOUT5_READINGS)
-
-
-HELDOUT6_SEED = 9_950_000  # the sixth held-out set (issue 31: drawn 2026-11-28 after the other five were looked at)
-HELDOUT6_READINGS = (B.Reading(), B.Reading(order="random", proposal="perturb"),  # the combinations least used
-                     B.Reading(accept="ties", mistakes="betting"),  # by the earlier sets (one set each)
-                     B.Reading(order="random", accept="ties", mistakes="betting"))
-
-
-def heldout6_server(index: int) -> BenchServer:
-    """Sixth held-out server i: bet pair (31 i + 17 mod 35), seeds from 9,950,000, the default reading, two pairs
-    and a triple of alternatives (each in one earlier set only), shifted every 4 servers as in heldout3 so each step
-    law meets every reading."""
-    return _shifted_heldout(index, 31, 17, HELDOUT6_SEED, HELDOUT6_READINGS)
-
-
-HELDOUT7_SEED = 9_980_000  # the seventh held-out set (issue 31: drawn 2026-11-28 after the other six were looked at)
-HELDOUT7_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
-                     B.Reading(proposal="perturb", accept="ties"),
-                     B.Reading(order="random", proposal="perturb", accept="ties"))
-
-
-def heldout7_server(index: int) -> BenchServer:
-    """Seventh held-out server i: bet pair (37 i + 19 mod 35), seeds from 9,980,000, the default reading and three
-    with accept=ties (one of them the reading of the one held-out server that lost money), shifted every 4 servers as
-    in heldout3 so each step law meets every reading."""
-    return _shifted_heldout(index, 37, 19, HELDOUT7_SEED, HELDOUT7_READINGS)
-
-
-HELDOUT8_SEED = 9_990_000  # the eighth held-out set (issue 31: drawn 2026-11-28 after the other seven were looked at)
-HELDOUT8_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
-                     B.Reading(accept="ties", mistakes="betting"),
-                     B.Reading(order="random", proposal="perturb", mistakes="betting"))
-
-
-def heldout8_server(index: int) -> BenchServer:
-    """Eighth held-out server i: bet pair (41 i + 23 mod 35), seeds from 9,990,000, the default reading, two pairs
-    (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
-    heldout3 so each step law meets every reading."""
-    return _shifted_heldout(index, 41, 23, HELDOUT8_SEED, HELDOUT8_READINGS)
-
-
-HELDOUT9_SEED = 9_995_000  # the ninth held-out set (issue 31: drawn 2026-11-28 after the other eight were looked at)
-HELDOUT9_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
-                     B.Reading(order="random", mistakes="betting"),
-                     B.Reading(proposal="perturb", accept="ties", mistakes="betting"))
-
-
-def heldout9_server(index: int) -> BenchServer:
-    """Ninth held-out server i: bet pair (43 i + 29 mod 35), seeds from 9,995,000, the default reading, two pairs
-    (one of them the reading of the one held-out server that lost money) and a triple, shifted every 4 servers as in
-    heldout3 so each step law meets every reading."""
-    return _shifted_heldout(index, 43, 29, HELDOUT9_SEED, HELDOUT9_READINGS)
-
-
-HELDOUT10_SEED = 9_997_000  # the tenth held-out set (issue 31: drawn 2026-11-28 after the other nine were looked at)
-HELDOUT10_READINGS = (B.Reading(), B.Reading(order="random", accept="ties"),  # heldout2 11's reading, the one miss
-                      B.Reading(proposal="perturb", mistakes="betting"),
-                      B.Reading(order="random", proposal="perturb", mistakes="betting"))
-
-
-def heldout10_server(index: int) -> BenchServer:
-    """Tenth held-out server i: bet pair (47 i + 31 mod 35), seeds from 9,997,000, the default reading, two pairs (one
-    of them the reading of a held-out server that lost money) and a triple, shifted every 4 servers as in heldout3 so
-    each step law meets every reading."""
-    return _shifted_heldout(index, 47, 31, HELDOUT10_SEED, HELDOUT10_READINGS)
+_RANDOM_TIES = B.Reading(order="random", accept="ties")  # heldout2 11's reading, the one held-out miss then
+# the default reading and the three triples of alternatives no other set uses
+heldout3_server = ShiftedHeldout(19, 5, 9_700_000, (
+    B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties"),
+    B.Reading(order="random", accept="ties", mistakes="betting"),
+    B.Reading(proposal="perturb", accept="ties", mistakes="betting")))
+# the default reading, all four alternatives and two pairs
+heldout4_server = ShiftedHeldout(23, 11, 9_800_000, (
+    B.Reading(), B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
+    B.Reading(order="random", mistakes="betting"), B.Reading(proposal="perturb", accept="ties")))
+# drawn 2026-11-28 for the gate's safe default: the default reading, two pairs and a triple
+heldout5_server = ShiftedHeldout(29, 13, 9_900_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(proposal="perturb", mistakes="betting"),
+    B.Reading(order="random", proposal="perturb", mistakes="betting")))
+# the default reading, two pairs and a triple, each in one earlier set only
+heldout6_server = ShiftedHeldout(31, 17, 9_950_000, (
+    B.Reading(), B.Reading(order="random", proposal="perturb"), B.Reading(accept="ties", mistakes="betting"),
+    B.Reading(order="random", accept="ties", mistakes="betting")))
+# the default reading and three with accept=ties
+heldout7_server = ShiftedHeldout(37, 19, 9_980_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(proposal="perturb", accept="ties"),
+    B.Reading(order="random", proposal="perturb", accept="ties")))
+# the default reading, two pairs and a triple (from here on, one pair is always heldout2 11's reading)
+heldout8_server = ShiftedHeldout(41, 23, 9_990_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(accept="ties", mistakes="betting"),
+    B.Reading(order="random", proposal="perturb", mistakes="betting")))
+heldout9_server = ShiftedHeldout(43, 29, 9_995_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(order="random", mistakes="betting"),
+    B.Reading(proposal="perturb", accept="ties", mistakes="betting")))
+heldout10_server = ShiftedHeldout(47, 31, 9_997_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(proposal="perturb", mistakes="betting"),
+    B.Reading(order="random", proposal="perturb", mistakes="betting")))
 
 
 def far_tuning_server(index: int) -> BenchServer:

@@ -5,14 +5,6 @@ import pytest
 
 from bench.twocarddraw.strength import (
     HELDOUT2_READINGS,
-    HELDOUT3_READINGS,
-    HELDOUT4_READINGS,
-    HELDOUT5_READINGS,
-    HELDOUT6_READINGS,
-    HELDOUT7_READINGS,
-    HELDOUT8_READINGS,
-    HELDOUT9_READINGS,
-    HELDOUT10_READINGS,
     HELDOUT_LAWS,
     HELDOUT_READINGS,
     benchmark_server,
@@ -98,27 +90,23 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
                + [heldout_server(i) for i in range(200)] + [heldout2_server(i) for i in range(200)])
     third = [heldout3_server(i) for i in range(40)]
     assert not {s.seed for s in third} & {s.seed for s in earlier}
-    assert not set(HELDOUT3_READINGS[1:]) & {s.reading for s in earlier}
-    pairs = {(law, r) for law in HELDOUT_LAWS for r in HELDOUT3_READINGS}
+    assert not set(heldout3_server.readings[1:]) & {s.reading for s in earlier}
+    pairs = {(law, r) for law in HELDOUT_LAWS for r in heldout3_server.readings}
     assert {(s.step_law, s.reading) for s in third[:16]} == pairs
     assert {s.bets for s in third[:35]} == set(R.ALL_BET_SIZES) and heldout3_server(7) == heldout3_server(7)
 
 
-@pytest.mark.parametrize("later, readings, before", [(heldout4_server, HELDOUT4_READINGS, 3),
-                                                      (heldout5_server, HELDOUT5_READINGS, 4),
-                                                      (heldout6_server, HELDOUT6_READINGS, 5),
-                                                      (heldout7_server, HELDOUT7_READINGS, 6),
-                                                      (heldout8_server, HELDOUT8_READINGS, 7),
-                                                      (heldout9_server, HELDOUT9_READINGS, 8),
-                                                      (heldout10_server, HELDOUT10_READINGS, 9)])
-def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, readings, before):
+@pytest.mark.parametrize("later, before", [(heldout4_server, 3), (heldout5_server, 4), (heldout6_server, 5),
+                                           (heldout7_server, 6), (heldout8_server, 7), (heldout9_server, 8),
+                                           (heldout10_server, 9)])
+def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, before):
     sets = (heldout_server, heldout2_server, heldout3_server, heldout4_server, heldout5_server,
             heldout6_server, heldout7_server, heldout8_server, heldout9_server)[:before]
     earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
                + [f(i) for f in sets for i in range(200)])
     drawn = [later(i) for i in range(40)]
     assert not {s.seed for s in drawn} & {s.seed for s in earlier}
-    pairs = {(law, r) for law in HELDOUT_LAWS for r in readings}
+    pairs = {(law, r) for law in HELDOUT_LAWS for r in later.readings}
     assert {(s.step_law, s.reading) for s in drawn[:16]} == pairs
     assert {s.bets for s in drawn[:35]} == set(R.ALL_BET_SIZES) and later(9) == later(9)
 
