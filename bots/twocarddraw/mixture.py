@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from bots.twocarddraw.learner import HANDS, expected_counts
+from bots.twocarddraw.learner import expected_counts, hand_likelihoods
 from bots.twocarddraw.prior import BankUser, bucket_edges, load_step_banks
 from bots.twocarddraw.tracker import Observation, PolicyBot
 from engine.core import seeds
@@ -63,24 +63,14 @@ def bucket_log_likelihood(alpha, alpha_sum, counts, counts_sum, out):
 
 def hand_log_likelihood(alpha, alpha_sum, counts, counts_sum, obs: Observation) -> np.ndarray:
     """Per component, the log probability of what the hand showed under its posterior mean (prior plus counts), the
-    server's hidden cards summed out (as hand_posterior, once per component)."""
+    server's hidden cards summed out (the walk hand_posterior takes, batched over the components)."""
 
     def prob(rows, action):
         return (alpha[:, rows, action] + counts[rows, action]) / (alpha_sum[:, rows] + counts_sum[rows])
 
-    like = np.tile(R.DEAL_PROB, (len(alpha), 1))
-    for bets, action in obs.moves1:
-        like *= prob(R.round1_row(bets, HANDS), action)
-    if obs.history < 0:
+    like, like2 = hand_likelihoods(prob, obs, batch=(len(alpha),))
+    if like2 is None:
         return np.log(like.sum(axis=1))
-    like *= prob(R.draw_row(obs.history, obs.player_drew, HANDS), obs.server_drew)
-    like2 = np.ones_like(like)
-    for bets, action in obs.moves2:
-        like2 *= prob(R.round2_row(obs.history, obs.player_drew, obs.server_drew, bets, HANDS), action)
-    if obs.shown >= 0:
-        shown = like2[:, obs.shown].copy()
-        like2[:] = 0.0
-        like2[:, obs.shown] = shown
     return np.log(np.einsum("ki,ij,kj->k", like, R.DRAW_TRANSITION[obs.server_drew], like2))
 
 
