@@ -256,6 +256,9 @@ PUSH_BANDS = (1.5, 2.5, 4.0, 6.0, 9.0, 14.0)
 PUSH_BAND_MIN = 8
 PUSH_SEEN_MIN = 3
 PUSH_PRIOR = 2.0  # first-in spots the seat's all-band share is worth in a band's
+# push_calls: a seat's answers to a lone first-in all-in are counted by the effective depth (bb) between it and the
+# pusher, in these bands
+CALL_BANDS = (5.0, 8.0, 12.0, 20.0)
 
 
 def read_prior(text: str) -> dict | None:
@@ -375,6 +378,12 @@ class RangedConfig(Ranged):
     # +0.018] finish score a game over those five, +0.013 [-0.003, +0.029] over three that meet it: docs/benchmarks.md
     # "The five tables that still miss"; 0 = off
     push_icm: float = ranged(0.0, 0.0, 1.0)
+    # the share of hands a seat calls my first-in push with (_chart_call, so _shove's and the re-steal's callers) is
+    # read from how often it was seen calling a lone first-in all-in (anyone's) at that effective depth band
+    # (CALL_BANDS), the chart's share (widened by its folds) worth this many such spots (issue 32: at 3 live stacks
+    # style pushfold called 10-14% of the pushes it faced at every depth, the chart's share is 25-60%; pushfold
+    # called 92% at 5 bb or less; 0 = off, the chart's share as before)
+    push_calls: float = ranged(0.0, 0.0, 1000.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -396,6 +405,7 @@ class RangedBot(Player):
         self.pushes: dict[int, list[list[int]]] = {}  # push_read: seat -> per band [first-in spots, all-ins]
         self.firsts: dict[int, list[int]] = {}  # push_read: seat -> [first-in raises, of them all-ins]
         self.depths: dict[int, tuple[int, ...]] = {}  # push_read: hand -> chips per seat at my first turn in it
+        self.calls: dict[int, list[list[int]]] = {}  # push_calls: seat -> per band [lone pushes faced, called]
 
     def start(self, setup) -> None:
         super().start(setup)
@@ -404,7 +414,7 @@ class RangedBot(Player):
         self.reads = {s: Reads(prior, self.config.read_prior_weight) for s in range(setup.players)}
         self.pending = []
         self.tables = {}
-        self.pushes, self.firsts, self.depths = {}, {}, {}
+        self.pushes, self.firsts, self.depths, self.calls = {}, {}, {}, {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -418,11 +428,13 @@ class RangedBot(Player):
         self.aggressor = -1  # the last preflop raiser
         self.gone: set[int] = set()  # seats folded in this hand
         self.pusher, self.push_band = -1, 0  # the seat that went all in first in this hand; its band (push_read)
+        self.lone = False  # push_calls: that all-in is the only raise and nobody has called it yet
 
     # -- reading the history -----------------------------------------------------------
     def act(self, turn) -> str:
         self.deadline = time.perf_counter() + self.config.safety_ms / 1000 if self.timed else 0.0
-        if self.config.push_read and turn.hand not in self.depths:  # preflop, everyone's chips are still theirs
+        if (self.config.push_read or self.config.push_calls) and turn.hand not in self.depths:
+            # preflop, everyone's chips are still theirs
             self.depths = {h: d for h, d in self.depths.items() if h >= turn.hand - 1}
             self.depths[turn.hand] = tuple(a + b for a, b in zip(turn.stacks, turn.chips, strict=True))
         for _, hand, seat, action, board in turn.actions:
@@ -458,9 +470,12 @@ class RangedBot(Player):
             return
         aggressive = action.startswith("BET") or action == "ALL-IN"
         facing = self.bets > self.faced.get(seat, 0)  # a bet or raise came since its last action
+        if self.lone and street == 0 and seat != self.pusher:
+            self._count_call(hand, seat, action)
         if street == 0 and not self.bets and seat not in self.acted:
             if action == "ALL-IN":
                 self.pusher = seat
+                self.lone = bool(self.config.push_calls)
             if self.config.push_read:
                 self._count_push(hand, seat, action, aggressive)
         if action in ("FOLD", "TIMEOUT"):
@@ -512,6 +527,19 @@ class RangedBot(Player):
         counts[1] += allin
         if allin:
             self.push_band = band
+
+    def _count_call(self, hand, seat, action) -> None:
+        """push_calls: ``seat``'s answer to the lone first-in all-in of this hand, counted in the band of the
+        effective depth between it and the pusher (chips at my first turn in the hand or the one before)."""
+        called = action not in ("FOLD", "TIMEOUT")
+        self.lone = not called  # a called push is not faced alone by the seats after
+        chips = self.depths.get(hand) or self.depths.get(hand - 1)
+        if chips is None or chips[seat] <= 0:
+            return
+        band = bisect(CALL_BANDS, min(chips[seat], chips[self.pusher]) / big_blind(hand))
+        counts = self.calls.setdefault(seat, [[0, 0] for _ in range(len(CALL_BANDS) + 1)])[band]
+        counts[0] += 1
+        counts[1] += called
 
     def _push_range(self, view: View, seat: int) -> list[float] | None:
         """push_read's range for ``seat``'s first-in all-in now: the top share of hands it pushed first in at this
@@ -687,7 +715,12 @@ class RangedBot(Player):
         depth = min(view.stack + view.mine, view.turn.stacks[seat] + view.turn.chips[seat]) / view.bb
         chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
         folds = self.seen[seat].freq("fold_pre", self.config.prior_weight)
-        return min(1.0, chart * (1 - folds) / (1 - Seen.PRIORS["fold_pre"]))
+        share = min(1.0, chart * (1 - folds) / (1 - Seen.PRIORS["fold_pre"]))
+        w = self.config.push_calls
+        if w and seat in self.calls:  # what it did against pushes at this depth, the chart's share as a prior
+            faced, called = self.calls[seat][bisect(CALL_BANDS, depth)]
+            share = (called + w * share) / (faced + w)
+        return share
 
     def _push_value(self, view: View, callers) -> tuple[float, float]:
         """(my ICM value if I go all in now, if I fold). ``callers``: (seat, chance it calls, its calling range's
