@@ -140,6 +140,10 @@ heldout9_server = ShiftedHeldout(43, 29, 9_995_000, (
 heldout10_server = ShiftedHeldout(47, 31, 9_997_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(proposal="perturb", mistakes="betting"),
     B.Reading(order="random", proposal="perturb", mistakes="betting")))
+# drawn 2026-11-28 17:10 UTC for `dbr bucket_weigh=bank`: the default reading and three pairs, two with order=random
+heldout11_server = ShiftedHeldout(53, 37, 9_998_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(order="random", proposal="perturb"),
+    B.Reading(accept="ties", mistakes="betting")))
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -158,7 +162,8 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout3": heldout3_server, "heldout4": heldout4_server,
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
                                                         "heldout7": heldout7_server, "heldout8": heldout8_server,
-                                                        "heldout9": heldout9_server, "heldout10": heldout10_server}
+                                                        "heldout9": heldout9_server, "heldout10": heldout10_server,
+                                                        "heldout11": heldout11_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
