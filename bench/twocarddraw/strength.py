@@ -140,7 +140,7 @@ heldout9_server = ShiftedHeldout(43, 29, 9_995_000, (
 heldout10_server = ShiftedHeldout(47, 31, 9_997_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(proposal="perturb", mistakes="betting"),
     B.Reading(order="random", proposal="perturb", mistakes="betting")))
-# drawn 2026-11-28 17:10 UTC for `dbr bucket_weigh=bank`: the default reading and three pairs, two with order=random
+# drawn 2026-11-28 17:07 UTC for `dbr bucket_weigh=bank`: the default reading and three pairs, two with order=random
 heldout11_server = ShiftedHeldout(53, 37, 9_998_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", proposal="perturb"),
     B.Reading(accept="ties", mistakes="betting")))
