@@ -9,14 +9,16 @@ average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver
 down and hedges where they do not. The first solve runs after the first hand it responds in (the safe strategy
 plays that hand), then every dbr_every hands. With
 dbr_top > 0 it responds only once the posterior puts the server in the sharpest step bucket (near equilibrium,
-where the mixture's best response to its mean loses), and plays as the mixture before. Each
+where the mixture's best response to its mean loses), and plays as the mixture before; dbr_open="bank" also lets it
+respond while the sharpest bucket holds dbr_top of a second posterior, the components weighed by each hand's likelihood
+under their bank means (the counts' posterior can lock onto a milder bucket: heldout2 11). Each
 hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
 it exactly.
 """
 
 import numpy as np
 
-from bots.twocarddraw.mixture import MixtureLearnerBot
+from bots.twocarddraw.mixture import MixtureLearnerBot, hand_log_likelihood
 from bots.twocarddraw.robust import load_equilibrium, sample_policy
 from engine.core import seeds
 from engine.twocarddraw import equilibrium as E
@@ -40,13 +42,16 @@ class DataBiasedBot(MixtureLearnerBot):
         self.solver = E.BiasedSolver(self.bets)
         self.play_rng = seeds.generator(seeds.unit_key(self.draw_key(c.mix_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                        seeds.Purpose.BOT))
+        self.open_share = 0.0  # dbr_open="bank": the sharpest bucket's share under the bank-likelihood weights
         super().on_init()
+        self.open_loglik = np.zeros(len(self.alpha))
 
     def responding(self) -> bool:
         """Whether the data-biased response plays: always with dbr_top = 0, else only while the sharpest step
         bucket (and any beyond) holds dbr_top of the posterior, as the mixture's gate; otherwise the mixture's
         own play (its best response to the mean, gated) goes on."""
-        return self.config.dbr_top <= 0 or self.weights[self.top_bucket].sum() >= self.config.dbr_top
+        top = self.config.dbr_top
+        return top <= 0 or self.weights[self.top_bucket].sum() >= top or self.open_share >= top
 
     def play_weights(self) -> np.ndarray:
         """The response models the server by the whole posterior (both_play="default" restricts only the mixture's
@@ -67,6 +72,13 @@ class DataBiasedBot(MixtureLearnerBot):
         self.policy = sample_policy(self.response, self.play_rng.random(R.N_PLAYER_ROWS))
 
     def on_hand_over(self, observation) -> None:
+        c = self.config
+        if c.dbr_open == "bank":  # only opens the response: the play and its model keep the counts' posterior
+            self.open_loglik += hand_log_likelihood(self.alpha, self.alpha_sum, *self.no_counts, observation)
+            if (self.hands_seen + 1) % c.reweigh_every == 0:  # when the counts' weights are (before the re-solve)
+                log_w = self.log_prior + self.open_loglik
+                w = np.exp(log_w - log_w.max())
+                self.open_share = float(w[self.top_bucket].sum() / w.sum())
         super().on_hand_over(observation)
         if self.hands_seen % self.config.resolve_every != 0 and self.responding():  # a table per hand
             self.resolve()
