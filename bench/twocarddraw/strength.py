@@ -144,6 +144,11 @@ heldout10_server = ShiftedHeldout(47, 31, 9_997_000, (
 heldout11_server = ShiftedHeldout(53, 37, 9_998_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", proposal="perturb"),
     B.Reading(accept="ties", mistakes="betting")))
+# drawn 2026-11-28 17:31 UTC for `dbr dbr_open=bank` (heldout11 was spent on bucket_weigh=bank, and what it showed
+# shaped this candidate): the default reading and three pairs
+heldout12_server = ShiftedHeldout(59, 41, 9_999_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(order="random", mistakes="betting"),
+    B.Reading(proposal="perturb", accept="ties")))
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -163,7 +168,7 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
                                                         "heldout7": heldout7_server, "heldout8": heldout8_server,
                                                         "heldout9": heldout9_server, "heldout10": heldout10_server,
-                                                        "heldout11": heldout11_server}
+                                                        "heldout11": heldout11_server, "heldout12": heldout12_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
