@@ -144,7 +144,7 @@ heldout10_server = ShiftedHeldout(47, 31, 9_997_000, (
 heldout11_server = ShiftedHeldout(53, 37, 9_998_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", proposal="perturb"),
     B.Reading(accept="ties", mistakes="betting")))
-# drawn 2026-11-28 17:31 UTC for `dbr dbr_open=bank` (heldout11 was spent on bucket_weigh=bank, and what it showed
+# drawn 2026-11-28 17:30 UTC for `dbr dbr_open=bank` (heldout11 was spent on bucket_weigh=bank, and what it showed
 # shaped this candidate): the default reading and three pairs
 heldout12_server = ShiftedHeldout(59, 41, 9_999_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", mistakes="betting"),
