@@ -381,8 +381,10 @@ class RangedConfig(Ranged):
     # the share of hands a seat calls my first-in push with (_chart_call, so _shove's and the re-steal's callers) is
     # read from how often it was seen calling a lone first-in all-in (anyone's) at that effective depth band
     # (CALL_BANDS), the chart's share (widened by its folds) worth this many such spots (issue 32: at 3 live stacks
-    # style pushfold called 10-14% of the pushes it faced at every depth, the chart's share is 25-60%; pushfold
-    # called 92% at 5 bb or less; 0 = off, the chart's share as before)
+    # style pushfold called 6-14% of the pushes it faced at every depth, read 0.15-0.27; aggressive 43-80% under 8
+    # bb, read 0.16-0.26; 0 = off, the chart's share as before). A seat faces 0-2 lone pushes a game in a band, so
+    # the prior decides nearly every push: 3 (chosen on seed 9032) gave +0.001 [-0.004, +0.006] finish score a game
+    # over the five tables that miss 2.0 on fresh deals (docs/benchmarks.md "the bot's short pushes")
     push_calls: float = ranged(0.0, 0.0, 1000.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
