@@ -18,7 +18,9 @@ from engine.twocarddraw.best_response import Evaluator
 HANDS = np.arange(R.N_HANDS)
 
 
-class LearnerBot(BankUser, PolicyBot):
+class LearningBot(BankUser, PolicyBot):
+    """A bot that learns from every finished hand (the judge replays it from hand 0 when resuming)."""
+
     learns_across_hands = True
 
     def __init__(self, config):
@@ -26,6 +28,8 @@ class LearnerBot(BankUser, PolicyBot):
         self.config = config
         self.hands_seen = 0
 
+
+class LearnerBot(LearningBot):
     def on_init(self) -> None:
         c = self.config
         self.alpha = bank_pseudo_counts(self.bets, count=c.prior_count, seed=c.prior_seed, low=c.strength_min,

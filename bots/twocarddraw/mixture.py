@@ -19,9 +19,9 @@ import math
 
 import numpy as np
 
-from bots.twocarddraw.learner import expected_counts, hand_likelihoods
-from bots.twocarddraw.prior import BankUser, bucket_edges, load_step_banks
-from bots.twocarddraw.tracker import Observation, PolicyBot
+from bots.twocarddraw.learner import LearningBot, expected_counts, hand_likelihoods
+from bots.twocarddraw.prior import bucket_edges, load_step_banks
+from bots.twocarddraw.tracker import Observation
 from engine.core import seeds
 from engine.core.jit import kernel
 from engine.twocarddraw import best_response as B
@@ -74,14 +74,7 @@ def hand_log_likelihood(alpha, alpha_sum, counts, counts_sum, obs: Observation) 
     return np.log(np.einsum("ki,ij,kj->k", like, R.DRAW_TRANSITION[obs.server_drew], like2))
 
 
-class MixtureLearnerBot(BankUser, PolicyBot):
-    learns_across_hands = True
-
-    def __init__(self, config):
-        super().__init__()
-        self.config = config
-        self.hands_seen = 0
-
+class MixtureLearnerBot(LearningBot):
     def prepare_offline(self, bet1: int, bet2: int) -> None:
         self._banks(R.BetSizes(bet1, bet2))
         if self.config.gate_draws and self.config.gate_default != "passive":
