@@ -117,6 +117,8 @@ class DbrConfig(MixtureConfig):
     dbr_iterations: int = ranged(300, 1, 100_000)  # CFR+ iterations per re-solve (warm-started; the first has 3x)
     dbr_top: float = ranged(0.9, 0.0, 1.0)  # 0: always respond; else only while the sharpest step bucket (and any
     # beyond) holds this much of the posterior, the mixture's own play otherwise
+    dbr_span: int = ranged(1, 1, 16)  # the sharpest step buckets whose summed share dbr_top tests (1: the sharpest
+    # alone); 2 adds the next one, where in-range order=random+accept=ties servers read (issue 31)
     dbr_open: str = one_of("counts", ("counts", "bank"))  # "bank": dbr_top is also tested on the components weighed
     # by each hand's likelihood under their bank means (bucket_weigh="bank"'s weights), the play and the response's
     # model left on the counts' posterior: against the lock that keeps the response shut (issue 31)

@@ -9,9 +9,10 @@ average strategy is the response (engine/twocarddraw/equilibrium.py BiasedSolver
 down and hedges where they do not. The first solve runs after the first hand it responds in (the safe strategy
 plays that hand), then every dbr_every hands. With
 dbr_top > 0 it responds only once the posterior puts the server in the sharpest step bucket (near equilibrium,
-where the mixture's best response to its mean loses), and plays as the mixture before; dbr_open="bank" also lets it
-respond while the sharpest bucket holds dbr_top of a second posterior, the components weighed by each hand's likelihood
-under their bank means (the counts' posterior can lock onto a milder bucket: heldout2 11). Each
+where the mixture's best response to its mean loses), and plays as the mixture before; dbr_span=2 counts the next
+bucket in that test too (in-range order=random+accept=ties servers read as that bucket: issue 31); dbr_open="bank"
+also lets it respond while the sharpest bucket holds dbr_top of a second posterior, the components weighed by each
+hand's likelihood under their bank means (the counts' posterior can lock onto a milder bucket: heldout2 11). Each
 hand plays a pure table drawn from the behavioural response, as robust.py does, so the exact evaluator measures
 it exactly.
 """
@@ -43,15 +44,25 @@ class DataBiasedBot(MixtureLearnerBot):
         self.play_rng = seeds.generator(seeds.unit_key(self.draw_key(c.mix_seed), self.bets.bet1 * 16 + self.bets.bet2,
                                                        seeds.Purpose.BOT))
         self.open_share = 0.0  # dbr_open="bank": the sharpest bucket's share under the bank-likelihood weights
+        self.respond_buckets = None  # set at the first test (the mixture's on_init ends with one)
         super().on_init()
         self.open_loglik = np.zeros(len(self.alpha))
 
+    def _respond_buckets(self) -> np.ndarray:
+        """The components dbr_top is tested on: the dbr_span sharpest step buckets (and any beyond) in every family
+        and at every strength level; dbr_span=1 is the gate's own test (top_bucket)."""
+        if self.respond_buckets is None:
+            c = self.config
+            bucket = (np.arange(len(self.alpha)) // c.strength_levels) % (c.buckets + c.beyond)
+            self.respond_buckets = bucket >= c.buckets - c.dbr_span
+        return self.respond_buckets
+
     def responding(self) -> bool:
         """Whether the data-biased response plays: always with dbr_top = 0, else only while the sharpest step
-        bucket (and any beyond) holds dbr_top of the posterior, as the mixture's gate; otherwise the mixture's
-        own play (its best response to the mean, gated) goes on."""
+        bucket (dbr_span of them; and any beyond) holds dbr_top of the posterior, as the mixture's gate; otherwise the
+        mixture's own play (its best response to the mean, gated) goes on."""
         top = self.config.dbr_top
-        return top <= 0 or self.weights[self.top_bucket].sum() >= top or self.open_share >= top
+        return top <= 0 or self.weights[self._respond_buckets()].sum() >= top or self.open_share >= top
 
     def play_weights(self) -> np.ndarray:
         """The response models the server by the whole posterior (both_play="default" restricts only the mixture's
@@ -78,7 +89,7 @@ class DataBiasedBot(MixtureLearnerBot):
             if (self.hands_seen + 1) % c.reweigh_every == 0:  # when the counts' weights are (before the re-solve)
                 log_w = self.log_prior + self.open_loglik
                 w = np.exp(log_w - log_w.max())
-                self.open_share = float(w[self.top_bucket].sum() / w.sum())
+                self.open_share = float(w[self._respond_buckets()].sum() / w.sum())
         super().on_hand_over(observation)
         if self.hands_seen % self.config.resolve_every != 0 and self.responding():  # a table per hand
             self.resolve()
