@@ -211,6 +211,8 @@ class Reads:
     def __init__(self, prior: dict | None = None, prior_weight: float = 0.0):
         self.counts: dict[str, list[list[float]]] = {}
         for key, table in (prior or {}).items():
+            if key == CALLERS:  # call_prior's, not an action table
+                continue
             totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
             scale = [min(1.0, prior_weight / t) if t > 0 else 0.0 for t in totals]
             self.counts[key] = [[table[k][b] * scale[b] for b in range(BINS)] for k in range(3)]
@@ -259,11 +261,30 @@ PUSH_PRIOR = 2.0  # first-in spots the seat's all-band share is worth in a band'
 # push_calls: a seat's answers to a lone first-in all-in are counted by the effective depth (bb) between it and the
 # pusher, in these bands
 CALL_BANDS = (5.0, 8.0, 12.0, 20.0)
+# call_prior: the Seen frequencies that tell the logged field's players apart at the table (read_prior's "callers")
+CALLER_STATS = ("vpip", "pfr", "fold_pre")
+# read_prior's key for them: {player: {"calls": [[faced, called] per CALL_BANDS band], "seen": {stat: [n, k]}}}
+CALLERS = "callers"
 
 
 def read_prior(text: str) -> dict | None:
-    """A `read_prior` as Reads' tables: {situation: [fold, passive, aggressive] x BINS counts}; None if empty."""
+    """A `read_prior` as Reads' tables: {situation: [fold, passive, aggressive] x BINS counts}, and optionally the
+    logged players' answers to lone pushes (CALLERS, for call_prior); None if empty."""
     return json.loads(text) if text else None
+
+
+def _counts(x, n: int, width: int) -> bool:
+    return isinstance(x, list) and len(x) == n and all(
+        isinstance(row, list) and len(row) == width and all(isinstance(v, int | float) and v >= 0 for v in row)
+        for row in x)
+
+
+def _check_callers(callers) -> bool:
+    return isinstance(callers, dict) and all(
+        isinstance(p, dict) and _counts(p.get("calls"), len(CALL_BANDS) + 1, 2)
+        and isinstance(p.get("seen"), dict) and set(p["seen"]) == set(CALLER_STATS)
+        and _counts(list(p["seen"].values()), len(CALLER_STATS), 2)
+        for p in callers.values())
 
 
 def _check_prior(text: str) -> str | None:
@@ -274,11 +295,11 @@ def _check_prior(text: str) -> str | None:
     if prior is None:
         return None
     ok = isinstance(prior, dict) and all(
-        key in SITUATIONS and isinstance(t, list) and len(t) == 3
-        and all(isinstance(row, list) and len(row) == BINS
-                and all(isinstance(x, int | float) and x >= 0 for x in row) for row in t)
+        _check_callers(t) if key == CALLERS else key in SITUATIONS and _counts(t, 3, BINS)
         for key, t in prior.items())
-    return None if ok else f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}"
+    return None if ok else (f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}, "
+                            f"optionally {CALLERS!r}: {{player: {{calls: [faced, called] x {len(CALL_BANDS) + 1}, "
+                            f"seen: {{{', '.join(CALLER_STATS)}: [n, k]}}}}}}")
 
 
 @dataclass(frozen=True)
@@ -386,6 +407,13 @@ class RangedConfig(Ranged):
     # the prior decides nearly every push: 3 (chosen on seed 9032) gave +0.001 [-0.004, +0.006] finish score a game
     # over the five tables that miss 2.0 on fresh deals (docs/benchmarks.md "the bot's short pushes")
     push_calls: float = ranged(0.0, 0.0, 1000.0)
+    # the share of hands a seat calls my first-in push with (_chart_call) from the logged field's players (read_prior's
+    # "callers", flows/opponents/cg_holdem_prior.py): each player's calls of lone first-in all-ins in the depth band,
+    # weighted by how likely this seat's vpip, pfr and fold to raises so far are under that player's logged rates
+    # (the bot never knows names), then worth this many spots against the seat's own answers in the game (issue 32:
+    # the chart's share rated the tight callers' calls 2-3x too high and aggressive's short calls 2-3x too low, and a
+    # game holds 0-2 such spots a band; 0 = off, or no "callers" in read_prior: as before)
+    call_prior: float = ranged(0.0, 0.0, 1000.0)
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
@@ -408,12 +436,14 @@ class RangedBot(Player):
         self.firsts: dict[int, list[int]] = {}  # push_read: seat -> [first-in raises, of them all-ins]
         self.depths: dict[int, tuple[int, ...]] = {}  # push_read: hand -> chips per seat at my first turn in it
         self.calls: dict[int, list[list[int]]] = {}  # push_calls: seat -> per band [lone pushes faced, called]
+        self.callers: dict | None = None  # call_prior: read_prior's logged players (CALLERS)
 
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
         prior = read_prior(self.config.read_prior)
         self.reads = {s: Reads(prior, self.config.read_prior_weight) for s in range(setup.players)}
+        self.callers = (prior or {}).get(CALLERS) if self.config.call_prior else None
         self.pending = []
         self.tables = {}
         self.pushes, self.firsts, self.depths, self.calls = {}, {}, {}, {}
@@ -435,7 +465,7 @@ class RangedBot(Player):
     # -- reading the history -----------------------------------------------------------
     def act(self, turn) -> str:
         self.deadline = time.perf_counter() + self.config.safety_ms / 1000 if self.timed else 0.0
-        if (self.config.push_read or self.config.push_calls) and turn.hand not in self.depths:
+        if (self.config.push_read or self._counts_calls()) and turn.hand not in self.depths:
             # preflop, everyone's chips are still theirs
             self.depths = {h: d for h, d in self.depths.items() if h >= turn.hand - 1}
             self.depths[turn.hand] = tuple(a + b for a, b in zip(turn.stacks, turn.chips, strict=True))
@@ -477,7 +507,7 @@ class RangedBot(Player):
         if street == 0 and not self.bets and seat not in self.acted:
             if action == "ALL-IN":
                 self.pusher = seat
-                self.lone = bool(self.config.push_calls)
+                self.lone = self._counts_calls()
             if self.config.push_read:
                 self._count_push(hand, seat, action, aggressive)
         if action in ("FOLD", "TIMEOUT"):
@@ -529,6 +559,10 @@ class RangedBot(Player):
         counts[1] += allin
         if allin:
             self.push_band = band
+
+    def _counts_calls(self) -> bool:
+        """Answers to lone pushes are counted (push_calls, or call_prior with the field's callers)."""
+        return bool(self.config.push_calls or self.callers)
 
     def _count_call(self, hand, seat, action) -> None:
         """push_calls: ``seat``'s answer to the lone first-in all-in of this hand, counted in the band of the
@@ -718,11 +752,31 @@ class RangedBot(Player):
         chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
         folds = self.seen[seat].freq("fold_pre", self.config.prior_weight)
         share = min(1.0, chart * (1 - folds) / (1 - Seen.PRIORS["fold_pre"]))
-        w = self.config.push_calls
-        if w and seat in self.calls:  # what it did against pushes at this depth, the chart's share as a prior
-            faced, called = self.calls[seat][bisect(CALL_BANDS, depth)]
+        band, w = bisect(CALL_BANDS, depth), self.config.push_calls
+        if self.callers:  # the logged field's calls at this depth replace the chart's share as the prior
+            share, w = self._field_call(seat, band, share), self.config.call_prior
+        if w and seat in self.calls:  # what it did against pushes at this depth, the prior worth w spots
+            faced, called = self.calls[seat][band]
             share = (called + w * share) / (faced + w)
         return share
+
+    def _field_call(self, seat: int, band: int, chart: float) -> float:
+        """call_prior: the logged players' calling shares in ``band`` (each band's counts with the chart's share as
+        one spot, for a band a player seldom faced), weighted by the likelihood of ``seat``'s CALLER_STATS so far
+        under each player's logged rates (binomial, rates shrunk by half a count)."""
+        seen, logs, rates = self.seen[seat], [], []
+        for player in self.callers.values():
+            ll = 0.0
+            for stat in CALLER_STATS:
+                n, k = player["seen"][stat]
+                r = (k + 0.5) / (n + 1.0)
+                ll += seen.k[stat] * math.log(r) + (seen.n[stat] - seen.k[stat]) * math.log(1 - r)
+            faced, called = player["calls"][band]
+            logs.append(ll)
+            rates.append((called + chart) / (faced + 1.0))
+        top = max(logs)
+        weights = [math.exp(x - top) for x in logs]
+        return sum(x * r for x, r in zip(weights, rates, strict=True)) / sum(weights)
 
     def _push_value(self, view: View, callers) -> tuple[float, float]:
         """(my ICM value if I go all in now, if I fold). ``callers``: (seat, chance it calls, its calling range's

@@ -18,7 +18,16 @@ hand, pot-odds bands), which do not map onto Reads' percentile bins without the 
 import json
 from pathlib import Path
 
-from bots.cg_holdem.ranged import BINS, SITUATIONS, RangedBot, RangedConfig, _check_prior
+from bots.cg_holdem.ranged import (
+    BINS,
+    CALL_BANDS,
+    CALLER_STATS,
+    CALLERS,
+    SITUATIONS,
+    RangedBot,
+    RangedConfig,
+    _check_prior,
+)
 from engine.cg_holdem.judge import setup_for
 from engine.cg_holdem.state import Game
 from engine.core.errors import BadValue, MissingFile, NotFound
@@ -33,11 +42,19 @@ def _empty() -> list[list[float]]:
     return [[0.0] * BINS for _ in range(3)]
 
 
-def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]]) -> None:
+def _caller() -> dict:
+    return {"calls": [[0, 0] for _ in range(len(CALL_BANDS) + 1)], "seen": {k: [0, 0] for k in CALLER_STATS}}
+
+
+def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, starts: dict | None = None,
+          names: dict[int, str] | None = None, callers: dict | None = None) -> None:
     """Add the seats' actions in a finished (replayed) game to ``into``, counted as the ranged bot counts
-    them within a game: the bot watches from no seat, every seat's actions and showdowns in order."""
-    bot = RangedBot(RangedConfig())
+    them within a game: the bot watches from no seat, every seat's actions and showdowns in order. With
+    ``callers`` (and ``starts``, each hand's stacks before the blinds, and ``names``, each seat's player), also
+    each seat's answers to lone first-in all-ins by depth band and its CALLER_STATS counts, per player (call_prior)."""
+    bot = RangedBot(RangedConfig(push_calls=1.0 if callers is not None else 0.0))
     bot.start(setup_for(game, 0)._replace(me=-1))
+    bot.depths = dict(starts or {})  # the seated bot reads them at its first turn of a hand: the same stacks
     shown = list(game.showdowns)
     for _, hand, seat, action, board in game.history:
         while shown and shown[0][0] < hand:  # a hand's cards are shown before the next hand's actions
@@ -52,6 +69,14 @@ def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]]) -> No
             for k in range(3):
                 for b in range(BINS):
                     mine[k][b] += table[k][b]
+        if callers is not None and names:
+            player = callers.setdefault(names[s], _caller())
+            for band, (faced, called) in enumerate(bot.calls.get(s, [])):
+                player["calls"][band][0] += faced
+                player["calls"][band][1] += called
+            for k in CALLER_STATS:
+                player["seen"][k][0] += bot.seen[s].n[k]
+                player["seen"][k][1] += bot.seen[s].k[k]
 
 
 def _named(bot: str, players: set[str]) -> bool:
@@ -60,29 +85,38 @@ def _named(bot: str, players: set[str]) -> bool:
 
 
 def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tuple[dict, int]:
-    """(Reads' counts of the players' seats, games replayed) over the matches (None: every match where
-    one of them sat). A log the referee does not reproduce is kept up to where it agreed."""
+    """(Reads' counts of the players' seats, with CALLERS: each player's answers to lone pushes; games replayed)
+    over the matches (None: every match where one of them sat). A log the referee does not reproduce is kept up
+    to where it agreed."""
     if match_ids is None:
         rows = con.execute("SELECT DISTINCT match_id, bot FROM cgh_seats ORDER BY match_id").fetchall()
         match_ids = sorted({m for m, bot in rows if _named(bot, players)})
     counts: dict[str, list[list[float]]] = {}
+    callers: dict[str, dict] = {}
     games = 0
     for match_id in match_ids:
         for _, _, game, names, actions in logged_games(con, match_id):
             seats = {s for s, name in names.items() if _named(name or "", players)}
             if not seats:
                 continue
+            starts = {}
             for _ in replayed(game, actions):  # to the log's end, or where the referee disagrees
-                pass
-            watch(game, seats, counts)
+                starts.setdefault(game.hand_nb, game.start_stacks)
+            player = {s: min(p for p in players if is_player(names[s] or "", p)) for s in seats}
+            watch(game, seats, counts, starts=starts, names=player, callers=callers)
             games += 1
+    if callers:
+        counts[CALLERS] = callers
     return counts, games
 
 
 def text(counts: dict) -> str:
-    """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order)."""
-    return json.dumps({k: [[round(x, 1) for x in row] for row in counts[k]] for k in SITUATIONS if k in counts},
-                      separators=(",", ":"))
+    """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order, then CALLERS by
+    player)."""
+    out: dict = {k: [[round(x, 1) for x in row] for row in counts[k]] for k in SITUATIONS if k in counts}
+    if counts.get(CALLERS):
+        out[CALLERS] = {p: counts[CALLERS][p] for p in sorted(counts[CALLERS])}
+    return json.dumps(out, separators=(",", ":"))
 
 
 def resolve(value: str, *, db=None) -> str:

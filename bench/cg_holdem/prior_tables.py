@@ -1,0 +1,74 @@
+"""A read prior with other settings, paired at several tables and pooled over them (issue 32; prior_paired's
+candidates plus any of the bot's settings, ranged_paired's report per table).
+
+    CARDLAB_DB=PRIOR_LOG python -m bench.cg_holdem.prior_tables --rev REV --seed 9732 \\
+        --against aggressive/style:lag/style:pushfold --against aggressive \\
+        base field=read_prior=log:aggressive+lag field3=read_prior=log:aggressive+lag,call_prior=3
+
+A candidate is `base` (the defaults of ranged.py at REV) or NAME=k=v[,k=v...]: settings of that bot, a
+`read_prior` resolved as `cardlab export --set read_prior=` resolves it (flows/opponents/cg_holdem_prior.py; a
+JSON file, model ids or `log:` names in the hand log CARDLAB_DB points at). Each table prints ranged_paired's
+lines (mean finish score and position, every later candidate minus the first per game, 95%); then, per
+candidate, the tables pooled: the mean of the tables' paired differences, their standard errors combined,
+normal 95%.
+"""
+
+import argparse
+import math
+
+import numpy as np
+
+from bench.cg_holdem.ranged_paired import committed_module, maker, report
+from engine.cg_holdem import judge
+from flows.opponents.cg_holdem_prior import resolve_settings
+
+
+def candidate(module, entry: str):
+    """(name, a maker of the committed bot with this entry's settings)."""
+    if entry == "base":
+        return entry, lambda: module.RangedBot(module.RangedConfig())
+    name, _, settings = entry.partition("=")
+    given = dict(item.split("=", 1) for item in resolve_settings([s for s in settings.split(",") if s]))
+    default = module.RangedConfig()
+    config = module.RangedConfig(**{k: type(getattr(default, k))(v) for k, v in given.items()})  # str, float, int
+    return name, lambda: module.RangedBot(config)
+
+
+def pooled(diffs: list[np.ndarray]) -> tuple[float, float, float]:
+    """(mean of the tables' mean differences, its 95% interval): standard errors combined, normal."""
+    means = [d.mean() for d in diffs]
+    se = math.sqrt(sum(d.var(ddof=1) / len(d) for d in diffs)) / len(diffs)
+    mean = sum(means) / len(means)
+    return mean, mean - 1.96 * se, mean + 1.96 * se
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("candidates", nargs="+", help="base or NAME=k=v[,k=v]; the first is the baseline")
+    ap.add_argument("--rev", required=True, help="the git revision of bots/cg_holdem/ranged.py to play")
+    ap.add_argument("--against", required=True, action="append", help="a table: opponents separated by '/' "
+                    "(bots or style:NAME); repeat for more tables")
+    ap.add_argument("--games", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=32)
+    args = ap.parse_args(argv)
+    module = committed_module(args.rev)
+    makers = dict(candidate(module, e) for e in args.candidates)
+    diffs: dict[str, list[np.ndarray]] = {name: [] for name in makers}
+    for table in args.against:
+        against = [maker(a) for a in table.split("/") if a]
+        scores = {name: np.asarray(judge.play_chunk([make, *against], seed=args.seed, first=0,
+                                                    count=args.games).payoffs) for name, make in makers.items()}
+        print(f"ranged@{args.rev} against {table}, seed {args.seed}:")
+        print("\n".join(report(scores, players=1 + len(against))), flush=True)
+        base = next(iter(scores))
+        for name, s in scores.items():
+            diffs[name].append(s - scores[base])
+    if len(args.against) > 1:
+        for name in list(makers)[1:]:
+            mean, low, high = pooled(diffs[name])
+            print(f"pooled over {len(args.against)} tables, {name} minus {args.candidates[0]}: "
+                  f"{mean:+.4f} [{low:+.4f}, {high:+.4f}] per game")
+
+
+if __name__ == "__main__":
+    main()
