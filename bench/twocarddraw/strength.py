@@ -149,6 +149,11 @@ heldout11_server = ShiftedHeldout(53, 37, 9_998_000, (
 heldout12_server = ShiftedHeldout(59, 41, 9_999_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", mistakes="betting"),
     B.Reading(proposal="perturb", accept="ties")))
+# drawn 2026-11-28 for `dbr dbr_span=2` (in-range order=random+accept=ties servers read as the next step bucket): the
+# default reading, order=random+accept=ties and two triples holding it
+heldout13_server = ShiftedHeldout(61, 43, 10_000_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(order="random", accept="ties", mistakes="betting"),
+    B.Reading(order="random", proposal="perturb", accept="ties")))
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -168,7 +173,8 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout5": heldout5_server, "heldout6": heldout6_server,
                                                         "heldout7": heldout7_server, "heldout8": heldout8_server,
                                                         "heldout9": heldout9_server, "heldout10": heldout10_server,
-                                                        "heldout11": heldout11_server, "heldout12": heldout12_server}
+                                                        "heldout11": heldout11_server, "heldout12": heldout12_server,
+                                                        "heldout13": heldout13_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],
