@@ -50,10 +50,12 @@ def main(argv=None) -> None:
                     "(bots or style:NAME); repeat for more tables")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)
+    ap.add_argument("--save", help="a .npz file of every candidate's finish score per game, by table")
     args = ap.parse_args(argv)
     module = committed_module(args.rev)
     makers = dict(candidate(module, e) for e in args.candidates)
     diffs: dict[str, list[np.ndarray]] = {name: [] for name in makers}
+    saved: dict[str, np.ndarray] = {}
     for table in args.against:
         against = [maker(a) for a in table.split("/") if a]
         scores = {name: np.asarray(judge.play_chunk([make, *against], seed=args.seed, first=0,
@@ -63,6 +65,9 @@ def main(argv=None) -> None:
         base = next(iter(scores))
         for name, s in scores.items():
             diffs[name].append(s - scores[base])
+            saved[f"{table}|{name}"] = s
+        if args.save:  # after each table: a long run's finished tables are kept
+            np.savez(args.save, **saved)
     if len(args.against) > 1:
         for name in list(makers)[1:]:
             mean, low, high = pooled(diffs[name])
