@@ -412,9 +412,13 @@ class RangedConfig(Ranged):
     # weighted by how likely this seat's vpip, pfr and fold to raises so far are under that player's logged rates
     # (the bot never knows names), then worth this many spots against the seat's own answers in the game (issue 32:
     # the chart's share rated the tight callers' calls 2-3x too high and aggressive's short calls 2-3x too low, and a
-    # game holds 0-2 such spots a band; 0 = off, or no "callers" in read_prior: as before)
+    # game holds 0-2 such spots a band; 0 = off, or no "callers" in read_prior: as before). 10 over the same prior
+    # without it, on 2,000 fresh games (two deal sets): -0.001 [-0.008, +0.006] finish score a game over the five
+    # tables that miss 2.0 (docs/benchmarks.md "Closing the loop at four seats")
     call_prior: float = ranged(0.0, 0.0, 1000.0)
-    # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none)
+    # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none). At
+    # four seats a prior of the six programs met, logged on other deals, gained nothing at the tables that miss 2.0 and
+    # cost -0.026 [-0.044, -0.008] a game at three that meet it (docs/benchmarks.md "Closing the loop at four seats")
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
     seed: int = seed_field(0)
