@@ -65,10 +65,7 @@ def compile_kernels(bets: R.BetSizes) -> None:
     """Compile (or load from numba's cache) the kernels play calls, off the test clock, as a submission is compiled
     before its test starts: on a cold cache their compilation otherwise went to the bot's 20 s (17.5 s against 8.1 s
     warm for `dbr` on one 10,000-hand test). The arrays only fix the types; the results are dropped."""
-    evaluator = B.Evaluator(bets)
-    probs, policy = np.full((R.N_ROWS, 3), 1.0 / 3.0), np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
-    evaluator.solve(probs, policy=policy)
-    evaluator.follow(probs, policy)
+    B.compile_kernels(bets)
     bucket_log_likelihood(np.ones((1, 1, 3)), np.ones((1, 1)), np.zeros((1, 3)), np.zeros(1), np.zeros(1))
 
 

@@ -116,3 +116,4 @@ class BankUser:
 
     def prepare_offline(self, bet1: int, bet2: int) -> None:
         load_bank(R.BetSizes(bet1, bet2), count=self.config.prior_count, seed=self.config.prior_seed)
+        B.compile_kernels(R.BetSizes(bet1, bet2))  # the best response these bots play by, compiled off the clock

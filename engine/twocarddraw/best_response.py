@@ -53,6 +53,16 @@ class Evaluator:
         )
 
 
+def compile_kernels(bets: R.BetSizes) -> None:
+    """Compile (or load from numba's cache) the best response's kernel for the types bots call it with; the results
+    are dropped. Bots call it before their test clock starts, as a submission is compiled before its test: on a cold
+    cache the compilation would otherwise count as the bot's thinking."""
+    evaluator = Evaluator(bets)
+    probs, policy = np.full((R.N_ROWS, 3), 1.0 / 3.0), np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
+    evaluator.solve(probs, policy=policy)
+    evaluator.follow(probs, policy)
+
+
 def best_response(strategy: Strategy, *, eps: float = 0.0) -> BestResponse:
     policy = np.zeros(R.N_PLAYER_ROWS, dtype=np.int64)
     value = Evaluator(strategy.bets).solve(np.ascontiguousarray(strategy.probs), eps=eps, policy=policy)

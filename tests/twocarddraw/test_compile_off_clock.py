@@ -1,5 +1,5 @@
-"""A TwoCardDraw submission is compiled before its test starts, so the mixture family's prepare_offline compiles the
-kernels play calls: play then compiles nothing new and a cold numba cache costs the bot's 20 s nothing."""
+"""A TwoCardDraw submission is compiled before its test starts, so the bots' prepare_offline compiles the kernels play
+calls: play then compiles nothing new and a cold numba cache costs the bot's 20 s nothing."""
 
 from bots.twocarddraw import BOTS
 from bots.twocarddraw.mixture import bucket_log_likelihood
@@ -28,3 +28,16 @@ def test_play_compiles_no_kernel_signature_prepare_offline_did_not():
             bot.on_hand_over(SHARP)
     assert bots[1].solver.iterations > 0 and bots[0].hands_seen == 2  # the response solved; the mixture re-weighed
     assert _signatures() == prepared
+
+
+def test_the_bank_bots_best_response_is_compiled_before_play():
+    """`learner` and `prior_br` play a best response (the kernel `evaluate`) from their first hand on."""
+    bots = [BOTS[name].make(BOTS[name].config_from({"prior_count": "2"})) for name in ("learner", "prior_br")]
+    for bot in bots:
+        bot.prepare_offline(BETS.bet1, BETS.bet2)
+    prepared = len(K.evaluate.signatures)
+    assert prepared
+    for bot in bots:
+        bot.init(BETS.bet1, BETS.bet2)
+    bots[0].on_hand_over(SHARP)
+    assert bots[0].hands_seen == 1 and len(K.evaluate.signatures) == prepared
