@@ -13,20 +13,19 @@ import argparse
 
 import numpy as np
 
+from bench.cg_holdem.prior_tables import configured
 from bench.cg_holdem.ranged_paired import committed_module, maker, report
 from engine.cg_holdem import judge
-from flows.opponents.cg_holdem_prior import resolve
 
 
 def candidate(module, entry: str):
-    """(name, a maker of the committed bot with this entry's prior)."""
-    if entry == "base":
-        return entry, lambda: module.RangedBot(module.RangedConfig())
+    """(name, a maker of the committed bot with this entry's prior): NAME=PRIOR[@WEIGHT] as the settings
+    read_prior=PRIOR and read_prior_weight=WEIGHT."""
     name, _, value = entry.partition("=")
+    if not value:  # base: no prior
+        return configured(module, name, [])
     value, _, weight = value.partition("@")
-    config = module.RangedConfig(read_prior=resolve(value),
-                                 **({"read_prior_weight": float(weight)} if weight else {}))
-    return name, lambda: module.RangedBot(config)
+    return configured(module, name, [f"read_prior={value}"] + ([f"read_prior_weight={weight}"] if weight else []))
 
 
 def main(argv=None) -> None:

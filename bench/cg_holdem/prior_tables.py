@@ -19,27 +19,32 @@ import math
 import numpy as np
 
 from bench.cg_holdem.ranged_paired import committed_module, maker, report
+from bots.base import build_config
 from engine.cg_holdem import judge
 from flows.opponents.cg_holdem_prior import resolve_settings
+from flows.stats import paired_mean_interval
 
 
 def candidate(module, entry: str):
-    """(name, a maker of the committed bot with this entry's settings)."""
-    if entry == "base":
-        return entry, lambda: module.RangedBot(module.RangedConfig())
+    """(name, a maker of the committed bot with this entry's settings), the settings parsed and range-checked as
+    the bot's registry parses them."""
     name, _, settings = entry.partition("=")
-    given = dict(item.split("=", 1) for item in resolve_settings([s for s in settings.split(",") if s]))
-    default = module.RangedConfig()
-    config = module.RangedConfig(**{k: type(getattr(default, k))(v) for k, v in given.items()})  # str, float, int
+    return configured(module, name, [s for s in settings.split(",") if s])
+
+
+def configured(module, name: str, settings: list[str]):
+    """(name, a maker of the committed bot with these k=v settings, a read_prior resolved)."""
+    config = build_config(module.RangedConfig, resolve_settings(settings), owner=f"candidate {name!r}")
     return name, lambda: module.RangedBot(config)
 
 
 def pooled(diffs: list[np.ndarray]) -> tuple[float, float, float]:
-    """(mean of the tables' mean differences, its 95% interval): standard errors combined, normal."""
-    means = [d.mean() for d in diffs]
+    """(mean of the tables' mean differences, its 95% interval): standard errors combined, normal; with no spread
+    at all (every game tied), the worst case of a finish-score difference, as each table's line gives it."""
+    mean = sum(d.mean() for d in diffs) / len(diffs)
     se = math.sqrt(sum(d.var(ddof=1) / len(d) for d in diffs)) / len(diffs)
-    mean = sum(means) / len(means)
-    return mean, mean - 1.96 * se, mean + 1.96 * se
+    m = paired_mean_interval(sum(len(d) for d in diffs), mean, se, (-1.0, 1.0))
+    return m.mean, m.low, m.high
 
 
 def main(argv=None) -> None:
