@@ -195,6 +195,18 @@ BINS = 10  # strength percentile bins of the learned action tables
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # what an action did, as the tables count it
 
 
+def _scaled(prior: dict, weight: float) -> dict[str, list[list[float]]]:
+    """A prior's action tables (other keys skipped), each strength bin scaled to at most ``weight`` counts."""
+    out = {}
+    for key, table in prior.items():
+        if key in (CALLERS, PLAYERS):  # call_prior's and seat_prior's, not action tables
+            continue
+        totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
+        scale = [min(1.0, weight / t) if t > 0 else 0.0 for t in totals]
+        out[key] = [[table[k][b] * scale[b] for b in range(BINS)] for k in range(3)]
+    return out
+
+
 def combo_index(a: int, b: int) -> int:
     """The index in COMBOS of the hand (a, b), either order."""
     hi, lo = (a, b) if a > b else (b, a)
@@ -206,16 +218,29 @@ class Reads:
     folded or not, so each action it took is counted by situation and by the strength its hand had
     there (bins of the percentile the ranges use). Read back as the chance of an action given the
     strength, mixed with the frequency model's guess as ``weight`` observations of it. ``prior``: counts
-    from logged games (`read_prior`), each bin worth at most ``prior_weight`` observations to start with."""
+    from logged games (`read_prior`), each bin worth at most ``prior_weight`` observations to start with.
+    ``players``/``weigh`` (seat_prior): the logged players' own counts, each bin worth at most ``prior_weight``,
+    added on read in the shares ``weigh()`` gives each player now (the players' order)."""
 
-    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0):
-        self.counts: dict[str, list[list[float]]] = {}
-        for key, table in (prior or {}).items():
-            if key == CALLERS:  # call_prior's, not an action table
-                continue
-            totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
-            scale = [min(1.0, prior_weight / t) if t > 0 else 0.0 for t in totals]
-            self.counts[key] = [[table[k][b] * scale[b] for b in range(BINS)] for k in range(3)]
+    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0, players=(), weigh=None):
+        self.counts = _scaled(prior or {}, prior_weight)
+        self.players = [_scaled(p, prior_weight) for p in players]
+        self.weigh = weigh
+
+    def table(self, key: str) -> list[list[float]] | None:
+        """The counts in ``key``: what was seen, plus the players' priors in their current shares."""
+        own = self.counts.get(key)
+        parts = [(x, p[key]) for x, p in zip(self.weigh(), self.players, strict=True) if key in p] \
+            if self.players else []
+        total = sum(x for x, _ in parts)
+        if not total:
+            return own
+        out = [list(row) for row in own] if own else [[0.0] * BINS for _ in range(3)]
+        for x, t in parts:  # the shares renormalized over the players seen in this situation
+            for k in range(3):
+                for b in range(BINS):
+                    out[k][b] += x / total * t[k][b]
+        return out
 
     def add(self, key: str, kind: int, q: float) -> None:
         table = self.counts.setdefault(key, [[0.0] * BINS for _ in range(3)])
@@ -227,7 +252,7 @@ class Reads:
 
     def chance(self, key: str, kind: int, weight: float):
         """A function (q, the model's chance) -> the chance mixed with what was seen; None unseen."""
-        table = self.counts.get(key)
+        table = self.table(key)
         if table is None:
             return None
         seen = [table[kind][b] for b in range(BINS)]
@@ -241,7 +266,7 @@ class Reads:
 
     def share(self, key: str, kind: int) -> float | None:
         """The share of its actions in ``key`` that were ``kind``, all strengths; None unseen."""
-        table = self.counts.get(key)
+        table = self.table(key)
         if table is None:
             return None
         return sum(table[kind]) / sum(map(sum, table))
@@ -265,6 +290,8 @@ CALL_BANDS = (5.0, 8.0, 12.0, 20.0)
 CALLER_STATS = ("vpip", "pfr", "fold_pre")
 # read_prior's key for them: {player: {"calls": [[faced, called] per CALL_BANDS band], "seen": {stat: [n, k]}}}
 CALLERS = "callers"
+# read_prior's key for each logged player's own action tables: {player: {situation: [fold, passive, aggressive] x BINS}}
+PLAYERS = "players"
 
 
 def read_prior(text: str) -> dict | None:
@@ -287,6 +314,12 @@ def _check_callers(callers) -> bool:
         for p in callers.values())
 
 
+def _check_players(players) -> bool:
+    return isinstance(players, dict) and all(
+        isinstance(p, dict) and all(key in SITUATIONS and _counts(t, 3, BINS) for key, t in p.items())
+        for p in players.values())
+
+
 def _check_prior(text: str) -> str | None:
     try:
         prior = read_prior(text)
@@ -295,11 +328,12 @@ def _check_prior(text: str) -> str | None:
     if prior is None:
         return None
     ok = isinstance(prior, dict) and all(
-        _check_callers(t) if key == CALLERS else key in SITUATIONS and _counts(t, 3, BINS)
-        for key, t in prior.items())
+        _check_callers(t) if key == CALLERS else _check_players(t) if key == PLAYERS
+        else key in SITUATIONS and _counts(t, 3, BINS) for key, t in prior.items())
     return None if ok else (f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}, "
                             f"optionally {CALLERS!r}: {{player: {{calls: [faced, called] x {len(CALL_BANDS) + 1}, "
-                            f"seen: {{{', '.join(CALLER_STATS)}: [n, k]}}}}}}")
+                            f"seen: {{{', '.join(CALLER_STATS)}: [n, k]}}}}}} and {PLAYERS!r}: {{player: "
+                            f"{{situation: 3 lists of {BINS} counts}}}}")
 
 
 @dataclass(frozen=True)
@@ -421,6 +455,13 @@ class RangedConfig(Ranged):
     # cost -0.026 [-0.044, -0.008] a game at three that meet it (docs/benchmarks.md "Closing the loop at four seats")
     read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
+    # each seat's Reads start from the logged players' own tables (read_prior's "players"), not the field's pooled
+    # ones: each player's worth at most this many shown hands a strength bin, mixed in the shares call_prior weighs
+    # the players by (how likely the seat's vpip, pfr and fold to raises so far are under each player's logged
+    # rates), so a seat that plays like one program is read from that program's logged actions (issue 32: the
+    # six-program pooled prior cost at the tables the bot wins, where aa7886f's two-program one had gained
+    # heads-up; 0 = off, or no "players"/"callers" in read_prior: the pooled prior as before)
+    seat_prior: float = ranged(0.0, 0.0, 1e6)
     seed: int = seed_field(0)
 
 
@@ -441,13 +482,21 @@ class RangedBot(Player):
         self.depths: dict[int, tuple[int, ...]] = {}  # push_read: hand -> chips per seat at my first turn in it
         self.calls: dict[int, list[list[int]]] = {}  # push_calls: seat -> per band [lone pushes faced, called]
         self.callers: dict | None = None  # call_prior: read_prior's logged players (CALLERS)
+        self.field: list[dict] = []  # call_prior, seat_prior: read_prior's CALLERS entries, in its order
 
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
-        prior = read_prior(self.config.read_prior)
-        self.reads = {s: Reads(prior, self.config.read_prior_weight) for s in range(setup.players)}
-        self.callers = (prior or {}).get(CALLERS) if self.config.call_prior else None
+        c, prior = self.config, read_prior(self.config.read_prior) or {}
+        self.field = list(prior.get(CALLERS, {}).values())
+        tables = prior.get(PLAYERS)
+        if c.seat_prior and tables and self.field:  # each seat's own mixture of the players' tables, not the pool's
+            mine = [tables.get(p, {}) for p in prior[CALLERS]]
+            self.reads = {s: Reads(None, c.seat_prior, mine, lambda s=s: self._field_weights(s))
+                          for s in range(setup.players)}
+        else:
+            self.reads = {s: Reads(prior, c.read_prior_weight) for s in range(setup.players)}
+        self.callers = prior.get(CALLERS) if c.call_prior else None
         self.pending = []
         self.tables = {}
         self.pushes, self.firsts, self.depths, self.calls = {}, {}, {}, {}
@@ -766,21 +815,25 @@ class RangedBot(Player):
 
     def _field_call(self, seat: int, band: int, chart: float) -> float:
         """call_prior: the logged players' calling shares in ``band`` (each band's counts with the chart's share as
-        one spot, for a band a player seldom faced), weighted by the likelihood of ``seat``'s CALLER_STATS so far
-        under each player's logged rates (binomial, rates shrunk by half a count)."""
-        seen, logs, rates = self.seen[seat], [], []
-        for player in self.callers.values():
+        one spot, for a band a player seldom faced), in the shares _field_weights gives them for ``seat``."""
+        rates = [(p["calls"][band][1] + chart) / (p["calls"][band][0] + 1.0) for p in self.field]
+        return sum(x * r for x, r in zip(self._field_weights(seat), rates, strict=True))
+
+    def _field_weights(self, seat: int) -> list[float]:
+        """How much ``seat`` plays like each logged player (self.field): the likelihood of its CALLER_STATS so far
+        under each player's logged rates (binomial, rates shrunk by half a count), normalized to sum to 1."""
+        seen, logs = self.seen[seat], []
+        for player in self.field:
             ll = 0.0
             for stat in CALLER_STATS:
                 n, k = player["seen"][stat]
                 r = (k + 0.5) / (n + 1.0)
                 ll += seen.k[stat] * math.log(r) + (seen.n[stat] - seen.k[stat]) * math.log(1 - r)
-            faced, called = player["calls"][band]
             logs.append(ll)
-            rates.append((called + chart) / (faced + 1.0))
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
-        return sum(x * r for x, r in zip(weights, rates, strict=True)) / sum(weights)
+        total = sum(weights)
+        return [x / total for x in weights]
 
     def _push_value(self, view: View, callers) -> tuple[float, float]:
         """(my ICM value if I go all in now, if I fold). ``callers``: (seat, chance it calls, its calling range's

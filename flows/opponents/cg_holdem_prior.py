@@ -23,6 +23,7 @@ from bots.cg_holdem.ranged import (
     CALL_BANDS,
     CALLER_STATS,
     CALLERS,
+    PLAYERS,
     SITUATIONS,
     RangedBot,
     RangedConfig,
@@ -46,12 +47,21 @@ def _caller() -> dict:
     return {"calls": [[0, 0] for _ in range(len(CALL_BANDS) + 1)], "seen": {k: [0, 0] for k in CALLER_STATS}}
 
 
+def _add(into: dict[str, list[list[float]]], counts: dict[str, list[list[float]]]) -> None:
+    for key, table in counts.items():
+        mine = into.setdefault(key, _empty())
+        for k in range(3):
+            for b in range(BINS):
+                mine[k][b] += table[k][b]
+
+
 def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, starts: dict | None = None,
-          names: dict[int, str] | None = None, callers: dict | None = None) -> None:
+          names: dict[int, str] | None = None, callers: dict | None = None, players: dict | None = None) -> None:
     """Add the seats' actions in a finished (replayed) game to ``into``, counted as the ranged bot counts
     them within a game: the bot watches from no seat, every seat's actions and showdowns in order. With
     ``callers`` (and ``starts``, each hand's stacks before the blinds, and ``names``, each seat's player), also
-    each seat's answers to lone first-in all-ins by depth band and its CALLER_STATS counts, per player (call_prior)."""
+    each seat's answers to lone first-in all-ins by depth band and its CALLER_STATS counts, per player (call_prior);
+    with ``players`` (and ``names``), also each seat's actions in a table of its player's own (seat_prior)."""
     bot = RangedBot(RangedConfig(push_calls=1.0 if callers is not None else 0.0))
     bot.start(setup_for(game, 0)._replace(me=-1))
     bot.depths = dict(starts or {})  # the seated bot reads them at its first turn of a hand: the same stacks
@@ -64,11 +74,9 @@ def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, st
     for line in shown:
         bot._learn(line[0], line[2])
     for s in seats:
-        for key, table in bot.reads[s].counts.items():
-            mine = into.setdefault(key, _empty())
-            for k in range(3):
-                for b in range(BINS):
-                    mine[k][b] += table[k][b]
+        _add(into, bot.reads[s].counts)
+        if players is not None and names:
+            _add(players.setdefault(names[s], {}), bot.reads[s].counts)
         if callers is not None and names:
             player = callers.setdefault(names[s], _caller())
             for band, (faced, called) in enumerate(bot.calls.get(s, [])):
@@ -85,14 +93,15 @@ def _named(bot: str, players: set[str]) -> bool:
 
 
 def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tuple[dict, int]:
-    """(Reads' counts of the players' seats, with CALLERS: each player's answers to lone pushes; games replayed)
-    over the matches (None: every match where one of them sat). A log the referee does not reproduce is kept up
-    to where it agreed."""
+    """(Reads' counts of the players' seats, with CALLERS: each player's answers to lone pushes, and PLAYERS: each
+    player's own counts; games replayed) over the matches (None: every match where one of them sat). A log the
+    referee does not reproduce is kept up to where it agreed."""
     if match_ids is None:
         rows = con.execute("SELECT DISTINCT match_id, bot FROM cgh_seats ORDER BY match_id").fetchall()
         match_ids = sorted({m for m, bot in rows if _named(bot, players)})
     counts: dict[str, list[list[float]]] = {}
     callers: dict[str, dict] = {}
+    own: dict[str, dict] = {}
     games = 0
     for match_id in match_ids:
         for _, _, game, names, actions in logged_games(con, match_id):
@@ -103,19 +112,28 @@ def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tupl
             for _ in replayed(game, actions):  # to the log's end, or where the referee disagrees
                 starts.setdefault(game.hand_nb, game.start_stacks)
             player = {s: min(p for p in players if is_player(names[s] or "", p)) for s in seats}
-            watch(game, seats, counts, starts=starts, names=player, callers=callers)
+            watch(game, seats, counts, starts=starts, names=player, callers=callers, players=own)
             games += 1
     if callers:
         counts[CALLERS] = callers
+    if own:
+        counts[PLAYERS] = own
     return counts, games
 
 
+def _tables(counts: dict) -> dict:
+    """Action tables to 0.1, situations in Reads' order."""
+    return {k: [[round(x, 1) for x in row] for row in counts[k]] for k in SITUATIONS if k in counts}
+
+
 def text(counts: dict) -> str:
-    """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order, then CALLERS by
-    player)."""
-    out: dict = {k: [[round(x, 1) for x in row] for row in counts[k]] for k in SITUATIONS if k in counts}
+    """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order, then CALLERS and
+    PLAYERS by player)."""
+    out: dict = _tables(counts)
     if counts.get(CALLERS):
         out[CALLERS] = {p: counts[CALLERS][p] for p in sorted(counts[CALLERS])}
+    if counts.get(PLAYERS):
+        out[PLAYERS] = {p: _tables(counts[PLAYERS][p]) for p in sorted(counts[PLAYERS])}
     return json.dumps(out, separators=(",", ":"))
 
 
