@@ -154,6 +154,11 @@ heldout12_server = ShiftedHeldout(59, 41, 9_999_000, (
 heldout13_server = ShiftedHeldout(61, 43, 10_000_000, (
     B.Reading(), _RANDOM_TIES, B.Reading(order="random", accept="ties", mistakes="betting"),
     B.Reading(order="random", proposal="perturb", accept="ties")))
+# drawn 2026-11-28 for `dbr dbr_lean=0.2` (the response opened where most of the mixture's modelled edge rests on rows
+# the data do not pin down): the default reading, order=random+accept=ties and two combinations holding it
+heldout14_server = ShiftedHeldout(67, 47, 10_100_000, (
+    B.Reading(), _RANDOM_TIES, B.Reading(order="random", proposal="perturb", accept="ties", mistakes="betting"),
+    B.Reading(order="random", accept="ties", mistakes="betting")))
 
 
 def far_tuning_server(index: int) -> BenchServer:
@@ -174,7 +179,7 @@ SERVER_SETS: dict[str, Callable[[int], BenchServer]] = {"tuning": benchmark_serv
                                                         "heldout7": heldout7_server, "heldout8": heldout8_server,
                                                         "heldout9": heldout9_server, "heldout10": heldout10_server,
                                                         "heldout11": heldout11_server, "heldout12": heldout12_server,
-                                                        "heldout13": heldout13_server}
+                                                        "heldout13": heldout13_server, "heldout14": heldout14_server}
 
 
 def strength_rows(entries: list[BotChoice], *, servers: Iterable[int], hands: int, deal_seeds: list[int],

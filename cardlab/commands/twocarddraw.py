@@ -399,7 +399,7 @@ def strength(
     seeds: str = typer.Option("1", "--seeds", help="deal seeds per server, comma-separated"),
     first_test: int = typer.Option(0, min=0, help="skip servers before this index (run the set in parts)"),
     server_set: str = typer.Option("tuning", "--set", help="tuning (what settings were chosen on), tuning-far "
-                                   "(200k-400k steps), heldout, heldout2 ... heldout13 "
+                                   "(200k-400k steps), heldout, heldout2 ... heldout14 "
                                    "(never tuned on; issue 31)"),
     bot: list[str] = typer.Option(["dbr", "mixture"], "--bot",
                                   help="'name [k=v ...]' (repeatable); the first is compared with the others"),

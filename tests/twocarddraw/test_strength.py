@@ -21,6 +21,7 @@ from bench.twocarddraw.strength import (
     heldout11_server,
     heldout12_server,
     heldout13_server,
+    heldout14_server,
     heldout_server,
     ratio_of_sums_interval,
     summarise,
@@ -102,11 +103,12 @@ def test_the_third_heldout_set_is_apart_from_the_others_and_every_step_law_meets
 @pytest.mark.parametrize("later, before", [(heldout4_server, 3), (heldout5_server, 4), (heldout6_server, 5),
                                            (heldout7_server, 6), (heldout8_server, 7), (heldout9_server, 8),
                                            (heldout10_server, 9), (heldout11_server, 10),
-                                           (heldout12_server, 11), (heldout13_server, 12)])
+                                           (heldout12_server, 11), (heldout13_server, 12),
+                                           (heldout14_server, 13)])
 def test_a_later_heldout_set_has_seeds_of_its_own_and_every_step_law_meets_every_reading(later, before):
     sets = (heldout_server, heldout2_server, heldout3_server, heldout4_server, heldout5_server,
             heldout6_server, heldout7_server, heldout8_server, heldout9_server, heldout10_server,
-            heldout11_server, heldout12_server)[:before]
+            heldout11_server, heldout12_server, heldout13_server)[:before]
     earlier = ([benchmark_server(i) for i in range(200)] + [far_tuning_server(i) for i in range(40)]
                + [f(i) for f in sets for i in range(200)])
     drawn = [later(i) for i in range(40)]
