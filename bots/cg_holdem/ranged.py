@@ -462,7 +462,8 @@ class RangedConfig(Ranged):
     # six-program pooled prior cost at the tables the bot wins, where aa7886f's two-program one had gained
     # heads-up; 0 = off, or no "players"/"callers" in read_prior: the pooled prior as before). 5, with the six
     # programs' logged prior, chosen on seed 10032, then +0.034 [+0.017, +0.051] finish score a game over eight
-    # four-seat tables of those programs on fresh deals (docs/benchmarks.md "A read prior per player")
+    # four-seat tables of those programs on fresh deals, +0.024 [+0.012, +0.035] with a second set (docs/benchmarks.md
+    # "A read prior per player")
     seat_prior: float = ranged(0.0, 0.0, 1e6)
     seed: int = seed_field(0)
 
