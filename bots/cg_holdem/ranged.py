@@ -460,11 +460,11 @@ class RangedConfig(Ranged):
     # the players by (how likely the seat's vpip, pfr and fold to raises so far are under each player's logged
     # rates), so a seat that plays like one program is read from that program's logged actions (issue 32: the
     # six-program pooled prior cost at the tables the bot wins, where aa7886f's two-program one had gained
-    # heads-up; 0 = off, or no "players"/"callers" in read_prior: the pooled prior as before). 5, with the six
-    # programs' logged prior, chosen on seed 10032, then +0.034 [+0.017, +0.051] finish score a game over eight
-    # four-seat tables of those programs on fresh deals, +0.024 [+0.012, +0.035] with a second set (docs/benchmarks.md
-    # "A read prior per player")
-    seat_prior: float = ranged(0.0, 0.0, 1e6)
+    # heads-up). 0 = the pooled prior; no read_prior (or one without "players"/"callers"): nothing changes. 5 was
+    # chosen on seed 10032 and is the default since the reading per seat beat the pooled one on the same fresh deals:
+    # +0.035 [+0.019, +0.051] finish score a game over eight four-seat tables at 10132 (docs/benchmarks.md "A read
+    # prior per player")
+    seat_prior: float = ranged(5.0, 0.0, 1e6)
     seed: int = seed_field(0)
 
 

@@ -1,7 +1,8 @@
 """Each seat's read prior from the logged player it plays like (``seat_prior``, issue 32): read_prior's "players" hold
 each logged player's own action tables; with seat_prior on, a seat's Reads start from those tables mixed in the
 shares call_prior's likelihood gives each player for that seat (its vpip / pfr / fold-to-raise counts so far), each
-player's bins worth at most ``seat_prior`` shown hands, not from the pooled ones. Off (0) by default."""
+player's bins worth at most ``seat_prior`` shown hands, not from the pooled ones. On (5) by default; it acts only
+on a read_prior that holds the players."""
 
 import json
 
@@ -40,11 +41,10 @@ def raises(b) -> float:
     return b.reads[A].share("pre_first", AGGRESSIVE)
 
 
-def test_off_by_default_the_pooled_prior_as_before():
-    assert RangedConfig().seat_prior == 0.0
+def test_off_the_pooled_prior_as_before():
     pooled = started(read_prior=json.dumps(POOLED))
     for looks in (None, (27, 24, 6), (5, 3, 26)):
-        b = started(looks, read_prior=PRIOR)  # "players" in the prior, seat_prior off: ignored
+        b = started(looks, read_prior=PRIOR, seat_prior=0.0)  # "players" in the prior, seat_prior off: ignored
         assert b.reads[A].counts == pooled.reads[A].counts and raises(b) == pytest.approx(0.5)
     # on, but the prior has no "players" (an older JSON): the pooled prior as before
     old = started((27, 24, 6), read_prior=json.dumps({**POOLED, CALLERS: {"wide": WIDE, "tight": TIGHT}}),
@@ -52,8 +52,14 @@ def test_off_by_default_the_pooled_prior_as_before():
     assert raises(old) == pytest.approx(0.5)
 
 
+def test_on_by_default_and_a_no_op_without_a_prior():
+    assert RangedConfig().seat_prior == 5.0
+    b = started((27, 24, 6))
+    assert all(not r.players and not r.counts for r in b.reads.values())
+
+
 def test_a_seat_is_read_from_the_player_it_plays_like():
-    on = {"read_prior": PRIOR, "seat_prior": 5.0}
+    on = {"read_prior": PRIOR}
     assert raises(started((27, 24, 6), **on)) > 0.99  # plays like the wide player: read as raising everything
     assert raises(started((5, 3, 26), **on)) < 0.01
     b = started(None, **on)  # nothing seen yet: both players, half each
