@@ -130,7 +130,7 @@ def export(
         out = out / "cg_holdem_bot.py"
     out.parent.mkdir(parents=True, exist_ok=True)
     write_submission(out, chosen.spec, chosen.config, turn_budget_s=budget_ms / 1000)
-    typer.echo(f"wrote {out} ({chosen.spec.name}: {chosen.config})")
+    typer.echo(f"wrote {out} ({out.stat().st_size:,} bytes; {chosen.spec.name}: {chosen.config})")
 
 
 # ------------------------------------------------------------------------------------ tools
