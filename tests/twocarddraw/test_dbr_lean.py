@@ -9,9 +9,9 @@ from engine.twocarddraw import equilibrium as E
 from tests.twocarddraw.test_dbr_open import _bot  # its small banks, no gate draws, one CFR+ iteration per solve
 
 
-def test_off_by_default_and_never_measured():
-    assert BOTS["dbr"].config_from({}).dbr_lean == 0.0
-    bot = _bot(dbr_every="1")
+def test_on_by_default_and_off_never_measured():
+    assert BOTS["dbr"].config_from({}).dbr_lean == 0.2
+    bot = _bot(dbr_every="1", dbr_lean="0")
     bot.hands_seen = 1
     bot.resolve()
     assert bot.lean == 0.0 and bot.solver.iterations == 0  # shut as before: no solve, no share
