@@ -33,8 +33,10 @@ def test_four_seat_rows_name_the_opener_the_bots_answer_and_who_took_the_chips()
     assert set(rows["opener"]) <= entries and len(set(rows["opener"])) > 1
     assert set(rows["taker"]) <= entries - {"none"} | {"me"}
     assert set(rows["answer"]) <= {"", "B", "C", "K", "F", "A"}
-    # a hand the bot won chips in was taken by it; one it lost, by someone else
-    assert (rows.filter(rows["net_bb"] > 0)["taker"] == "me").all()
+    # a hand the bot lost chips in was taken by someone else; one it won, by it, unless pots split at a showdown left
+    # another seat more (the taker is the seat that won the most: seen with other play at seed 32, hand 32 of game 1)
+    won = rows.filter(rows["net_bb"] > 0)
+    assert ((won["taker"] == "me") | (won["end"] == "showdown")).all() and (won["taker"] == "me").any()
     assert (rows.filter(rows["net_bb"] < 0)["taker"] != "me").all()
     # an opponent's open before the bot acted: the bot then had an action to answer it with
     assert (rows.filter(rows["opener"] != "none")["answer"] != "").all()
