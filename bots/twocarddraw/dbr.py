@@ -41,6 +41,8 @@ class DataBiasedBot(MixtureLearnerBot):
         load_equilibrium(R.BetSizes(bet1, bet2))
         # the response's CFR+ kernel compiled off the test clock too (see compile_kernels); one iteration, dropped
         E.BiasedSolver(R.BetSizes(bet1, bet2)).run_biased(np.full((R.N_ROWS, 3), 1.0 / 3.0), np.zeros(R.N_ROWS), 1)
+        # and the exact value dbr_lean's share takes of a strategy against the mean (its traverse kernel)
+        E.value(R.BetSizes(bet1, bet2), load_equilibrium(R.BetSizes(bet1, bet2)).player, np.full((R.N_ROWS, 3), 1 / 3))
 
     def on_init(self) -> None:
         c = self.config

@@ -19,17 +19,20 @@ def _signatures() -> dict[str, int]:
     from engine.twocarddraw import _cfr_kernels as CFR
     from engine.twocarddraw import _kernels as K
 
-    kernels = {"evaluate": K.evaluate, "dbr_plus": CFR.dbr_plus, "bucket_log_likelihood": bucket_log_likelihood}
+    kernels = {"evaluate": K.evaluate, "dbr_plus": CFR.dbr_plus, "bucket_log_likelihood": bucket_log_likelihood,
+               "traverse": CFR.traverse}
     return {name: len(kernel.signatures) for name, kernel in kernels.items()}
 
 
 def check_mixture_family() -> None:
-    """Two bots between them call all three kernels: the mixture's own play (best response to its mean, a re-weigh
-    every hand) and an always-open data-biased response (CFR+ from the first hand on)."""
+    """Three bots between them call all four kernels: the mixture's own play (best response to its mean, a re-weigh
+    every hand), an always-open data-biased response (CFR+ from the first hand on) and dbr_lean's share, measured at
+    every hand (the exact values of the response and the safe strategy against the mean)."""
     from bots.twocarddraw import BOTS
     from tests.twocarddraw.test_dbr_open import BETS, SHARP, SMALL
 
-    bots = [BOTS["dbr"].make(BOTS["dbr"].config_from({**SMALL, **extra})) for extra in ({}, {"dbr_top": "0"})]
+    bots = [BOTS["dbr"].make(BOTS["dbr"].config_from({**SMALL, **extra}))
+            for extra in ({}, {"dbr_top": "0"}, {"dbr_every": "1"})]
     assert not any(_signatures().values()), _signatures()
     for bot in bots:
         bot.prepare_offline(BETS.bet1, BETS.bet2)
@@ -40,6 +43,7 @@ def check_mixture_family() -> None:
         for _ in range(2):
             bot.on_hand_over(SHARP)
     assert bots[1].solver.iterations > 0 and bots[0].hands_seen == 2  # the response solved; the mixture re-weighed
+    assert bots[2].lean > 0  # the share measured
     assert _signatures() == prepared, (prepared, _signatures())
 
 
