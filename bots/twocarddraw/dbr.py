@@ -38,11 +38,12 @@ def evidence_weight(counts: np.ndarray, w_max: float, k: float, w_min: float = 0
 class DataBiasedBot(MixtureLearnerBot):
     def prepare_offline(self, bet1: int, bet2: int) -> None:
         super().prepare_offline(bet1, bet2)
-        load_equilibrium(R.BetSizes(bet1, bet2))
+        bets, uniform = R.BetSizes(bet1, bet2), np.full((R.N_ROWS, 3), 1.0 / 3.0)
+        safe = load_equilibrium(bets).player
         # the response's CFR+ kernel compiled off the test clock too (see compile_kernels); one iteration, dropped
-        E.BiasedSolver(R.BetSizes(bet1, bet2)).run_biased(np.full((R.N_ROWS, 3), 1.0 / 3.0), np.zeros(R.N_ROWS), 1)
+        E.BiasedSolver(bets).run_biased(uniform, np.zeros(R.N_ROWS), 1)
         # and the exact value dbr_lean's share takes of a strategy against the mean (its traverse kernel)
-        E.value(R.BetSizes(bet1, bet2), load_equilibrium(R.BetSizes(bet1, bet2)).player, np.full((R.N_ROWS, 3), 1 / 3))
+        E.value(bets, safe, uniform)
 
     def on_init(self) -> None:
         c = self.config
