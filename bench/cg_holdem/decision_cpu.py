@@ -1,6 +1,6 @@
 """CPU per decision of a CodinGame Hold'em bot, in process: the tail the arena's 50 ms turn limit meets.
 
-    nice -n 15 .venv/bin/python -m bench.cg_holdem.decision_cpu [--bot ranged] [--games 6] [--seed 9]
+    nice -n 15 .venv/bin/python -m bench.cg_holdem.decision_cpu [--bot ranged[:k=v:...]] [--games 6] [--seed 9]
 
 Plays `--games` heads-up games against each of aggressive and station and as many four-seat games
 (aggressive, montecarlo, station), timing each `act` of the bot with its thread's CPU clock (a loaded
@@ -14,8 +14,10 @@ import gc
 import statistics
 import time
 
+from bots import choice
 from bots.cg_holdem import BOTS
 from engine.cg_holdem.judge import BotSeat, play_game
+from engine.core.settings import ConfigError
 
 TABLES = (("aggressive",), ("station",), ("aggressive", "montecarlo", "station"))
 
@@ -37,14 +39,16 @@ class TimedBot:
 
 
 def decision_times(bot: str, *, games: int, seed: int, tables=TABLES) -> list[float]:
-    """CPU seconds of every decision of `bot` over `games` games at each table (seeds seed, seed + 1, ...)."""
+    """CPU seconds of every decision of `bot` (an entry, `name:k=v:...`) over `games` games at each table
+    (seeds seed, seed + 1, ...)."""
+    make = choice.entry(BOTS, bot).make
     times: list[float] = []
     gc.collect()
     gc.freeze()
     try:
         for others in tables:
             for g in range(games):
-                timed = TimedBot(BOTS[bot].make())
+                timed = TimedBot(make())
                 play_game([BotSeat(timed)] + [BotSeat(BOTS[o].make()) for o in others], seed=seed + g)
                 times += timed.times
     finally:
@@ -54,12 +58,16 @@ def decision_times(bot: str, *, games: int, seed: int, tables=TABLES) -> list[fl
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--bot", default="ranged", choices=sorted(BOTS))
+    parser.add_argument("--bot", default="ranged", help="a bot entry, NAME or NAME:k=v:k=v (settings timed too), "
+                        f"NAME one of {', '.join(sorted(BOTS))} (default ranged)")
     parser.add_argument("--games", type=int, default=6, choices=range(1, 201), metavar="1..200",
                         help="games per table (default 6)")
     parser.add_argument("--seed", type=int, default=9)
     args = parser.parse_args(argv)
-    times = sorted(decision_times(args.bot, games=args.games, seed=args.seed))
+    try:
+        times = sorted(decision_times(args.bot, games=args.games, seed=args.seed))
+    except ConfigError as error:
+        parser.error(str(error))
     p99 = times[min(len(times) - 1, int(0.99 * len(times)))]
     print(f"{args.bot}: {len(times)} decisions over {args.games} games at each of {len(TABLES)} tables; CPU per "
           f"decision: median {1e3 * statistics.median(times):.1f} ms, 99th percentile {1e3 * p99:.1f} ms, "
