@@ -465,6 +465,12 @@ class RangedConfig(Ranged):
     # +0.035 [+0.019, +0.051] finish score a game over eight four-seat tables at 10132 (docs/benchmarks.md "A read
     # prior per player")
     seat_prior: float = ranged(5.0, 0.0, 1e6)
+    # 3-4 live stacks, first-in steal: a seat behind counts as folding also when it calls and then folds to a postflop
+    # bet, this x its observed fold to bets (_gives_up). Issue 32: the `pushfold` program calls 85% of raises and
+    # folds to every postflop bet, so the steal never widened against it (fold to raises 0.15); the bot folded first
+    # in 1,106 times with it behind at seed 10432 while style lag opened the same cells for +1.6 to +3.6 bb a hand
+    # (docs/benchmarks.md "The second miss table: opens into a caller who gives up"; 0 = off, as before)
+    steal_postflop: float = ranged(0.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 
@@ -909,7 +915,8 @@ class RangedBot(Player):
             if view.call == 0:  # the big blind's option: only raise the best
                 share *= 0.4
             else:  # a steal: wider the likelier everyone behind folds
-                folds = math.prod(self.seen[s].freq("fold_pre", c.prior_weight) for s in view.opponents)
+                live3 = len(self.live(view)) > 2
+                folds = math.prod(self._gives_up(s, live3) for s in view.opponents)
                 share += (1 - share) * min(1.0, max(0.0, (folds - c.steal_fold) / 0.2))
             if pct >= 1 - share and view.min_bet:
                 return self._raise_to(view, c.open_size_bb * view.bb)
@@ -944,6 +951,15 @@ class RangedBot(Player):
         if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if live else 0.0) - implied:
             return "CALL"
         return view.passive()
+
+    def _gives_up(self, seat: int, live3: bool) -> float:
+        """The chance ``seat`` gives my first-in open the pot: it folds to the raise, or (steal_postflop, 3-4 live
+        stacks) it calls and then folds to a postflop bet as often as it was seen folding to bets."""
+        c = self.config
+        fold = self.seen[seat].freq("fold_pre", c.prior_weight)
+        if c.steal_postflop and live3:
+            fold += c.steal_postflop * (1 - fold) * self.seen[seat].freq("fold_bet", c.prior_weight)
+        return fold
 
     def _lone_push(self, view: View) -> bool:
         """I face a first-in all-in, the only raise, that nobody has called yet."""
