@@ -471,8 +471,9 @@ class RangedConfig(Ranged):
     # in 1,106 times with it behind at seed 10432 while style lag opened the same cells for +1.6 to +3.6 bb a hand
     # (0 = off, as before). 1 chosen on seed 10432; on fresh deals (10532) the two miss tables +0.009 [-0.023,
     # +0.041] finish score a game (the rule's bar, failed), the other six four-seat tables +0.037 [+0.019, +0.054]
-    # (docs/benchmarks.md "The second miss table: opens into a caller who gives up")
-    steal_postflop: float = ranged(0.0, 0.0, 1.0)
+    # (docs/benchmarks.md "The second miss table: opens into a caller who gives up"). The default since the field
+    # rule held at seed 10932 (docs/benchmarks.md "steal_postflop for the field")
+    steal_postflop: float = ranged(1.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 

@@ -1,4 +1,4 @@
-"""steal_postflop (issue 32, off by default): at 3-4 live stacks a first-in open widens also for the seats behind that
+"""steal_postflop (issue 32, on by default): at 3-4 live stacks a first-in open widens also for the seats behind that
 call raises and then fold to postflop bets (the `pushfold` program calls 85% of raises and folds to every postflop
 bet, so its fold to raises alone never widened the steal)."""
 
@@ -28,16 +28,16 @@ def opens(**kw) -> int:
     return sum(b.act(t).startswith(("BET", "ALL-IN")) for b, t in (first_in(h, **kw) for h in HANDS))
 
 
-def test_off_by_default_and_a_caller_who_gives_up_then_widens_the_open():
-    assert RangedConfig().steal_postflop == 0.0
-    default = opens()
-    assert opens(steal_postflop=0.0) == default
-    assert opens(steal_postflop=1.0) > default + len(HANDS) // 4
+def test_on_by_default_and_a_caller_who_gives_up_then_widens_the_open():
+    assert RangedConfig().steal_postflop == 1.0
+    off = opens(steal_postflop=0.0)
+    assert opens() == opens(steal_postflop=1.0)
+    assert opens(steal_postflop=1.0) > off + len(HANDS) // 4
 
 
 def test_the_postflop_folds_are_what_counts():
     # seats that call raises and never fold to bets: the open is as it was
-    assert opens(folds_to_bets=False, steal_postflop=1.0) == opens(folds_to_bets=False)
+    assert opens(folds_to_bets=False, steal_postflop=1.0) == opens(folds_to_bets=False, steal_postflop=0.0)
     # the give-up chance: fold to raises, plus the weight x the calls x the fold to bets (prior weight 6 each)
     b, turn = first_in(HANDS[0], steal_postflop=0.5)
     pre, bet = 0.45 * 6 / 36, (30 + 0.45 * 6) / 36
@@ -46,5 +46,5 @@ def test_the_postflop_folds_are_what_counts():
 
 
 def test_a_heads_up_table_is_left_as_it_was():
-    hu = [first_in(h, players=2)[0].act(first_in(h, players=2)[1]) for h in HANDS]
+    hu = [b.act(t) for b, t in (first_in(h, players=2, steal_postflop=0.0) for h in HANDS)]
     assert [b.act(t) for b, t in (first_in(h, players=2, steal_postflop=1.0) for h in HANDS)] == hu
