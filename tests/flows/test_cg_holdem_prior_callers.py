@@ -13,7 +13,9 @@ from flows.opponents.cg_holdem_prior import text, watch
 
 
 def test_watching_counts_the_answers_to_pushes_a_seated_bot_counted():
-    me = BOTS["ranged"].make(RangedConfig(push_calls=1.0, samples=40))
+    # steal_postflop off: the play this game was chosen on (it holds enough lone pushes to count; the counting,
+    # not the play, is what is tested)
+    me = BOTS["ranged"].make(RangedConfig(push_calls=1.0, samples=40, steal_postflop=0.0))
     names = {0: "ranged", 1: "pushfold", 2: "aggressive"}
     result = play_game([BotSeat(me), BotSeat(BOTS["pushfold"].make()), BotSeat(BOTS["aggressive"].make())], seed=5)
     game, starts = Game(GameConfig(players=3), 5), {}
