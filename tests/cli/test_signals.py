@@ -20,12 +20,21 @@ ROOT = Path(__file__).resolve().parents[2]
 CHECKER = ROOT / "tests" / "holdem_training" / "data" / "contestant.py"  # `check`: checks every round
 
 
+def hangup_default() -> None:
+    """For Popen's preexec_fn: SIGHUP at its default in the child, as a terminal session starts it. A suite run
+    under nohup passes SIGHUP down ignored, and the command rightly keeps it ignored (engine.core.ending), so
+    without this the SIGHUP cases would test nohup, not SIGHUP (met 2026-11-29: a fresh-clone CI started with
+    nohup ran all three to the end)."""
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def signalled(env, tmp_path, args, signum, *, timeout=240, ready=None) -> subprocess.CompletedProcess:
     """Run `cardlab ARGS`, send `signum` once its progress line counts played units (or once `ready()`),
     wait for it to end."""
     out, err = tmp_path / "stdout.txt", tmp_path / "stderr.txt"
     with out.open("w") as stdout, err.open("w") as stderr:
-        proc = subprocess.Popen([CARDLAB, *args], env=env, stdout=stdout, stderr=stderr, cwd=ROOT)
+        proc = subprocess.Popen([CARDLAB, *args], env=env, stdout=stdout, stderr=stderr, cwd=ROOT,
+                                preexec_fn=hangup_default)
         try:
             deadline = time.monotonic() + timeout
             while not (ready() if ready else re.search(r": [1-9][\d,]*/", err.read_text())):

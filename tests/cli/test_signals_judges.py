@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from tests.cli.test_signals import CARDLAB, ROOT, query, signalled, stopped_cleanly
+from tests.cli.test_signals import CARDLAB, ROOT, hangup_default, query, signalled, stopped_cleanly
 
 pytestmark = pytest.mark.slow  # a process per signal, interrupted mid-play
 
@@ -39,7 +39,7 @@ def test_twocarddraw_judge_logs_the_hands_played(env, tmp_path):
     with out.open("w") as stdout, err.open("w") as stderr:  # no progress line: signalled once it has played a while
         proc = subprocess.Popen([CARDLAB, "judge", "twocarddraw", "--strategy", str(strategy), "--bot", "sample",
                                  "--hands", "5000000", "--log", "--json"], env=env, stdout=stdout, stderr=stderr,
-                                cwd=ROOT)
+                                cwd=ROOT, preexec_fn=hangup_default)
         try:
             deadline = time.monotonic() + 240
             while _cpu_seconds(proc.pid) < 6.0:
