@@ -18,10 +18,10 @@ SEED = 13  # the program's own randomness: the same every game
 SAMPLES = 260  # Monte Carlo deals a decision (CPU per turn measured: docs/benchmarks.md)
 PUSH_BB_HU = 15  # heads-up effective stack (big blinds) at or under which it plays the push/fold chart
 PUSH_BB_MULTI = 12  # 3-4 live stacks: at or under this, push or fold by ICM
-OPEN = {1: 0.70, 2: 0.38, 3: 0.28}  # first-in raise: the top share of hands, by opponents left in the hand
-REALIZE = 0.92  # share of its equity a call keeps (out of position, later streets)
-THREE_BET = 0.60  # equity against the raiser's range that re-raises
-VALUE = {1: 0.64, 2: 0.47, 3: 0.38}  # postflop equity that bets for value, by live opponents
+OPEN = {1: 0.85, 2: 0.38, 3: 0.28}  # first-in raise: the top share of hands, by opponents left in the hand
+REALIZE = {1: 1.0, 2: 0.92, 3: 0.92}  # share of its equity a preflop call keeps (later streets), by opponents
+THREE_BET = 0.55  # re-raises when its equity against the raisers' ranges beats this x twice a fair share
+VALUE = {1: 0.58, 2: 0.47, 3: 0.38}  # postflop equity that bets for value, by live opponents
 RAISE = {1: 0.80, 2: 0.65, 3: 0.55}  # postflop equity that raises a bet
 CALL_MARGIN = 0.03  # equity over the pot odds a call needs, before the bettor's aggression
 LIGHT = 0.25  # calls lighter by this x (the bettor's aggression - 0.3)
@@ -291,7 +291,7 @@ def preflop(t, memory, rng, ranges, eff_bb):
         chips = 3 * top - t.mine
         return _jam(t) if chips > 0.4 * t.stack else t.bet(chips)
     odds = t.pot_odds()
-    if eq * REALIZE > odds + CALL_MARGIN * (1 if t.call < 0.3 * t.stack else 2):
+    if eq * REALIZE[min(live, 3)] > odds + CALL_MARGIN * (1 if t.call < 0.3 * t.stack else 2):
         return _call(t)
     return t.passive()
 
