@@ -272,6 +272,7 @@ class Reads:
         return sum(table[kind]) / sum(map(sum, table))
 
 
+BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against checking
 WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
 TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
@@ -479,6 +480,13 @@ class RangedConfig(Ranged):
     # four-handed first-in folds of bottom-60% hands (over 12 bb), 580 came in a game's first 20 hands, while the
     # priors (0.45 each, worth 6) held three seats' give-ups' product near 0.34; once read, it opened them (0 = off)
     steal_weight: float = ranged(0.0, 0.0, 1000.0)
+    # heads-up postflop, checked to: check or bet one of BET_SIZES, whichever has the most chips in expectation
+    # (_bet_by_ev): the opponent folds its range's weight below the fold cut (_fold_chance's read, the cut moved
+    # with the size's pot odds), and a call is met with my equity against the part of its range that continues, from
+    # the same Monte Carlo pass (issue 32: a bet is paid by the range that calls, not the whole range; style tracker
+    # called the bot's river bets mostly when ahead). The value is the share of my equity a check, or a called bet,
+    # realizes before the river (1 on the river); raises over the bet are not modelled. 0 = off, as before
+    bet_ev: float = ranged(0.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 
@@ -736,8 +744,10 @@ class RangedBot(Player):
         return self.tables[key]
 
     # -- equity --------------------------------------------------------------------------
-    def range_equity(self, view: View, seats=None, ranges=None) -> float:
-        """My share of the pot against the seats' ranges (their narrowed ones by default)."""
+    def range_equity(self, view: View, seats=None, ranges=None, record: list | None = None) -> float:
+        """My share of the pot against the seats' ranges (their narrowed ones by default). ``record``: each deal's
+        (first seat's hand, my share of that deal) appended to it, so my equity against any part of that seat's range
+        is a weighted mean over the same deals (bet_ev)."""
         hole, board = list(view.turn.cards), list(view.turn.board)
         seats = view.opponents if seats is None else seats
         dead = set(hole) | set(board)
@@ -782,6 +792,8 @@ class RangedBot(Player):
                 ties += v == mine
             if ties:
                 share += 1.0 / ties
+            if record is not None:
+                record.append((hands[0], 1.0 / ties if ties else 0.0))
             if self.deadline and done % 16 == 0 and time.perf_counter() > self.deadline:
                 break
         return share / max(done, 1)
@@ -1018,13 +1030,16 @@ class RangedBot(Player):
 
     def postflop(self, view: View) -> str:
         c = self.config
-        eq = self.range_equity(view)
         heads_up = len(view.opponents) == 1
+        deals = [] if c.bet_ev and heads_up and view.call == 0 and view.min_bet else None
+        eq = self.range_equity(view, record=deals)
         value = c.value_equity + (0 if heads_up else 0.08)
         street = len(view.turn.board)
         if view.call == 0:
             if not view.min_bet:
                 return "CHECK"
+            if deals is not None:
+                return self._bet_by_ev(view, eq, deals)
             if eq >= value:
                 return view.pot_bet(self._size(view, eq, street))
             dry = texture(view.turn.board) < 0.4
@@ -1104,8 +1119,8 @@ class RangedBot(Player):
         weights = self.ranges.get(seat)
         if weights is None:
             return freq
-        read = self.reads[seat].chance("facing" if board else "pre_facing", FOLD, self.config.read_weight)
         if not board:
+            read = self.reads[seat].chance("pre_facing", FOLD, self.config.read_weight)
             if read is None:
                 return freq
             # the observed frequency is of the hands it raised or called with, not of all hands:
@@ -1115,13 +1130,61 @@ class RangedBot(Player):
             folds = sum(x * read(CLASS_PCT[c], 1.0 if CLASS_PCT[c] < cut else 0.0)
                         for x, c in zip(weights, COMBO_CLASS, strict=True))
             return folds / total if total > 0 else freq
+        folds_at = self._folds(seat)
         total = below = 0.0
         for x, q in zip(weights, self._table(board), strict=True):
             if q > 0:  # 0: touches the board
                 total += x
-                guess = 1.0 if q < freq else 0.0
-                below += x * (guess if read is None else read(q, guess))
+                below += x * folds_at(q, freq)
         return below / total if total > 0 else freq
+
+    def _folds(self, seat: int):
+        """A function (q, cut) -> the chance ``seat`` folds to a postflop bet a hand at board percentile q: the
+        guess folds all below the cut, mixed with its shown hands' folds at that strength (Reads) when any."""
+        read = self.reads[seat].chance("facing", FOLD, self.config.read_weight)
+
+        def folds(q: float, cut: float) -> float:
+            guess = 1.0 if q < cut else 0.0
+            return guess if read is None else read(q, guess)
+
+        return folds
+
+    def _bet_by_ev(self, view: View, eq: float, deals) -> str:
+        """bet_ev: check, or the bet of BET_SIZES with the most chips in expectation. A bet of b pots folds the
+        range's weight below the fold cut (Seen's fold to bets x the size's pot odds over a half-pot bet's: a bigger
+        bet folds more), else it is called and I hold my equity against the continuing part, read from ``deals``
+        (range_equity's record: each deal's hand weighted by its chance to continue). A check keeps my equity
+        against the whole range; before the river both keep bet_ev of it. Raises over the bet are not modelled."""
+        c, board, seat = self.config, view.turn.board, view.opponents[0]
+        realize = 1.0 if len(board) == 5 else c.bet_ev
+        pot, table = view.pot, self._table(board)
+        weights = self.ranges.get(seat) or [1.0] * len(COMBOS)
+        by_q: dict[float, float] = {}  # the range's weight by board percentile: the fold read is a function of it
+        for x, q in zip(weights, table, strict=True):
+            if q > 0:  # 0: touches the board
+                by_q[q] = by_q.get(q, 0.0) + x
+        total = sum(by_q.values())
+        dealt = [(table[combo_index(*hand)], mine) for hand, mine in deals]
+        freq, folds = self.seen[seat].freq("fold_bet", c.prior_weight), self._folds(seat)
+        best, best_ev = "CHECK", realize * eq * pot
+        covered = view.turn.stacks[seat]  # chips past its stack come back
+        tried = set()
+        for size in BET_SIZES:
+            answer = view.pot_bet(size)
+            if answer in tried:  # sizes clipped to the same bet
+                continue
+            tried.add(answer)
+            add = view.stack if answer == "ALL-IN" else int(answer[4:])
+            cut = min(0.95, freq * (size / (1 + 2 * size)) / 0.25)
+            fold = min(0.95, sum(x * folds(q, cut) for q, x in by_q.items()) / total) if total > 0 else 0.0
+            stay = [(1 - folds(q, cut), mine) for q, mine in dealt]
+            weight = sum(w for w, _ in stay)
+            eq_called = sum(w * mine for w, mine in stay) / weight if weight > 0 else eq
+            paid = min(add, covered)
+            ev = fold * pot + (1 - fold) * (realize * eq_called * (pot + 2 * paid) - paid)
+            if ev > best_ev:
+                best, best_ev = answer, ev
+        return best
 
     def _call_allin_with(self, view: View, eq: float) -> bool:
         """Calling costs (about) my stack or the bettor is all-in: compare ICM values (chip EV
