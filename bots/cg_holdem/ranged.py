@@ -487,6 +487,10 @@ class RangedConfig(Ranged):
     # called the bot's river bets mostly when ahead). The value is the share of my equity a check, or a called bet,
     # realizes before the river (1 on the river); raises over the bet are not modelled. 0 = off, as before
     bet_ev: float = ranged(0.0, 0.0, 1.0)
+    # bet_ev acts only while at most this many stacks are live (4 = at any count). Issue 32: bet_ev=0.85 lost at
+    # four seats at seed 11932 (pot-sized bets into style lag heads-up in the hand at 3-4 live stacks) while
+    # heads-up tables gained; 2 limits it to heads-up games (docs/benchmarks.md "bet_ev only heads-up in the game")
+    bet_ev_most_live: int = ranged(4, 2, 4)
     seed: int = seed_field(0)
 
 
@@ -1031,7 +1035,8 @@ class RangedBot(Player):
     def postflop(self, view: View) -> str:
         c = self.config
         heads_up = len(view.opponents) == 1
-        deals = [] if c.bet_ev and heads_up and view.call == 0 and view.min_bet else None
+        deals = ([] if c.bet_ev and heads_up and view.call == 0 and view.min_bet
+                 and len(self.live(view)) <= c.bet_ev_most_live else None)
         eq = self.range_equity(view, record=deals)
         value = c.value_equity + (0 if heads_up else 0.08)
         street = len(view.turn.board)
