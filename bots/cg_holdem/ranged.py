@@ -199,7 +199,7 @@ def _scaled(prior: dict, weight: float) -> dict[str, list[list[float]]]:
     """A prior's action tables (other keys skipped), each strength bin scaled to at most ``weight`` counts."""
     out = {}
     for key, table in prior.items():
-        if key in (CALLERS, PLAYERS):  # call_prior's and seat_prior's, not action tables
+        if key in NOT_TABLES:  # call_prior's and seat_prior's, not action tables
             continue
         totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
         scale = [min(1.0, weight / t) if t > 0 else 0.0 for t in totals]
@@ -220,17 +220,20 @@ class Reads:
     strength, mixed with the frequency model's guess as ``weight`` observations of it. ``prior``: counts
     from logged games (`read_prior`), each bin worth at most ``prior_weight`` observations to start with.
     ``players``/``weigh`` (seat_prior): the logged players' own counts, each bin worth at most ``prior_weight``,
-    added on read in the shares ``weigh()`` gives each player now (the players' order)."""
+    added on read in the shares ``weigh()`` gives each player now (the players' order); with ``phase``
+    (seat_prior_phase), ``players`` holds one such list a phase and ``phase()`` names the current one."""
 
-    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0, players=(), weigh=None):
+    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0, players=(), weigh=None, phase=None):
         self.counts = _scaled(prior or {}, prior_weight)
-        self.players = [_scaled(p, prior_weight) for p in players]
+        by_phase = players if phase else [players] if players else []
+        self.players = [[_scaled(p, prior_weight) for p in ps] for ps in by_phase]
         self.weigh = weigh
+        self.phase = phase or (lambda: 0)
 
     def table(self, key: str) -> list[list[float]] | None:
         """The counts in ``key``: what was seen, plus the players' priors in their current shares."""
         own = self.counts.get(key)
-        parts = [(x, p[key]) for x, p in zip(self.weigh(), self.players, strict=True) if key in p] \
+        parts = [(x, p[key]) for x, p in zip(self.weigh(), self.players[self.phase()], strict=True) if key in p] \
             if self.players else []
         total = sum(x for x, _ in parts)
         if not total:
@@ -293,6 +296,13 @@ CALLER_STATS = ("vpip", "pfr", "fold_pre")
 CALLERS = "callers"
 # read_prior's key for each logged player's own action tables: {player: {situation: [fold, passive, aggressive] x BINS}}
 PLAYERS = "players"
+# seat_prior_phase: read_prior's keys holding the same counts split by the stacks live at a hand's start, each
+# {phase: ...} over PHASES (two; three or four): SEEN_BY_LIVE {phase: {player: {stat: [n, k]}}} (as CALLERS' "seen"),
+# PLAYERS_BY_LIVE {phase: {player: {situation: table}}} (as PLAYERS); a player absent from a phase, or a stat or
+# situation it never showed there, is read from its pooled counts
+PHASES = ("2", "3-4")
+SEEN_BY_LIVE, PLAYERS_BY_LIVE = "seen_by_live", "players_by_live"
+NOT_TABLES = (CALLERS, PLAYERS, SEEN_BY_LIVE, PLAYERS_BY_LIVE)  # read_prior's keys that are not pooled tables
 
 
 def read_prior(text: str) -> dict | None:
@@ -310,15 +320,39 @@ def _counts(x, n: int, width: int) -> bool:
 def _check_callers(callers) -> bool:
     return isinstance(callers, dict) and all(
         isinstance(p, dict) and _counts(p.get("calls"), len(CALL_BANDS) + 1, 2)
-        and isinstance(p.get("seen"), dict) and set(p["seen"]) == set(CALLER_STATS)
-        and _counts(list(p["seen"].values()), len(CALLER_STATS), 2)
-        for p in callers.values())
+        and _check_seen(p.get("seen")) for p in callers.values())
+
+
+def _check_tables(tables) -> bool:
+    return isinstance(tables, dict) and all(key in SITUATIONS and _counts(t, 3, BINS) for key, t in tables.items())
 
 
 def _check_players(players) -> bool:
-    return isinstance(players, dict) and all(
-        isinstance(p, dict) and all(key in SITUATIONS and _counts(t, 3, BINS) for key, t in p.items())
-        for p in players.values())
+    return isinstance(players, dict) and all(_check_tables(p) for p in players.values())
+
+
+def _check_seen(seen) -> bool:
+    return isinstance(seen, dict) and set(seen) == set(CALLER_STATS) and _counts(
+        list(seen.values()), len(CALLER_STATS), 2)
+
+
+def _check_by_live(by_live, check) -> bool:
+    """{phase: {player: ...}} over PHASES, each player's entry passing ``check``."""
+    return isinstance(by_live, dict) and set(by_live) <= set(PHASES) and all(
+        isinstance(players, dict) and all(check(p) for p in players.values()) for players in by_live.values())
+
+
+def _by_phase(by_live: dict, names: list[str], pooled: list[dict]) -> list[list[dict]]:
+    """seat_prior_phase's rates: per phase, each player's {stat: [n, k]} there (SEEN_BY_LIVE), its pooled counts
+    (``pooled``, in ``names``' order) for a stat it never showed in that phase."""
+    out = []
+    for phase in PHASES:
+        rows = []
+        for name, seen in zip(names, pooled, strict=True):
+            mine = by_live.get(phase, {}).get(name, {})
+            rows.append({k: mine[k] if k in mine and mine[k][0] else seen[k] for k in CALLER_STATS})
+        out.append(rows)
+    return out
 
 
 def _check_prior(text: str) -> str | None:
@@ -330,11 +364,14 @@ def _check_prior(text: str) -> str | None:
         return None
     ok = isinstance(prior, dict) and all(
         _check_callers(t) if key == CALLERS else _check_players(t) if key == PLAYERS
+        else _check_by_live(t, _check_seen) if key == SEEN_BY_LIVE
+        else _check_by_live(t, _check_tables) if key == PLAYERS_BY_LIVE
         else key in SITUATIONS and _counts(t, 3, BINS) for key, t in prior.items())
     return None if ok else (f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}, "
                             f"optionally {CALLERS!r}: {{player: {{calls: [faced, called] x {len(CALL_BANDS) + 1}, "
                             f"seen: {{{', '.join(CALLER_STATS)}: [n, k]}}}}}} and {PLAYERS!r}: {{player: "
-                            f"{{situation: 3 lists of {BINS} counts}}}}")
+                            f"{{situation: 3 lists of {BINS} counts}}}}, {SEEN_BY_LIVE!r} and {PLAYERS_BY_LIVE!r}: "
+                            f"the same seen and players by phase, {{phase: ...}}, phases {PHASES}")
 
 
 @dataclass(frozen=True)
@@ -491,6 +528,13 @@ class RangedConfig(Ranged):
     # four seats at seed 11932 (pot-sized bets into style lag heads-up in the hand at 3-4 live stacks) while
     # heads-up tables gained; 2 limits it to heads-up games (docs/benchmarks.md "bet_ev only heads-up in the game")
     bet_ev_most_live: int = ranged(4, 2, 4)
+    # 1: seat_prior and call_prior compare a seat with the logged players phase by phase, two live stacks apart from
+    # three or four (read_prior's SEEN_BY_LIVE, PLAYERS_BY_LIVE): _field_weights takes the likelihood of the seat's
+    # counts in each phase under each player's rates in that phase, and a seat's table prior is the players' tables of
+    # the current phase. Issue 32: a program's preflop rates change with the players left (style tracker heads-up
+    # vpip / raise-first / fold-to-raise 0.81 / 0.56 / 0.23, four-handed 0.44 / 0.33 / 0.59), one pooled set read the
+    # heads-up tracker as lag in 158 of 195 games. 0 = off; a prior without those keys plays as before either way
+    seat_prior_phase: float = ranged(0.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 
@@ -512,23 +556,40 @@ class RangedBot(Player):
         self.calls: dict[int, list[list[int]]] = {}  # push_calls: seat -> per band [lone pushes faced, called]
         self.callers: dict | None = None  # call_prior: read_prior's logged players (CALLERS)
         self.field: list[dict] = []  # call_prior, seat_prior: read_prior's CALLERS entries, in its order
+        # seat_prior_phase: per phase (PHASES), each field player's {stat: [n, k]} there (its pooled counts where it
+        # showed none); None: off, or a prior without SEEN_BY_LIVE
+        self.phased: list[list[dict]] | None = None
+        self.count_phases = False  # each seat's Seen kept per phase too (seen_by), and the stacks live each hand
+        self.lives: dict[int, int] = {}  # seat_prior_phase: hand -> stacks live at my first turn in it
+        self.seen_by: dict[int, list[Seen]] = {}  # seat -> a Seen per phase
+        self.phase_reads: dict[tuple[int, int], Reads] | None = None  # (seat, phase) -> its own Reads (the replay's)
 
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
         c, prior = self.config, read_prior(self.config.read_prior) or {}
         self.field = list(prior.get(CALLERS, {}).values())
+        names = list(prior.get(CALLERS, {}))
+        by_live = prior.get(SEEN_BY_LIVE) if c.seat_prior_phase and self.field else None
+        self.phased = _by_phase(by_live, names, [p["seen"] for p in self.field]) if by_live else None
+        self.count_phases = self.phased is not None
+        self.seen_by = {s: [Seen() for _ in PHASES] for s in range(setup.players)}
         tables = prior.get(PLAYERS)
         if c.seat_prior and tables and self.field:  # each seat's own mixture of the players' tables, not the pool's
-            mine = [tables.get(p, {}) for p in prior[CALLERS]]
-            self.reads = {s: Reads(None, c.seat_prior, mine, lambda s=s: self._field_weights(s))
+            mine = [tables.get(p, {}) for p in names]
+            split = prior.get(PLAYERS_BY_LIVE) if self.phased else None
+            if split:  # a phase's tables over the pooled ones, situation by situation
+                mine = [[{**t, **split.get(ph, {}).get(p, {})} for p, t in zip(names, mine, strict=True)]
+                        for ph in PHASES]
+            self.reads = {s: Reads(None, c.seat_prior, mine, lambda s=s: self._field_weights(s),
+                                   (lambda: self._phase(self.cur)) if split else None)
                           for s in range(setup.players)}
         else:
             self.reads = {s: Reads(prior, c.read_prior_weight) for s in range(setup.players)}
         self.callers = prior.get(CALLERS) if c.call_prior else None
         self.pending = []
         self.tables = {}
-        self.pushes, self.firsts, self.depths, self.calls = {}, {}, {}, {}
+        self.pushes, self.firsts, self.depths, self.calls, self.lives = {}, {}, {}, {}, {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -551,6 +612,8 @@ class RangedBot(Player):
             # preflop, everyone's chips are still theirs
             self.depths = {h: d for h, d in self.depths.items() if h >= turn.hand - 1}
             self.depths[turn.hand] = tuple(a + b for a, b in zip(turn.stacks, turn.chips, strict=True))
+        if self.count_phases and turn.hand not in self.lives:
+            self.lives[turn.hand] = sum(1 for a, b in zip(turn.stacks, turn.chips, strict=True) if a + b > 0)
         for _, hand, seat, action, board in turn.actions:
             self._observe(hand, seat, action, board, hand == turn.hand)
         if turn.hand != self.cur:
@@ -572,6 +635,8 @@ class RangedBot(Player):
                 a, b = cards[seat]
                 q = CLASS_PCT[combo_class(a, b)] if not board else self._table(board)[combo_index(a, b)]
                 self.reads[seat].add(key, kind, q)
+                if self.phase_reads is not None:
+                    self.phase_reads.setdefault((seat, self._phase(h)), Reads()).add(key, kind, q)
         self.pending = keep
 
     def _observe(self, hand, seat, action, board, current) -> None:
@@ -595,7 +660,9 @@ class RangedBot(Player):
         if action in ("FOLD", "TIMEOUT"):
             self.gone.add(seat)
         if seat != self.setup.me:
-            self._count(seat, action, aggressive, street, facing)
+            self._count(self.seen[seat], seat, action, aggressive, street, facing)
+            if self.count_phases:
+                self._count(self.seen_by[seat][self._phase(hand)], seat, action, aggressive, street, facing)
             if action != "TIMEOUT":
                 kind = AGGRESSIVE if aggressive else FOLD if action == "FOLD" else PASSIVE
                 self.pending.append((hand, seat, self._situation(seat, street, facing), kind, tuple(board)))
@@ -609,8 +676,7 @@ class RangedBot(Player):
         self.acted.add(seat)
         self.faced[seat] = self.bets
 
-    def _count(self, seat, action, aggressive, street, facing) -> None:
-        seen = self.seen[seat]
+    def _count(self, seen: Seen, seat, action, aggressive, street, facing) -> None:
         if street == 0:
             if seat not in self.acted:
                 seen.count("vpip", action in ("CALL", "ALL-IN") or aggressive)
@@ -684,6 +750,12 @@ class RangedBot(Player):
         overall = sum(x[1] for x in bands) / max(1, sum(x[0] for x in bands))
         share = min(1.0, (pushed + PUSH_PRIOR * overall) / (spots + PUSH_PRIOR))
         return [above(CLASS_PCT[c], 1 - share, 0.02) + 1e-4 for c in COMBO_CLASS]
+
+    def _phase(self, hand: int) -> int:
+        """seat_prior_phase: PHASES' index of ``hand``, 0 with two stacks live at its start, 1 with three or four
+        (a hand where I had no turn: the one before it, else the table's size)."""
+        live = self.lives.get(hand, self.lives.get(hand - 1, self.setup.players))
+        return int(live > 2)
 
     def _situation(self, seat: int, street: int, facing: bool) -> str:
         """The situation an action is counted under in Reads."""
@@ -854,15 +926,17 @@ class RangedBot(Player):
 
     def _field_weights(self, seat: int) -> list[float]:
         """How much ``seat`` plays like each logged player (self.field): the likelihood of its CALLER_STATS so far
-        under each player's logged rates (binomial, rates shrunk by half a count), normalized to sum to 1."""
-        seen, logs = self.seen[seat], []
-        for player in self.field:
-            ll = 0.0
-            for stat in CALLER_STATS:
-                n, k = player["seen"][stat]
-                r = (k + 0.5) / (n + 1.0)
-                ll += seen.k[stat] * math.log(r) + (seen.n[stat] - seen.k[stat]) * math.log(1 - r)
-            logs.append(ll)
+        under each player's logged rates (binomial, rates shrunk by half a count), normalized to sum to 1. With
+        seat_prior_phase, the seat's counts in each phase under each player's rates in that phase (self.phased)."""
+        parts = [(self.seen[seat], [p["seen"] for p in self.field])] if self.phased is None else \
+            list(zip(self.seen_by[seat], self.phased, strict=True))
+        logs = [0.0] * len(self.field)
+        for seen, rates in parts:
+            for i, player in enumerate(rates):
+                for stat in CALLER_STATS:
+                    n, k = player[stat]
+                    r = (k + 0.5) / (n + 1.0)
+                    logs[i] += seen.k[stat] * math.log(r) + (seen.n[stat] - seen.k[stat]) * math.log(1 - r)
         top = max(logs)
         weights = [math.exp(x - top) for x in logs]
         total = sum(weights)

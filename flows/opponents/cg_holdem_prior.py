@@ -23,7 +23,10 @@ from bots.cg_holdem.ranged import (
     CALL_BANDS,
     CALLER_STATS,
     CALLERS,
+    PHASES,
     PLAYERS,
+    PLAYERS_BY_LIVE,
+    SEEN_BY_LIVE,
     SITUATIONS,
     RangedBot,
     RangedConfig,
@@ -56,15 +59,22 @@ def _add(into: dict[str, list[list[float]]], counts: dict[str, list[list[float]]
 
 
 def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, starts: dict | None = None,
-          names: dict[int, str] | None = None, callers: dict | None = None, players: dict | None = None) -> None:
+          names: dict[int, str] | None = None, callers: dict | None = None, players: dict | None = None,
+          by_live: dict | None = None) -> None:
     """Add the seats' actions in a finished (replayed) game to ``into``, counted as the ranged bot counts
     them within a game: the bot watches from no seat, every seat's actions and showdowns in order. With
     ``callers`` (and ``starts``, each hand's stacks before the blinds, and ``names``, each seat's player), also
     each seat's answers to lone first-in all-ins by depth band and its CALLER_STATS counts, per player (call_prior);
-    with ``players`` (and ``names``), also each seat's actions in a table of its player's own (seat_prior)."""
+    with ``players`` (and ``names``), also each seat's actions in a table of its player's own (seat_prior); with
+    ``by_live`` (and ``names``, ``starts``), also the CALLER_STATS counts and the player's own tables split by the
+    stacks live at each hand's start (seat_prior_phase): by_live[SEEN_BY_LIVE] and by_live[PLAYERS_BY_LIVE], each
+    {phase: {player: ...}}, a player entered in a phase only where its seats acted in it."""
     bot = RangedBot(RangedConfig(push_calls=1.0 if callers is not None else 0.0))
     bot.start(setup_for(game, 0)._replace(me=-1))
     bot.depths = dict(starts or {})  # the seated bot reads them at its first turn of a hand: the same stacks
+    if by_live is not None:  # the seated bot counts the stacks live at its first turn of a hand: the same
+        bot.lives = {h: sum(1 for x in chips if x > 0) for h, chips in (starts or {}).items()}
+        bot.count_phases, bot.phase_reads = True, {}
     shown = list(game.showdowns)
     for _, hand, seat, action, board in game.history:
         while shown and shown[0][0] < hand:  # a hand's cards are shown before the next hand's actions
@@ -82,9 +92,23 @@ def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, st
             for band, (faced, called) in enumerate(bot.calls.get(s, [])):
                 player["calls"][band][0] += faced
                 player["calls"][band][1] += called
-            for k in CALLER_STATS:
-                player["seen"][k][0] += bot.seen[s].n[k]
-                player["seen"][k][1] += bot.seen[s].k[k]
+            _add_seen(player["seen"], bot.seen[s])
+        if by_live is not None and names:
+            for phase, label in enumerate(PHASES):
+                seen = bot.seen_by[s][phase]
+                if any(seen.n[k] for k in CALLER_STATS):
+                    _add_seen(by_live.setdefault(SEEN_BY_LIVE, {}).setdefault(label, {}).setdefault(
+                        names[s], {k: [0, 0] for k in CALLER_STATS}), seen)
+                if (s, phase) in bot.phase_reads:
+                    _add(by_live.setdefault(PLAYERS_BY_LIVE, {}).setdefault(label, {}).setdefault(names[s], {}),
+                         bot.phase_reads[s, phase].counts)
+
+
+def _add_seen(into: dict, seen) -> None:
+    """Add a Seen's CALLER_STATS counts to {stat: [n, k]}."""
+    for k in CALLER_STATS:
+        into[k][0] += seen.n[k]
+        into[k][1] += seen.k[k]
 
 
 def _named(bot: str, players: set[str]) -> bool:
@@ -102,6 +126,7 @@ def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tupl
     counts: dict[str, list[list[float]]] = {}
     callers: dict[str, dict] = {}
     own: dict[str, dict] = {}
+    by_live: dict[str, dict] = {}
     games = 0
     for match_id in match_ids:
         for _, _, game, names, actions in logged_games(con, match_id):
@@ -112,12 +137,13 @@ def from_log(con, players: set[str], match_ids: list[str] | None = None) -> tupl
             for _ in replayed(game, actions):  # to the log's end, or where the referee disagrees
                 starts.setdefault(game.hand_nb, game.start_stacks)
             player = {s: min(p for p in players if is_player(names[s] or "", p)) for s in seats}
-            watch(game, seats, counts, starts=starts, names=player, callers=callers, players=own)
+            watch(game, seats, counts, starts=starts, names=player, callers=callers, players=own, by_live=by_live)
             games += 1
     if callers:
         counts[CALLERS] = callers
     if own:
         counts[PLAYERS] = own
+    counts.update(by_live)
     return counts, games
 
 
@@ -128,12 +154,17 @@ def _tables(counts: dict) -> dict:
 
 def text(counts: dict) -> str:
     """The counts as `read_prior` (compact JSON, counts to 0.1, situations in Reads' order, then CALLERS and
-    PLAYERS by player)."""
+    PLAYERS by player, then SEEN_BY_LIVE and PLAYERS_BY_LIVE by phase and player)."""
     out: dict = _tables(counts)
     if counts.get(CALLERS):
         out[CALLERS] = {p: counts[CALLERS][p] for p in sorted(counts[CALLERS])}
     if counts.get(PLAYERS):
         out[PLAYERS] = {p: _tables(counts[PLAYERS][p]) for p in sorted(counts[PLAYERS])}
+    if counts.get(SEEN_BY_LIVE):
+        out[SEEN_BY_LIVE] = {ph: {p: v[p] for p in sorted(v)} for ph, v in sorted(counts[SEEN_BY_LIVE].items())}
+    if counts.get(PLAYERS_BY_LIVE):
+        out[PLAYERS_BY_LIVE] = {ph: {p: _tables(v[p]) for p in sorted(v)}
+                                for ph, v in sorted(counts[PLAYERS_BY_LIVE].items())}
     return json.dumps(out, separators=(",", ":"))
 
 
