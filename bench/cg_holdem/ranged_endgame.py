@@ -15,8 +15,8 @@ from pathlib import Path
 import polars as pl
 
 from bench.cg_holdem.ranged_paired import maker
+from bots.cg_holdem.hands import combo_class
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH, PUSH_DEPTH
-from bots.cg_holdem.ranged import combo_class
 from engine.cg_holdem import judge
 from engine.cg_holdem.protocol import parse_card_text
 

@@ -13,7 +13,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from bots.base import BotSpec
-from bots.cg_holdem.ranged import RangedConfig, prior_in_use
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import prior_in_use
 from engine.core.errors import BadValue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -26,6 +27,8 @@ MODULES = (
     "bots/cg_holdem/pushfold_chart.py",
     "bots/cg_holdem/pure_eval.py",
     "bots/cg_holdem/strategies.py",
+    "bots/cg_holdem/hands.py",
+    "bots/cg_holdem/reads.py",
     "bots/cg_holdem/ranged.py",
 )
 BOT_CLASSES = {"station": "CallingStation", "montecarlo": "MonteCarloBot", "pushfold": "PushFoldBot",

@@ -21,7 +21,6 @@ Standard library only (it is exported as is and runs the same code in process), 
 - Bet sizes by street and board texture (wet boards bet bigger, the river biggest).
 """
 
-import json
 import math
 import time
 from bisect import bisect
@@ -29,257 +28,46 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from bots.base import Ranged, ranged, seed_field, validated
+from bots.cg_holdem.hands import (
+    CLASS_COMBOS,
+    CLASS_PCT,
+    COMBO_CLASS,
+    COMBOS,
+    above,
+    as_listed,
+    board_percentiles,
+    combo_class,
+    combo_index,
+    icm,
+    range_quantile,
+    texture,
+)
 from bots.cg_holdem.pure_eval import value7
-from bots.cg_holdem.pushfold_chart import CALL_DEPTH, EQUITY_VS_RANDOM, PUSH_DEPTH
+from bots.cg_holdem.pushfold_chart import CALL_DEPTH, PUSH_DEPTH
+from bots.cg_holdem.reads import (
+    AGGRESSIVE,
+    CALL_BANDS,
+    CALLER_STATS,
+    CALLERS,
+    FOLD,
+    PASSIVE,
+    PHASES,
+    PLAYERS,
+    PLAYERS_BY_LIVE,
+    SEEN_BY_LIVE,
+    Reads,
+    Seen,
+    by_phase,
+    check_prior,
+    read_prior,
+)
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
-
-COMBOS = tuple((a, b) for a in range(52) for b in range(a))  # every two-card hand, once
-
-
-def combo_class(a: int, b: int) -> int:
-    """The preflop class index of the push/fold chart (a > b suited, a < b offsuit, a == b pair)."""
-    hi, lo = max(a % 13, b % 13), min(a % 13, b % 13)
-    return hi * 13 + lo if (a // 13 == b // 13 or hi == lo) else lo * 13 + hi
-
-
-def _class_percentiles() -> tuple[float, ...]:
-    """Share of the 1326 combos a class beats on equity vs a random hand (ties count half)."""
-    count = [0] * 169
-    for a, b in COMBOS:
-        count[combo_class(a, b)] += 1
-    pct = []
-    for c in range(169):
-        below = sum(count[d] for d in range(169) if EQUITY_VS_RANDOM[d] < EQUITY_VS_RANDOM[c])
-        pct.append((below + count[c] / 2) / len(COMBOS))
-    return tuple(pct)
-
-
-CLASS_PCT = _class_percentiles()
-COMBO_CLASS = tuple(combo_class(a, b) for a, b in COMBOS)
-CLASS_COMBOS = tuple(sum(1 for k in COMBO_CLASS if k == c) for c in range(169))
-
-
-def above(x: float, cut: float, width: float) -> float:
-    """A soft step: about 0 well below ``cut``, 1 well above."""
-    z = (x - cut) / width
-    return 1.0 if z > 30 else 0.0 if z < -30 else 1.0 / (1.0 + math.exp(-z))
-
-
-def icm(stacks, payouts) -> list[float]:
-    """Malmuth-Harville: each stack's expected payout when places go in proportion to chips."""
-    n = len(stacks)
-    out = [0.0] * n
-
-    def place(left, prob, k):
-        total = sum(stacks[i] for i in left)
-        if k >= len(payouts) or prob < 1e-9 or total <= 0:
-            return
-        for i in left:
-            p = prob * stacks[i] / total
-            out[i] += p * payouts[k]
-            place([j for j in left if j != i], p, k + 1)
-
-    place([i for i in range(n) if stacks[i] > 0], 1.0, 0)
-    return out
-
-
-def texture(board) -> float:
-    """How wet the board is, 0 (dry, rainbow, disconnected) to 1 (suited and connected)."""
-    if not board:
-        return 0.0
-    suits = [0] * 4
-    mask = 0
-    for c in board:
-        suits[c // 13] += 1
-        mask |= 1 << (c % 13)
-    flush = min(1.0, max(0.0, (max(suits) - 1) / 2))
-    connected = max(bin((mask >> lo) & 0x1F).count("1") for lo in range(9))  # most ranks in a 5-wide window
-    straight = min(1.0, max(0.0, (connected - 1) / 2))
-    paired = len(board) - bin(mask).count("1")
-    return max(0.0, min(1.0, 0.55 * flush + 0.45 * straight - 0.2 * paired))
-
-
-def _has_draw(a: int, b: int, board) -> bool:
-    """A flush draw or an open-ended straight draw using a hole card (flop and turn)."""
-    cards = (a, b, *board)
-    for s in range(4):
-        n = sum(1 for c in cards if c // 13 == s)
-        if n == 4 and (a // 13 == s or b // 13 == s):
-            return True
-    mask = 0
-    for c in cards:
-        mask |= 1 << (c % 13)
-    mine = (1 << (a % 13)) | (1 << (b % 13))
-    for lo in range(0, 9):
-        run = 0xF << lo
-        if mask & run == run and mine & run and not (mask >> (lo + 4)) & 1 and (lo == 0 or not mask >> (lo - 1) & 1):
-            return True
-    return False
-
-
-def board_percentiles(board) -> list[float]:
-    """Per combo, the share of combos (off the board) its hand on this board beats; draws lifted
-    to 0.7 before the river; combos that touch the board get 0."""
-    dead = set(board)
-    board = list(board)
-    values = [-1] * len(COMBOS)
-    live = []
-    for i, (a, b) in enumerate(COMBOS):
-        if a not in dead and b not in dead:
-            values[i] = value7([a, b, *board])
-            live.append(values[i])
-    live.sort()
-    n = len(live)
-    pct = [0.0] * len(COMBOS)
-    for i, v in enumerate(values):
-        if v >= 0:
-            lo, hi = bisect(live, v - 1), bisect(live, v)
-            pct[i] = (lo + (hi - lo) / 2) / n
-            if len(board) < 5 and pct[i] < 0.7 and _has_draw(*COMBOS[i], board):
-                pct[i] = 0.7
-    return pct
-
-
-def range_quantile(weights, share: float) -> float:
-    """The preflop percentile below which ``share`` of a range's weight lies."""
-    per_class = [0.0] * 169
-    for x, c in zip(weights, COMBO_CLASS, strict=True):
-        per_class[c] += x
-    total = sum(per_class)
-    if total <= 0:
-        return share
-    acc = 0.0
-    for c in sorted(range(169), key=CLASS_PCT.__getitem__):
-        acc += per_class[c]
-        if acc >= share * total:
-            return CLASS_PCT[c]
-    return 1.0
-
-
-def as_listed(answer: str, possible) -> str:
-    """The answer in the form the referee plays as given: a call that takes the whole stack is
-    listed as ALL-IN, a raise that is not allowed is a call."""
-    if answer in possible or answer.startswith("BET"):
-        return answer
-    if answer in ("CALL", "ALL-IN"):
-        return next((a for a in ("CALL", "ALL-IN") if a in possible), "FOLD")
-    return "FOLD"
-
-
-class Seen:
-    """What one opponent has shown over the game: counts behind the frequencies that place the
-    likelihood cuts. Priors stand in for unseen play (about a fair regular's frequencies)."""
-
-    PRIORS = {
-        "vpip": 0.45, "pfr": 0.3,  # preflop, first action: plays voluntarily / raises
-        "fold_pre": 0.45, "fold_3bet": 0.45,  # preflop facing a raise / a re-raise of its own raise: folds
-        "lead": 0.35,  # postflop, no bet yet on the street: bets
-        "barrel3": 0.6, "barrel4": 0.45, "barrel5": 0.4,  # the same as the preflop raiser, by board size
-        "fold_bet": 0.45, "raise_bet": 0.12,  # postflop facing a bet: folds / raises
-    }
-
-    def __init__(self):
-        self.n = {k: 0 for k in self.PRIORS}
-        self.k = {k: 0 for k in self.PRIORS}
-
-    def count(self, what: str, hit: bool) -> None:
-        self.n[what] += 1
-        self.k[what] += hit
-
-    def freq(self, what: str, weight: float) -> float:
-        return (self.k[what] + self.PRIORS[what] * weight) / (self.n[what] + weight)
-
-
-BINS = 10  # strength percentile bins of the learned action tables
-FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # what an action did, as the tables count it
-
-
-def _scaled(prior: dict, weight: float) -> dict[str, list[list[float]]]:
-    """A prior's action tables (other keys skipped), each strength bin scaled to at most ``weight`` counts."""
-    out = {}
-    for key, table in prior.items():
-        if key in NOT_TABLES:  # call_prior's and seat_prior's, not action tables
-            continue
-        totals = [sum(table[k][b] for k in range(3)) for b in range(BINS)]
-        scale = [min(1.0, weight / t) if t > 0 else 0.0 for t in totals]
-        out[key] = [[table[k][b] * scale[b] for b in range(BINS)] for k in range(3)]
-    return out
-
-
-def combo_index(a: int, b: int) -> int:
-    """The index in COMBOS of the hand (a, b), either order."""
-    hi, lo = (a, b) if a > b else (b, a)
-    return hi * (hi - 1) // 2 + lo
-
-
-class Reads:
-    """What one opponent did with the hands it showed: after every hand all seats' cards are shown,
-    folded or not, so each action it took is counted by situation and by the strength its hand had
-    there (bins of the percentile the ranges use). Read back as the chance of an action given the
-    strength, mixed with the frequency model's guess as ``weight`` observations of it. ``prior``: counts
-    from logged games (`read_prior`), each bin worth at most ``prior_weight`` observations to start with.
-    ``players``/``weigh`` (seat_prior): the logged players' own counts, each bin worth at most ``prior_weight``,
-    added on read in the shares ``weigh()`` gives each player now (the players' order); with ``phase``
-    (seat_prior_phase), ``players`` holds one such list a phase and ``phase()`` names the current one."""
-
-    def __init__(self, prior: dict | None = None, prior_weight: float = 0.0, players=(), weigh=None, phase=None):
-        self.counts = _scaled(prior or {}, prior_weight)
-        by_phase = players if phase else [players] if players else []
-        self.players = [[_scaled(p, prior_weight) for p in ps] for ps in by_phase]
-        self.weigh = weigh
-        self.phase = phase or (lambda: 0)
-
-    def table(self, key: str) -> list[list[float]] | None:
-        """The counts in ``key``: what was seen, plus the players' priors in their current shares."""
-        own = self.counts.get(key)
-        parts = [(x, p[key]) for x, p in zip(self.weigh(), self.players[self.phase()], strict=True) if key in p] \
-            if self.players else []
-        total = sum(x for x, _ in parts)
-        if not total:
-            return own
-        out = [list(row) for row in own] if own else [[0.0] * BINS for _ in range(3)]
-        for x, t in parts:  # the shares renormalized over the players seen in this situation
-            for k in range(3):
-                for b in range(BINS):
-                    out[k][b] += x / total * t[k][b]
-        return out
-
-    def add(self, key: str, kind: int, q: float) -> None:
-        table = self.counts.setdefault(key, [[0.0] * BINS for _ in range(3)])
-        b = min(BINS - 1, int(q * BINS))
-        table[kind][b] += 1.0
-        for n in (b - 1, b + 1):  # neighbours share half: strength next door plays alike
-            if 0 <= n < BINS:
-                table[kind][n] += 0.5
-
-    def chance(self, key: str, kind: int, weight: float):
-        """A function (q, the model's chance) -> the chance mixed with what was seen; None unseen."""
-        table = self.table(key)
-        if table is None:
-            return None
-        seen = [table[kind][b] for b in range(BINS)]
-        total = [table[0][b] + table[1][b] + table[2][b] for b in range(BINS)]
-
-        def mixed(q: float, guess: float) -> float:
-            b = min(BINS - 1, int(q * BINS))
-            return (seen[b] + weight * guess) / (total[b] + weight)
-
-        return mixed
-
-    def share(self, key: str, kind: int) -> float | None:
-        """The share of its actions in ``key`` that were ``kind``, all strengths; None unseen."""
-        table = self.table(key)
-        if table is None:
-            return None
-        return sum(table[kind]) / sum(map(sum, table))
-
 
 BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against checking
 WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
 TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
-SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
 # push_read: a first-in all-in's depth, the pusher's stack in big blinds over the players left in the hand (an M);
 # its bands' edges, the first-in spots a band needs before it is read alone (else with its neighbours), the
 # all-ins of a seat's first-in raises it must have shown before any is read, and the prior's weight
@@ -287,107 +75,6 @@ PUSH_BANDS = (1.5, 2.5, 4.0, 6.0, 9.0, 14.0)
 PUSH_BAND_MIN = 8
 PUSH_SEEN_MIN = 3
 PUSH_PRIOR = 2.0  # first-in spots the seat's all-band share is worth in a band's
-# push_calls: a seat's answers to a lone first-in all-in are counted by the effective depth (bb) between it and the
-# pusher, in these bands
-CALL_BANDS = (5.0, 8.0, 12.0, 20.0)
-# call_prior: the Seen frequencies that tell the logged field's players apart at the table (read_prior's "callers")
-CALLER_STATS = ("vpip", "pfr", "fold_pre")
-# read_prior's key for them: {player: {"calls": [[faced, called] per CALL_BANDS band], "seen": {stat: [n, k]}}}
-CALLERS = "callers"
-# read_prior's key for each logged player's own action tables: {player: {situation: [fold, passive, aggressive] x BINS}}
-PLAYERS = "players"
-# seat_prior_phase: read_prior's keys holding the same counts split by the stacks live at a hand's start, each
-# {phase: ...} over PHASES (two; three or four): SEEN_BY_LIVE {phase: {player: {stat: [n, k]}}} (as CALLERS' "seen"),
-# PLAYERS_BY_LIVE {phase: {player: {situation: table}}} (as PLAYERS); a player absent from a phase, or a stat or
-# situation it never showed there, is read from its pooled counts
-PHASES = ("2", "3-4")
-SEEN_BY_LIVE, PLAYERS_BY_LIVE = "seen_by_live", "players_by_live"
-NOT_TABLES = (CALLERS, PLAYERS, SEEN_BY_LIVE, PLAYERS_BY_LIVE)  # read_prior's keys that are not pooled tables
-
-
-def read_prior(text: str) -> dict | None:
-    """A `read_prior` as Reads' tables: {situation: [fold, passive, aggressive] x BINS counts}, and optionally the
-    logged players' answers to lone pushes (CALLERS, for call_prior); None if empty."""
-    return json.loads(text) if text else None
-
-
-def prior_in_use(config) -> str:
-    """``config.read_prior`` with only the parts ``config`` plays by, as RangedBot.start reads them (the export
-    embeds it, and the arena caps a submission's length): the players' own tables when every seat reads them instead
-    of the pooled ones (seat_prior), their phase split with seat_prior_phase, the callers for seat_prior or
-    call_prior, the pooled tables otherwise."""
-    prior = read_prior(config.read_prior)
-    if prior is None:
-        return config.read_prior
-    per_player = bool(config.seat_prior and prior.get(PLAYERS) and prior.get(CALLERS))
-    callers = per_player or bool(config.call_prior)
-    used = {CALLERS: callers, PLAYERS: per_player, SEEN_BY_LIVE: callers and bool(config.seat_prior_phase),
-            PLAYERS_BY_LIVE: per_player and bool(config.seat_prior_phase)}
-    kept = {k: v for k, v in prior.items() if used.get(k, not per_player)}
-    return json.dumps(kept, separators=(",", ":"))
-
-
-def _counts(x, n: int, width: int) -> bool:
-    return isinstance(x, list) and len(x) == n and all(
-        isinstance(row, list) and len(row) == width and all(isinstance(v, int | float) and v >= 0 for v in row)
-        for row in x)
-
-
-def _check_callers(callers) -> bool:
-    return isinstance(callers, dict) and all(
-        isinstance(p, dict) and _counts(p.get("calls"), len(CALL_BANDS) + 1, 2)
-        and _check_seen(p.get("seen")) for p in callers.values())
-
-
-def _check_tables(tables) -> bool:
-    return isinstance(tables, dict) and all(key in SITUATIONS and _counts(t, 3, BINS) for key, t in tables.items())
-
-
-def _check_players(players) -> bool:
-    return isinstance(players, dict) and all(_check_tables(p) for p in players.values())
-
-
-def _check_seen(seen) -> bool:
-    return isinstance(seen, dict) and set(seen) == set(CALLER_STATS) and _counts(
-        list(seen.values()), len(CALLER_STATS), 2)
-
-
-def _check_by_live(by_live, check) -> bool:
-    """{phase: {player: ...}} over PHASES, each player's entry passing ``check``."""
-    return isinstance(by_live, dict) and set(by_live) <= set(PHASES) and all(
-        isinstance(players, dict) and all(check(p) for p in players.values()) for players in by_live.values())
-
-
-def _by_phase(by_live: dict, names: list[str], pooled: list[dict]) -> list[list[dict]]:
-    """seat_prior_phase's rates: per phase, each player's {stat: [n, k]} there (SEEN_BY_LIVE), its pooled counts
-    (``pooled``, in ``names``' order) for a stat it never showed in that phase."""
-    out = []
-    for phase in PHASES:
-        rows = []
-        for name, seen in zip(names, pooled, strict=True):
-            mine = by_live.get(phase, {}).get(name, {})
-            rows.append({k: mine[k] if k in mine and mine[k][0] else seen[k] for k in CALLER_STATS})
-        out.append(rows)
-    return out
-
-
-def _check_prior(text: str) -> str | None:
-    try:
-        prior = read_prior(text)
-    except ValueError:
-        return "not JSON"
-    if prior is None:
-        return None
-    ok = isinstance(prior, dict) and all(
-        _check_callers(t) if key == CALLERS else _check_players(t) if key == PLAYERS
-        else _check_by_live(t, _check_seen) if key == SEEN_BY_LIVE
-        else _check_by_live(t, _check_tables) if key == PLAYERS_BY_LIVE
-        else key in SITUATIONS and _counts(t, 3, BINS) for key, t in prior.items())
-    return None if ok else (f"not a read prior: {{situation: 3 lists of {BINS} counts}}, situations {SITUATIONS}, "
-                            f"optionally {CALLERS!r}: {{player: {{calls: [faced, called] x {len(CALL_BANDS) + 1}, "
-                            f"seen: {{{', '.join(CALLER_STATS)}: [n, k]}}}}}} and {PLAYERS!r}: {{player: "
-                            f"{{situation: 3 lists of {BINS} counts}}}}, {SEEN_BY_LIVE!r} and {PLAYERS_BY_LIVE!r}: "
-                            f"the same seen and players by phase, {{phase: ...}}, phases {PHASES}")
 
 
 @dataclass(frozen=True)
@@ -507,7 +194,7 @@ class RangedConfig(Ranged):
     # Reads' counts to start from (flows/opponents/cg_holdem_prior.py makes them from logged games; '' = none). At
     # four seats a prior of the six programs met, logged on other deals, gained nothing at the tables that miss 2.0 and
     # cost -0.026 [-0.044, -0.008] a game at three that meet it (docs/benchmarks.md "Closing the loop at four seats")
-    read_prior: str = validated("", _check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
+    read_prior: str = validated("", check_prior, "Reads' counts as JSON (cardlab export --set read_prior=model:ID)")
     read_prior_weight: float = ranged(5.0, 0.0, 1e6)  # the most shown hands per strength bin the prior is worth
     # each seat's Reads start from the logged players' own tables (read_prior's "players"), not the field's pooled
     # ones: each player's worth at most this many shown hands a strength bin, mixed in the shares call_prior weighs
@@ -587,7 +274,7 @@ class RangedBot(Player):
         self.field = list(prior.get(CALLERS, {}).values())
         names = list(prior.get(CALLERS, {}))
         by_live = prior.get(SEEN_BY_LIVE) if c.seat_prior_phase and self.field else None
-        self.phased = _by_phase(by_live, names, [p["seen"] for p in self.field]) if by_live else None
+        self.phased = by_phase(by_live, names, [p["seen"] for p in self.field]) if by_live else None
         self.count_phases = self.phased is not None
         self.seen_by = {s: [Seen() for _ in PHASES] for s in range(setup.players)}
         tables = prior.get(PLAYERS)

@@ -2,7 +2,7 @@
 
 The arena is a field of fixed programs, and a user logs games against them (`cardlab league`,
 `cardlab match`) and fits their models (`cardlab fit cg-holdem`). The ranged bot learns the same
-thing within a game from the hands shown at each hand's end (bots/cg_holdem/ranged.py, `Reads`), and
+thing within a game from the hands shown at each hand's end (bots/cg_holdem/reads.py, `Reads`), and
 starts each game from nothing. This module counts those games the bot's own way: every logged game
 is replayed through the referee (its seed and the logged actions) and watched by a ranged bot that
 sits at no seat, so each action of the named players is counted by the bot's situation and by the
@@ -18,7 +18,8 @@ hand, pot-odds bands), which do not map onto Reads' percentile bins without the 
 import json
 from pathlib import Path
 
-from bots.cg_holdem.ranged import (
+from bots.cg_holdem.ranged import RangedBot, RangedConfig
+from bots.cg_holdem.reads import (
     BINS,
     CALL_BANDS,
     CALLER_STATS,
@@ -28,9 +29,7 @@ from bots.cg_holdem.ranged import (
     PLAYERS_BY_LIVE,
     SEEN_BY_LIVE,
     SITUATIONS,
-    RangedBot,
-    RangedConfig,
-    _check_prior,
+    check_prior,
 )
 from engine.cg_holdem.judge import setup_for
 from engine.cg_holdem.state import Game
@@ -195,7 +194,7 @@ def resolve(value: str, *, db=None) -> str:
         if not path.is_file():
             raise MissingFile(f"read_prior: no file {value!r}; accepted: {ACCEPTED}")
         found = path.read_text().strip()
-        why = _check_prior(found)
+        why = check_prior(found)
         if why:
             raise BadValue(f"read_prior: {value}: {why}")
         return found

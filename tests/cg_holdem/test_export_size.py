@@ -7,7 +7,7 @@ import pytest
 
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.export import CODE_LIMIT, submission_source, write_submission
-from bots.cg_holdem.ranged import BINS, CALLERS, PLAYERS, SITUATIONS
+from bots.cg_holdem.reads import BINS, CALLERS, PLAYERS, SITUATIONS
 from engine.core.errors import BadValue
 from tests.cg_holdem.test_ranged_call_prior import WIDE
 

@@ -9,8 +9,9 @@ from bench.cg_holdem.decision_cpu import decision_times
 from bots.cg_holdem import BOTS
 from bots.cg_holdem import pushfold_chart as chart
 from bots.cg_holdem.export import write_submission
+from bots.cg_holdem.hands import CLASS_PCT, COMBOS, board_percentiles, combo_class, icm, texture
 from bots.cg_holdem.pushfold import DEPTHS, class_name
-from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedBot, board_percentiles, combo_class, icm, texture
+from bots.cg_holdem.ranged import RangedBot
 from engine.cg_holdem.judge import BotSeat, ProgramSeat, play_game
 from engine.cg_holdem.protocol import Setup, Turn, parse_output
 from engine.cg_holdem.rules import GameConfig, parse_card_text

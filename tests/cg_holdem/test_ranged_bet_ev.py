@@ -6,7 +6,9 @@ import sys
 
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.export import write_submission
-from bots.cg_holdem.ranged import COMBOS, FOLD, PASSIVE, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import FOLD, PASSIVE
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

@@ -3,7 +3,8 @@
 import pytest
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import RangedConfig
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

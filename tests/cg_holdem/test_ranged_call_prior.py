@@ -6,7 +6,8 @@ under each, worth ``call_prior`` spots against its answers in the game. Off (0) 
 import json
 import math
 
-from bots.cg_holdem.ranged import CALL_BANDS, CALLERS, RangedConfig, Reads, _check_prior
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import CALL_BANDS, CALLERS, Reads, check_prior
 from bots.cg_holdem.strategies import View
 from tests.cg_holdem.test_ranged_push_calls import A, B, played, pushed
 
@@ -80,10 +81,10 @@ def test_pushes_widen_behind_seats_read_as_tight_callers():
 
 
 def test_malformed_callers_are_refused():
-    assert _check_prior(PRIOR) is None
+    assert check_prior(PRIOR) is None
     for bad in ({"wide": {"calls": WIDE["calls"][:2], "seen": WIDE["seen"]}},
                 {"wide": {"calls": WIDE["calls"], "seen": {"vpip": [1, 1]}}},
                 {"wide": {"calls": [[1, -1]] * (len(CALL_BANDS) + 1), "seen": WIDE["seen"]}},
                 ["wide"]):
-        why = _check_prior(json.dumps({CALLERS: bad}))
+        why = check_prior(json.dumps({CALLERS: bad}))
         assert why and CALLERS in why

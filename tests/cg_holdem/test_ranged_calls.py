@@ -3,7 +3,8 @@ seen within the raiser's range (not among all hands), and a call keeps only ``ca
 its equity, so a marginal hand folds or re-raises instead of calling."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import CLASS_PCT, COMBO_CLASS, COMBOS, RangedConfig, range_quantile
+from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, COMBOS, range_quantile
+from bots.cg_holdem.ranged import RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 
 

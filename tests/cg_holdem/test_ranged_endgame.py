@@ -3,8 +3,9 @@ bench/cg_holdem/ranged_endgame.py's reading of a four-seat game's heads-up."""
 
 from bench.cg_holdem.ranged_endgame import endgame, play
 from bots.cg_holdem import BOTS
+from bots.cg_holdem.hands import COMBOS, combo_class
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH
-from bots.cg_holdem.ranged import COMBOS, RangedConfig, combo_class
+from bots.cg_holdem.ranged import RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 
 HANDS = COMBOS[::23]

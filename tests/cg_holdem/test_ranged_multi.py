@@ -4,7 +4,8 @@ equity (live_margin), a call of ``icm_share`` of the stack or of a re-raise of m
 is weighed by ICM. At a heads-up table they change nothing."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedConfig, combo_class
+from bots.cg_holdem.hands import CLASS_PCT, COMBOS, combo_class
+from bots.cg_holdem.ranged import RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 from engine.core.cards import card
 

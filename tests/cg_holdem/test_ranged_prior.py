@@ -9,7 +9,7 @@ import pytest
 from bots.base import ConfigError
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.export import write_submission
-from bots.cg_holdem.ranged import AGGRESSIVE, BINS, FOLD, PASSIVE, Reads
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, FOLD, PASSIVE, Reads
 from engine.cg_holdem.judge import BotSeat, ProgramSeat, play_game
 from engine.cg_holdem.protocol import Setup
 from engine.cg_holdem.rules import GameConfig

@@ -3,7 +3,8 @@ all-in with comes from how often it was seen calling a lone first-in all-in at t
 share worth ``push_calls`` spots, instead of the chart's share alone. Off (0) by default."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedConfig, combo_class
+from bots.cg_holdem.hands import CLASS_PCT, COMBOS, combo_class
+from bots.cg_holdem.ranged import RangedConfig
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

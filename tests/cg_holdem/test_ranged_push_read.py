@@ -4,7 +4,8 @@ the hand), not by its raise-first share over all depths: such players push wider
 default."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import RangedConfig
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

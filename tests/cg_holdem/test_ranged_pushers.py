@@ -4,7 +4,8 @@ that began with four, a bust takes a paid place (3rd: 1/3, 2nd: 2/3 of the finis
 cannot act at four live stacks or in a heads-up game, where a bust is last."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import RangedConfig
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

@@ -5,7 +5,8 @@ chances follow what the opponent really did with which hands."""
 from types import SimpleNamespace
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import AGGRESSIVE, BINS, CLASS_PCT, COMBOS, FOLD, PASSIVE, Reads, combo_class, combo_index
+from bots.cg_holdem.hands import CLASS_PCT, COMBOS, combo_class, combo_index
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, FOLD, PASSIVE, Reads
 from engine.cg_holdem.protocol import Setup, Turn
 from engine.cg_holdem.rules import parse_card_text
 

@@ -3,7 +3,8 @@ called, short against the opener, it goes all in when ICM values that above fold
 read fold to re-raises, the seats behind call as the chart says. 12 bb by default; at two live stacks it never acts."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import CLASS_PCT, COMBOS, RangedConfig, combo_class
+from bots.cg_holdem.hands import CLASS_PCT, COMBOS, combo_class
+from bots.cg_holdem.ranged import RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 from engine.core.cards import card
 

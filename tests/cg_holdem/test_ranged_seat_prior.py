@@ -9,7 +9,8 @@ import json
 import pytest
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import AGGRESSIVE, BINS, CALLERS, FOLD, PLAYERS, RangedConfig, _check_prior
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, CALLERS, FOLD, PLAYERS, check_prior
 from engine.cg_holdem.protocol import Setup
 from tests.cg_holdem.test_ranged_call_prior import TIGHT, WIDE
 
@@ -86,8 +87,8 @@ def test_the_read_changes_the_fold_guess():
 
 
 def test_malformed_players_are_refused():
-    assert _check_prior(PRIOR) is None
+    assert check_prior(PRIOR) is None
     for bad in ({"wide": {"river": table(1.0, 1.0)}}, {"wide": {"pre_first": [[1.0] * BINS]}}, ["wide"],
                 {"wide": {"pre_first": table(-1.0, 1.0)}}):
-        why = _check_prior(json.dumps({PLAYERS: bad}))
+        why = check_prior(json.dumps({PLAYERS: bad}))
         assert why and PLAYERS in why

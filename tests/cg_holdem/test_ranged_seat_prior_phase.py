@@ -8,16 +8,8 @@ import json
 import pytest
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import (
-    AGGRESSIVE,
-    BINS,
-    CALLERS,
-    PLAYERS,
-    PLAYERS_BY_LIVE,
-    SEEN_BY_LIVE,
-    RangedConfig,
-    _check_prior,
-)
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, check_prior
 from engine.cg_holdem.protocol import Setup, Turn
 
 A = 2  # the seat whose counts are set
@@ -121,7 +113,7 @@ def test_play_counts_each_seat_by_the_stacks_live():
 
 
 def test_the_new_keys_are_checked():
-    assert _check_prior(json.dumps(NEW)) is None
-    assert _check_prior(json.dumps({**NEW, SEEN_BY_LIVE: {"5": BY_LIVE["2"]}})) is not None  # no such phase
-    assert _check_prior(json.dumps({**NEW, SEEN_BY_LIVE: {"2": {"flip": {"vpip": [1, 1]}}}})) is not None
-    assert _check_prior(json.dumps({**NEW, PLAYERS_BY_LIVE: {"2": {"flip": {"river": table(1, 1)}}}})) is not None
+    assert check_prior(json.dumps(NEW)) is None
+    assert check_prior(json.dumps({**NEW, SEEN_BY_LIVE: {"5": BY_LIVE["2"]}})) is not None  # no such phase
+    assert check_prior(json.dumps({**NEW, SEEN_BY_LIVE: {"2": {"flip": {"vpip": [1, 1]}}}})) is not None
+    assert check_prior(json.dumps({**NEW, PLAYERS_BY_LIVE: {"2": {"flip": {"river": table(1, 1)}}}})) is not None

@@ -4,8 +4,9 @@ opponent, and otherwise decides by the ICM check as before. Off by default; deep
 two live stacks it changes nothing."""
 
 from bots.cg_holdem import BOTS
+from bots.cg_holdem.hands import COMBOS, combo_class
 from bots.cg_holdem.pushfold_chart import PUSH_DEPTH
-from bots.cg_holdem.ranged import CHART_TIGHTEN, COMBOS, RangedConfig, combo_class
+from bots.cg_holdem.ranged import CHART_TIGHTEN, RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 
 HANDS = COMBOS[::37]

@@ -3,7 +3,8 @@ call raises and then fold to postflop bets (the `pushfold` program calls 85% of 
 bet, so its fold to raises alone never widened the steal)."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import RangedConfig
 from engine.cg_holdem.protocol import Setup, Turn
 
 HANDS = COMBOS[::13]

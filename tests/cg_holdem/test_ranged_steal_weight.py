@@ -3,7 +3,8 @@ postflop bets) start from priors worth this many observations instead of prior_w
 widen the open (at aggressive/lag/style pushfold the bot folded most of its weak first-in hands in a game's first
 20 hands, while the priors still held the seats' give-ups near 0.7 each)."""
 
-from bots.cg_holdem.ranged import RangedConfig, Seen
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import Seen
 from tests.cg_holdem.test_ranged_steal_postflop import HANDS
 from tests.cg_holdem.test_ranged_steal_postflop import first_in as seen_often
 

@@ -4,7 +4,8 @@ reads show two opponents raising first in at least ``table_pfr`` of their hands,
 default; at a table with callers (low raise-first shares) it plays as before."""
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import COMBOS, WIDE_OPENER, RangedConfig
+from bots.cg_holdem.hands import COMBOS
+from bots.cg_holdem.ranged import WIDE_OPENER, RangedConfig
 from bots.cg_holdem.strategies import View
 from engine.cg_holdem.protocol import Setup, Turn
 

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import AGGRESSIVE, BINS, FOLD, _check_prior
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, FOLD, check_prior
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
@@ -58,7 +58,7 @@ def test_a_model_names_the_games_it_was_fitted_on(workspace):
     with HandLog() as store:
         stored = opponents.save(model, store=store, mlflow=False)
     prior = resolve(f"model:{stored.model_id}")
-    assert prior == resolve("log:aggressive") and _check_prior(prior) is None
+    assert prior == resolve("log:aggressive") and check_prior(prior) is None
     assert resolve(f"model:{stored.model_id}+model:{stored.model_id}") == prior  # the same games, once
     first = json.loads(prior)["pre_first"]  # aggressive raises the top first in and folds the bottom
 

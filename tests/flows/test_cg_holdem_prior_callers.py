@@ -5,7 +5,8 @@ counts them, and they reach `read_prior` under the player's name."""
 import json
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import CALLER_STATS, CALLERS, RangedConfig, _check_prior
+from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.reads import CALLER_STATS, CALLERS, check_prior
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
@@ -36,4 +37,4 @@ def test_watching_counts_the_answers_to_pushes_a_seated_bot_counted():
     for stat in CALLER_STATS:  # its preflop frequencies as the seated bot saw them (the last action aside)
         assert 0 <= theirs[stat][0] - me.seen[1].n[stat] <= 1 and theirs[stat][0] >= 10
     prior = text({**counts, CALLERS: callers})
-    assert _check_prior(prior) is None and json.loads(prior)[CALLERS]["pushfold"] == callers["pushfold"]
+    assert check_prior(prior) is None and json.loads(prior)[CALLERS]["pushfold"] == callers["pushfold"]

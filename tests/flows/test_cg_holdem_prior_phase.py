@@ -7,7 +7,7 @@ import json
 from functools import cache
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import BINS, CALLER_STATS, CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, _check_prior
+from bots.cg_holdem.reads import BINS, CALLER_STATS, CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, check_prior
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
@@ -56,10 +56,10 @@ def test_the_phases_split_each_players_counts():
             parts = [by_live[PLAYERS_BY_LIVE][ph][p].get(key) for ph in ("2", "3-4")]
             assert all(abs(t[k][b] - sum(x[k][b] for x in parts if x)) < 1e-9 for k in range(3) for b in range(BINS))
     prior = json.loads(text({**pooled, CALLERS: callers, PLAYERS: players, **by_live}))
-    assert _check_prior(json.dumps(prior)) is None and sorted(prior[SEEN_BY_LIVE]["2"]) == ["aggressive", "pushfold"]
+    assert check_prior(json.dumps(prior)) is None and sorted(prior[SEEN_BY_LIVE]["2"]) == ["aggressive", "pushfold"]
     for key in (SEEN_BY_LIVE, PLAYERS_BY_LIVE):  # a prior of before (no phases) is still valid
         del prior[key]
-    assert _check_prior(json.dumps(prior)) is None
+    assert check_prior(json.dumps(prior)) is None
 
 
 def test_without_by_live_nothing_changes():

@@ -5,7 +5,7 @@ ones, and they reach `read_prior` under "players" (a prior without them stays va
 import json
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import BINS, CALLERS, PLAYERS, _check_prior
+from bots.cg_holdem.reads import BINS, CALLERS, PLAYERS, check_prior
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
 from engine.cg_holdem.state import Game
@@ -33,6 +33,6 @@ def test_watching_keeps_each_players_own_tables():
         assert all(abs(table[k][b] - sum(p[key][k][b] for p in players.values() if key in p)) < 1e-9
                    for k in range(3) for b in range(BINS))
     prior = json.loads(text({**pooled, CALLERS: {}, PLAYERS: players}))
-    assert _check_prior(json.dumps(prior)) is None and sorted(prior[PLAYERS]) == ["aggressive", "pushfold"]
+    assert check_prior(json.dumps(prior)) is None and sorted(prior[PLAYERS]) == ["aggressive", "pushfold"]
     del prior[PLAYERS]  # a prior of before (no players) is still valid
-    assert _check_prior(json.dumps(prior)) is None
+    assert check_prior(json.dumps(prior)) is None
