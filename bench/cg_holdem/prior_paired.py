@@ -31,7 +31,7 @@ def candidate(module, entry: str):
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("candidates", nargs="+", help="base or NAME=PRIOR[@WEIGHT]; the first is the baseline")
-    ap.add_argument("--rev", required=True, help="the git revision of bots/cg_holdem/ranged.py to play")
+    ap.add_argument("--rev", required=True, help="the git revision of the ranged bot (ranged.py, RANGED_PARTS)")
     ap.add_argument("--against", required=True, help="opponents separated by '/': bots or style:NAME")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)

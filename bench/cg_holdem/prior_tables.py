@@ -50,7 +50,7 @@ def pooled(diffs: list[np.ndarray]) -> tuple[float, float, float]:
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("candidates", nargs="+", help="base or NAME=k=v[,k=v]; the first is the baseline")
-    ap.add_argument("--rev", required=True, help="the git revision of bots/cg_holdem/ranged.py to play")
+    ap.add_argument("--rev", required=True, help="the git revision of the ranged bot (ranged.py, RANGED_PARTS)")
     ap.add_argument("--against", required=True, action="append", help="a table: opponents separated by '/' "
                     "(bots or style:NAME); repeat for more tables")
     ap.add_argument("--games", type=int, default=200)

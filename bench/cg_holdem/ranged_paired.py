@@ -53,13 +53,37 @@ def style_maker(name: str):
     return lambda: common.Program(module.decide, getattr(module, "SEED", 1))
 
 
-def committed_module(rev: str) -> types.ModuleType:
-    """bots/cg_holdem/ranged.py as committed at ``rev`` (git)."""
-    source = subprocess.run(["git", "show", f"{rev}:bots/cg_holdem/ranged.py"], cwd=ROOT, check=True,
-                            capture_output=True, text=True).stdout
-    module = types.ModuleType(f"ranged_at_{rev}")
-    exec(compile(source, f"ranged.py@{rev}", "exec"), module.__dict__)
+# the modules split from ranged.py (hands, reads): a revision that has them plays its own, not the working tree's
+RANGED_PARTS = ("bots/cg_holdem/hands.py", "bots/cg_holdem/reads.py")
+
+
+def _module_at(rev: str, path: str, *, check: bool = True) -> types.ModuleType | None:
+    """``path`` as committed at ``rev`` (git), run as a module; None if ``rev`` has no such file and not ``check``."""
+    done = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=check, capture_output=True, text=True)
+    if done.returncode:
+        return None
+    module = types.ModuleType(f"{Path(path).stem}_at_{rev}")
+    exec(compile(done.stdout, f"{Path(path).name}@{rev}", "exec"), module.__dict__)
     return module
+
+
+def committed_module(rev: str) -> types.ModuleType:
+    """bots/cg_holdem/ranged.py as committed at ``rev`` (git), importing the modules split from it (RANGED_PARTS) as
+    committed there too: they stand in sys.modules only while it runs its imports."""
+    names = [path[:-3].replace("/", ".") for path in RANGED_PARTS]
+    saved = {name: sys.modules.get(name) for name in names}
+    try:
+        for name, path in zip(names, RANGED_PARTS, strict=True):
+            part = _module_at(rev, path, check=False)
+            if part is not None:
+                sys.modules[name] = part
+        return _module_at(rev, "bots/cg_holdem/ranged.py")
+    finally:
+        for name, module in saved.items():
+            if module is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = module
 
 
 def committed_maker(rev: str):
