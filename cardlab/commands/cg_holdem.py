@@ -119,7 +119,8 @@ def export(
     set_: list[str] = typer.Option([], "--set", help="bot config key=value (repeatable); ranged: "
                                    "read_prior=model:ID, log:NAME or FILE.json (flows/opponents/cg_holdem_prior.py)"),
     budget_ms: int = typer.Option(15, "--budget-ms", callback=checks.within(1, 45),
-                                  help="Monte Carlo time per turn (CodinGame allows 50 ms in all)"),
+                                  help="Monte Carlo time per turn of montecarlo and aggressive (ranged stops its "
+                                  "own at --set safety_ms=MS, default 30; CodinGame allows 50 ms in all)"),
 ):
     """Write a single-file Python submission (standard library only, as CodinGame runs it)."""
     from bots.cg_holdem.export import write_submission
