@@ -8,13 +8,14 @@ Monte Carlo equity is the pure-Python one, stopped by a per-turn time budget.
 """
 
 import ast
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from bots.base import BotSpec
 from bots.cg_holdem.ranged import RangedConfig
-from bots.cg_holdem.reads import prior_in_use
+from bots.cg_holdem.reads import CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, read_prior
 from engine.core.errors import BadValue
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -99,6 +100,22 @@ def _split_imports(source: str, path: str) -> tuple[list[str], str]:
 
 def _is_docstring(node: ast.stmt) -> bool:
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) and isinstance(node.value.value, str)
+
+
+def prior_in_use(config) -> str:
+    """``config.read_prior`` with only the parts ``config`` plays by, as RangedBot.start reads them (the export embeds
+    it, and the arena caps a submission's length): the players' own tables when every seat reads them instead of the
+    pooled ones (seat_prior), their phase split with seat_prior_phase, the callers for seat_prior or call_prior, the
+    pooled tables otherwise. It lives here, not in reads.py, which the export inlines: the program never calls it."""
+    prior = read_prior(config.read_prior)
+    if prior is None:
+        return config.read_prior
+    per_player = bool(config.seat_prior and prior.get(PLAYERS) and prior.get(CALLERS))
+    callers = per_player or bool(config.call_prior)
+    used = {CALLERS: callers, PLAYERS: per_player, SEEN_BY_LIVE: callers and bool(config.seat_prior_phase),
+            PLAYERS_BY_LIVE: per_player and bool(config.seat_prior_phase)}
+    kept = {k: v for k, v in prior.items() if used.get(k, not per_player)}
+    return json.dumps(kept, separators=(",", ":"))
 
 
 def submission_source(spec: BotSpec, config, *, turn_budget_s: float = 0.015) -> str:

@@ -130,22 +130,6 @@ def read_prior(text: str) -> dict | None:
     return json.loads(text) if text else None
 
 
-def prior_in_use(config) -> str:
-    """``config.read_prior`` with only the parts ``config`` plays by, as RangedBot.start reads them (the export
-    embeds it, and the arena caps a submission's length): the players' own tables when every seat reads them instead
-    of the pooled ones (seat_prior), their phase split with seat_prior_phase, the callers for seat_prior or
-    call_prior, the pooled tables otherwise."""
-    prior = read_prior(config.read_prior)
-    if prior is None:
-        return config.read_prior
-    per_player = bool(config.seat_prior and prior.get(PLAYERS) and prior.get(CALLERS))
-    callers = per_player or bool(config.call_prior)
-    used = {CALLERS: callers, PLAYERS: per_player, SEEN_BY_LIVE: callers and bool(config.seat_prior_phase),
-            PLAYERS_BY_LIVE: per_player and bool(config.seat_prior_phase)}
-    kept = {k: v for k, v in prior.items() if used.get(k, not per_player)}
-    return json.dumps(kept, separators=(",", ":"))
-
-
 def _counts(x, n: int, width: int) -> bool:
     return isinstance(x, list) and len(x) == n and all(
         isinstance(row, list) and len(row) == width and all(isinstance(v, int | float) and v >= 0 for v in row)

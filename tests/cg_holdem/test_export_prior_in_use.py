@@ -8,8 +8,8 @@ from dataclasses import replace
 import pytest
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.export import submission_source
-from bots.cg_holdem.reads import CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, prior_in_use
+from bots.cg_holdem.export import prior_in_use, submission_source
+from bots.cg_holdem.reads import CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
 from tests.cg_holdem.test_ranged_seat_prior_phase import NEW
