@@ -68,13 +68,6 @@ BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against 
 WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
 TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
-# push_read: a first-in all-in's depth, the pusher's stack in big blinds over the players left in the hand (an M);
-# its bands' edges, the first-in spots a band needs before it is read alone (else with its neighbours), the
-# all-ins of a seat's first-in raises it must have shown before any is read, and the prior's weight
-PUSH_BANDS = (1.5, 2.5, 4.0, 6.0, 9.0, 14.0)
-PUSH_BAND_MIN = 8
-PUSH_SEEN_MIN = 3
-PUSH_PRIOR = 2.0  # first-in spots the seat's all-band share is worth in a band's
 
 
 @dataclass(frozen=True)
@@ -158,30 +151,6 @@ class RangedConfig(Ranged):
     # at 0.25 moved nothing, -0.001 [-0.009, +0.007] over six: docs/benchmarks.md; 0 = off, as before)
     table_pfr: float = ranged(0.0, 0.0, 1.0)
     table_fold_equity: float = ranged(1.5, 0.0, 2.0)
-    # facing a lone first-in all-in from a seat at least this share of whose first-in raises were all-ins (more than
-    # PUSH_SEEN_MIN of them): its range is the top share of hands it was seen pushing first in at the push's depth
-    # band (PUSH_BANDS, its stack over the players left in the hand), not its raise-first share over all depths
-    # (issue 32: the push/fold players push wider as they shorten: style pushfold 10% of hands at M over 10, 48% at
-    # 2-5, read 0.11-0.16 over all depths; with push_icm=1 at 0.8, -0.003 [-0.017, +0.012] finish score a game over
-    # the five tables that miss 2.0, no better than push_icm alone: docs/benchmarks.md; 0 = off)
-    push_read: float = ranged(0.0, 0.0, 1.0)
-    # 1: a lone first-in all-in nobody has called is called or folded by ICM (chip EV heads-up) whatever its size, as
-    # an all-in, with my equity against the pusher alone (_push_equity; push_read on does that too). Issue 32: a push
-    # under icm_share of my chips was called as a raise, equity x call_realize x live_realize 0.68 against the odds +
-    # live_margin, and with seats still behind me the equity was against all of them; at four of the five tables that
-    # miss 2.0 (seed 8132), 36-109 folds a table in each of the 3- and 4-handed phases beat folding by ICM against the
-    # pushers' real ranges heads-up, most of the finish score such folds gave up. On fresh deals +0.004 [-0.010,
-    # +0.018] finish score a game over those five, +0.013 [-0.003, +0.029] over three that meet it: docs/benchmarks.md
-    # "The five tables that still miss"; 0 = off
-    push_icm: float = ranged(0.0, 0.0, 1.0)
-    # the share of hands a seat calls my first-in push with (_chart_call, so _shove's and the re-steal's callers) is
-    # read from how often it was seen calling a lone first-in all-in (anyone's) at that effective depth band
-    # (CALL_BANDS), the chart's share (widened by its folds) worth this many such spots (issue 32: at 3 live stacks
-    # style pushfold called 6-14% of the pushes it faced at every depth, read 0.15-0.27; aggressive 43-80% under 8
-    # bb, read 0.16-0.26; 0 = off, the chart's share as before). A seat faces 0-2 lone pushes a game in a band, so
-    # the prior decides nearly every push: 3 (chosen on seed 9032) gave +0.001 [-0.004, +0.006] finish score a game
-    # over the five tables that miss 2.0 on fresh deals (docs/benchmarks.md "the bot's short pushes")
-    push_calls: float = ranged(0.0, 0.0, 1000.0)
     # the share of hands a seat calls my first-in push with (_chart_call) from the logged field's players (read_prior's
     # "callers", flows/opponents/cg_holdem_prior.py): each player's calls of lone first-in all-ins in the depth band,
     # weighted by how likely this seat's vpip, pfr and fold to raises so far are under that player's logged rates
@@ -253,10 +222,10 @@ class RangedBot(Player):
         self.reads: dict[int, Reads] = {}
         self.pending: list[tuple] = []  # (hand, seat, situation, kind, board): counted once the cards are shown
         self.tables: dict[tuple, list[float]] = {}
-        self.pushes: dict[int, list[list[int]]] = {}  # push_read: seat -> per band [first-in spots, all-ins]
-        self.firsts: dict[int, list[int]] = {}  # push_read: seat -> [first-in raises, of them all-ins]
-        self.depths: dict[int, tuple[int, ...]] = {}  # push_read: hand -> chips per seat at my first turn in it
-        self.calls: dict[int, list[list[int]]] = {}  # push_calls: seat -> per band [lone pushes faced, called]
+        # answers to lone first-in all-ins are counted only where read (call_prior) or logged (the prior's watcher)
+        self.count_calls = False
+        self.depths: dict[int, tuple[int, ...]] = {}  # count_calls: hand -> chips per seat at my first turn in it
+        self.calls: dict[int, list[list[int]]] = {}  # count_calls: seat -> per band [lone pushes faced, called]
         self.callers: dict | None = None  # call_prior: read_prior's logged players (CALLERS)
         self.field: list[dict] = []  # call_prior, seat_prior: read_prior's CALLERS entries, in its order
         # seat_prior_phase: per phase (PHASES), each field player's {stat: [n, k]} there (its pooled counts where it
@@ -290,9 +259,10 @@ class RangedBot(Player):
         else:
             self.reads = {s: Reads(prior, c.read_prior_weight) for s in range(setup.players)}
         self.callers = prior.get(CALLERS) if c.call_prior else None
+        self.count_calls = bool(self.callers)
         self.pending = []
         self.tables = {}
-        self.pushes, self.firsts, self.depths, self.calls, self.lives = {}, {}, {}, {}, {}
+        self.depths, self.calls, self.lives = {}, {}, {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -304,14 +274,13 @@ class RangedBot(Player):
         self.faced: dict[int, int] = {}  # seat -> this street's bets when it last acted
         self.raisers: set[int] = set()  # seats that bet or raised on this street
         self.aggressor = -1  # the last preflop raiser
-        self.gone: set[int] = set()  # seats folded in this hand
-        self.pusher, self.push_band = -1, 0  # the seat that went all in first in this hand; its band (push_read)
-        self.lone = False  # push_calls: that all-in is the only raise and nobody has called it yet
+        self.pusher = -1  # the seat that went all in first in this hand
+        self.lone = False  # count_calls: that all-in is the only raise and nobody has called it yet
 
     # -- reading the history -----------------------------------------------------------
     def act(self, turn) -> str:
         self.deadline = time.perf_counter() + self.config.safety_ms / 1000 if self.timed else 0.0
-        if (self.config.push_read or self._counts_calls()) and turn.hand not in self.depths:
+        if self.count_calls and turn.hand not in self.depths:
             # preflop, everyone's chips are still theirs
             self.depths = {h: d for h, d in self.depths.items() if h >= turn.hand - 1}
             self.depths[turn.hand] = tuple(a + b for a, b in zip(turn.stacks, turn.chips, strict=True))
@@ -354,14 +323,9 @@ class RangedBot(Player):
         facing = self.bets > self.faced.get(seat, 0)  # a bet or raise came since its last action
         if self.lone and street == 0 and seat != self.pusher:
             self._count_call(hand, seat, action)
-        if street == 0 and not self.bets and seat not in self.acted:
-            if action == "ALL-IN":
-                self.pusher = seat
-                self.lone = self._counts_calls()
-            if self.config.push_read:
-                self._count_push(hand, seat, action, aggressive)
-        if action in ("FOLD", "TIMEOUT"):
-            self.gone.add(seat)
+        if street == 0 and not self.bets and seat not in self.acted and action == "ALL-IN":
+            self.pusher = seat
+            self.lone = self.count_calls
         if seat != self.setup.me:
             self._count(self.seen[seat], seat, action, aggressive, street, facing)
             if self.count_phases:
@@ -392,31 +356,8 @@ class RangedBot(Player):
         else:
             seen.count(f"barrel{street}" if seat == self.aggressor else "lead", aggressive)
 
-    def _count_push(self, hand, seat, action, aggressive) -> None:
-        """push_read: ``seat``'s first-in action (no raise before it) counted in its depth band, and its first-in
-        raises by whether they were all-ins. Depths from my first turn in the hand (or the one before)."""
-        chips = self.depths.get(hand) or self.depths.get(hand - 1)
-        allin = action == "ALL-IN"
-        if aggressive:
-            firsts = self.firsts.setdefault(seat, [0, 0])
-            firsts[0] += 1
-            firsts[1] += allin
-        if chips is None or chips[seat] <= 0:
-            return
-        left = sum(1 for s, x in enumerate(chips) if x > 0 and s != seat and s not in self.gone)
-        band = bisect(PUSH_BANDS, chips[seat] / big_blind(hand) / max(1, left))
-        counts = self.pushes.setdefault(seat, [[0, 0] for _ in range(len(PUSH_BANDS) + 1)])[band]
-        counts[0] += 1
-        counts[1] += allin
-        if allin:
-            self.push_band = band
-
-    def _counts_calls(self) -> bool:
-        """Answers to lone pushes are counted (push_calls, or call_prior with the field's callers)."""
-        return bool(self.config.push_calls or self.callers)
-
     def _count_call(self, hand, seat, action) -> None:
-        """push_calls: ``seat``'s answer to the lone first-in all-in of this hand, counted in the band of the
+        """count_calls: ``seat``'s answer to the lone first-in all-in of this hand, counted in the band of the
         effective depth between it and the pusher (chips at my first turn in the hand or the one before)."""
         called = action not in ("FOLD", "TIMEOUT")
         self.lone = not called  # a called push is not faced alone by the seats after
@@ -427,32 +368,6 @@ class RangedBot(Player):
         counts = self.calls.setdefault(seat, [[0, 0] for _ in range(len(CALL_BANDS) + 1)])[band]
         counts[0] += 1
         counts[1] += called
-
-    def _push_range(self, view: View, seat: int) -> list[float] | None:
-        """push_read's range for ``seat``'s first-in all-in now: the top share of hands it pushed first in at this
-        depth band (its neighbours' counts added while the band has fewer than PUSH_BAND_MIN spots); None when the
-        seat is not read as a pusher."""
-        firsts = self.firsts.get(seat)
-        if (seat != self.pusher or not firsts or firsts[1] <= PUSH_SEEN_MIN
-                or firsts[1] < self.config.push_read * firsts[0]):
-            return None
-        band = self.push_band
-        bands = [list(x) for x in self.pushes[seat]]
-        bands[band][0] -= 1  # the push I face: read from what came before it
-        bands[band][1] -= 1
-        spots, pushed = bands[band]
-        for width in range(1, len(bands)):
-            if spots >= PUSH_BAND_MIN:
-                break
-            near = [bands[b] for b in (band - width, band + width) if 0 <= b < len(bands)]
-            spots += sum(x[0] for x in near)
-            pushed += sum(x[1] for x in near)
-        if spots < PUSH_BAND_MIN:
-            return None
-        # a game holds few first-in spots a band: shrink toward the seat's all-in share over all its bands
-        overall = sum(x[1] for x in bands) / max(1, sum(x[0] for x in bands))
-        share = min(1.0, (pushed + PUSH_PRIOR * overall) / (spots + PUSH_PRIOR))
-        return [above(CLASS_PCT[c], 1 - share, 0.02) + 1e-4 for c in COMBO_CLASS]
 
     def _phase(self, hand: int) -> int:
         """seat_prior_phase: PHASES' index of ``hand``, 0 with two stacks live at its start, 1 with three or four
@@ -613,12 +528,12 @@ class RangedBot(Player):
         chart = sum(CLASS_COMBOS[c] for c in range(169) if CALL_DEPTH[c] >= depth) / len(COMBOS)
         folds = self.seen[seat].freq("fold_pre", self.config.prior_weight)
         share = min(1.0, chart * (1 - folds) / (1 - Seen.PRIORS["fold_pre"]))
-        band, w = bisect(CALL_BANDS, depth), self.config.push_calls
-        if self.callers:  # the logged field's calls at this depth replace the chart's share as the prior
-            share, w = self._field_call(seat, band, share), self.config.call_prior
-        if w and seat in self.calls:  # what it did against pushes at this depth, the prior worth w spots
-            faced, called = self.calls[seat][band]
-            share = (called + w * share) / (faced + w)
+        if self.callers:  # call_prior: the logged field's calls at this depth replace the chart's share as the prior
+            band, w = bisect(CALL_BANDS, depth), self.config.call_prior
+            share = self._field_call(seat, band, share)
+            if seat in self.calls:  # what it did against pushes at this depth, the prior worth w spots
+                faced, called = self.calls[seat][band]
+                share = (called + w * share) / (faced + w)
         return share
 
     def _field_call(self, seat: int, band: int, chart: float) -> float:
@@ -725,12 +640,11 @@ class RangedBot(Player):
         multi = len(self.live(view)) > 2
         if self._resteals(view):  # off at 0: its first check
             return "ALL-IN"
-        if (view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine)
-                or (c.push_icm and self._lone_push(view))):
-            return "CALL" if self._call_allin_with(view, self._push_equity(view)) else "FOLD"
+        if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
+            return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
         if heads_up and not multi and eff <= c.reshove_below_bb:
             return "ALL-IN" if CALL_DEPTH[view.hand_class] >= eff and view.can("ALL-IN") else view.passive()
-        eq = self._push_equity(view)
+        eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
         if multi and not heads_up and self._reraises_wide(view, pct):
@@ -762,22 +676,6 @@ class RangedBot(Player):
         if c.steal_postflop and live3:
             fold += c.steal_postflop * (1 - fold) * self.seen[seat].freq("fold_bet", w)
         return fold
-
-    def _lone_push(self, view: View) -> bool:
-        """I face a first-in all-in, the only raise, that nobody has called yet."""
-        p, chips = self.pusher, view.turn.chips
-        return (self.bets == 1 and p == self.aggressor and p in view.opponents and view.turn.stacks[p] == 0
-                and all(chips[s] < chips[p] for s in view.opponents if s != p))
-
-    def _push_equity(self, view: View) -> float:
-        """range_equity; facing a lone first-in all-in (_lone_push) with push_icm or push_read on, against the pusher
-        alone (the seats behind taken to fold, as _push_value takes my pushes' callers: the equity against every
-        seat left is a multiway pot's, which _allin_ev would weigh as a heads-up one), its range read by push_read."""
-        c = self.config
-        if (c.push_icm or c.push_read) and self._lone_push(view):
-            weights = self._push_range(view, self.pusher) if c.push_read else None
-            return self.range_equity(view, [self.pusher], None if weights is None else {self.pusher: weights})
-        return self.range_equity(view)
 
     def _wide_open(self, view: View) -> float:
         """One raise so far, by a seat (not me) seen raising first in at least WIDE_OPENER of its hands, and a

@@ -33,7 +33,7 @@ class Seen:
 BINS = 10  # strength percentile bins of the learned action tables
 FOLD, PASSIVE, AGGRESSIVE = 0, 1, 2  # what an action did, as the tables count it
 SITUATIONS = ("pre_first", "pre_facing", "lead", "barrel", "facing")  # Reads' keys (RangedBot._situation)
-# push_calls: a seat's answers to a lone first-in all-in are counted by the effective depth (bb) between it and the
+# call_prior: a seat's answers to a lone first-in all-in are counted by the effective depth (bb) between it and the
 # pusher, in these bands
 CALL_BANDS = (5.0, 8.0, 12.0, 20.0)
 # call_prior: the Seen frequencies that tell the logged field's players apart at the table (read_prior's "callers")

@@ -68,8 +68,9 @@ def watch(game: Game, seats: set[int], into: dict[str, list[list[float]]], *, st
     ``by_live`` (and ``names``, ``starts``), also the CALLER_STATS counts and the player's own tables split by the
     stacks live at each hand's start (seat_prior_phase): by_live[SEEN_BY_LIVE] and by_live[PLAYERS_BY_LIVE], each
     {phase: {player: ...}}, a player entered in a phase only where its seats acted in it."""
-    bot = RangedBot(RangedConfig(push_calls=1.0 if callers is not None else 0.0))
+    bot = RangedBot(RangedConfig())
     bot.start(setup_for(game, 0)._replace(me=-1))
+    bot.count_calls = callers is not None  # the answers to lone pushes, as a bot with call_prior counts them
     bot.depths = dict(starts or {})  # the seated bot reads them at its first turn of a hand: the same stacks
     if by_live is not None:  # the seated bot counts the stacks live at its first turn of a hand: the same
         bot.lives = {h: sum(1 for x in chips if x > 0) for h, chips in (starts or {}).items()}

@@ -6,10 +6,43 @@ under each, worth ``call_prior`` spots against its answers in the game. Off (0) 
 import json
 import math
 
+from bots.cg_holdem import BOTS
+from bots.cg_holdem.hands import COMBOS
 from bots.cg_holdem.ranged import RangedConfig
 from bots.cg_holdem.reads import CALL_BANDS, CALLERS, Reads, check_prior
 from bots.cg_holdem.strategies import View
-from tests.cg_holdem.test_ranged_push_calls import A, B, played, pushed
+from engine.cg_holdem.protocol import Setup, Turn
+
+HANDS = COMBOS[::37]
+ME, A, B = 1, 2, 3  # seat 0 is out
+
+
+def played(answer: str, *, spots: int = 8, depth: int = 70, mine: int = 70, **config):
+    """The bot (seat 1, 300 chips, blinds 5/10) after ``spots`` hands in which it folded first, then seats 2 and 3
+    took turns to go all in first in with ``depth`` chips and the other answered ``answer``; then hand ``spots`` + 1
+    (at most 9: the blind doubles at hand 10), where it is first in with ``mine`` chips, seats 2 and 3 behind."""
+    b = BOTS["ranged"].make(RangedConfig(**config))
+    b.start(Setup(5, 10, 10, 2, 1200, 1, 4, ME))
+    b.new_game(7)
+    history: tuple = ()
+    for hand in range(1, spots + 1):
+        b.act(Turn(1, hand, (0, 300, depth - 5, 1590), (0, 0, 5, 10), (), COMBOS[hand], history, (),
+                   ("CALL", "FOLD")))
+        pusher, caller = (A, B) if hand % 2 else (B, A)
+        history = ((2, hand, ME, "FOLD", ()), (2, hand, pusher, "ALL-IN", ()), (2, hand, caller, answer, ()))
+    last = Turn(2, spots + 1, (0, mine, 1595, 1590), (0, 0, 5, 10), (), COMBOS[0], history, (),
+                ("CALL", "ALL-IN", "BET_20", "FOLD"))
+    return b, last
+
+
+def pushed(answer: str, **kw) -> list:
+    """The hands of HANDS the bot pushes first in."""
+    out = []
+    for hole in HANDS:
+        b, last = played(answer, **kw)
+        if b.act(last._replace(cards=hole)) == "ALL-IN":
+            out.append(hole)
+    return out
 
 
 def caller(vpip, pfr, fold_pre, faced, called) -> dict:

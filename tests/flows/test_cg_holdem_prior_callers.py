@@ -1,11 +1,11 @@
 """The field's callers in the read prior (issue 32, call_prior): watching a logged game counts each seat's answers
-to lone first-in all-ins by depth band and its vpip / pfr / fold-to-raise counts as a seated bot with push_calls
-counts them, and they reach `read_prior` under the player's name."""
+to lone first-in all-ins by depth band and its vpip / pfr / fold-to-raise counts as a seated bot counting them
+(count_calls, as with call_prior) counts them, and they reach `read_prior` under the player's name."""
 
 import json
 
 from bots.cg_holdem import BOTS
-from bots.cg_holdem.ranged import RangedConfig
+from bots.cg_holdem.ranged import RangedBot, RangedConfig
 from bots.cg_holdem.reads import CALLER_STATS, CALLERS, check_prior
 from engine.cg_holdem.judge import BotSeat, play_game
 from engine.cg_holdem.rules import GameConfig
@@ -13,10 +13,18 @@ from engine.cg_holdem.state import Game
 from flows.opponents.cg_holdem_prior import text, watch
 
 
+class Counting(RangedBot):
+    """A seated bot that counts the answers to lone pushes without reading them (its play is the config's)."""
+
+    def start(self, setup) -> None:
+        super().start(setup)
+        self.count_calls = True
+
+
 def test_watching_counts_the_answers_to_pushes_a_seated_bot_counted():
     # steal_postflop off: the play this game was chosen on (it holds enough lone pushes to count; the counting,
     # not the play, is what is tested)
-    me = BOTS["ranged"].make(RangedConfig(push_calls=1.0, samples=40, steal_postflop=0.0))
+    me = Counting(RangedConfig(samples=40, steal_postflop=0.0))
     names = {0: "ranged", 1: "pushfold", 2: "aggressive"}
     result = play_game([BotSeat(me), BotSeat(BOTS["pushfold"].make()), BotSeat(BOTS["aggressive"].make())], seed=5)
     game, starts = Game(GameConfig(players=3), 5), {}
