@@ -65,8 +65,6 @@ from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
 
 BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against checking
-WIDE_OPENER = 0.45  # a raise-first share this high is a stealer's (read: style lag 0.54-0.66, the others 0.2-0.4)
-TIGHT_BEHIND = 0.5  # wide_3bet: the other seats in the hand fold to raises at least this often
 CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
 
 
@@ -105,27 +103,6 @@ class RangedConfig(Ranged):
     icm_reraised: float = ranged(1.0, 0.0, 1.0)  # 1: 3-4 live stacks, a call of a re-raise of my raise is weighed
     # by ICM as if all in (those pots go all in: the bot's deep busts were re-raise, four-bet, call, flop all-in)
     icm_share: float = ranged(0.6, 0.05, 1.0)  # 3-4 live stacks: a call of this share of my chips is weighed by ICM
-    # 3-4 live stacks, facing a lone first raise from a seat whose observed raise-first share (pfr) is at least this:
-    # the call and re-raise bluff are weighed as heads-up, not by the live_* settings (a stealer's opens are wide;
-    # issue 32: the bot folded 70-80% of its blinds to style lag's opens; 0 = off, as before)
-    steal_pfr: float = ranged(0.0, 0.0, 1.0)
-    steal_bluff: float = ranged(1.0, 0.0, 2.0)  # x the re-raise bluff's fold guess in that spot (0 = call or fold)
-    # 3-4 live stacks, heads-up on the flop facing the first bet of the preflop raiser whose open I called, the raiser
-    # seen raising first in at least this share of its hands: raise it to 3x (all in when that is most of my stack),
-    # a bluff or semi-bluff below raise_equity (issue 32: style lag raises first in 63% of its hands, bets every flop
-    # after its open and folds everything below a pair to a raise; the fold guess of its narrowed range, 0.1-0.4,
-    # reads it too low for _bluff_pays; 0 = off, as before)
-    cbet_raise: float = ranged(0.0, 0.0, 1.0)
-    # 3-4 live stacks, facing the first raise with others still in the hand, from a seat seen raising first in at least
-    # WIDE_OPENER of its hands while every other seat in the hand folds to raises at least TIGHT_BEHIND of the time:
-    # re-raise to 3x (all in when short) with the top this x its raise-first share of hands (issue 32: the small blind
-    # and button folded 82-96% of style lag's opens with players behind, which steal_pfr does not reach; 0 = off)
-    wide_3bet: float = ranged(0.0, 0.0, 2.0)
-    # 3-4 live stacks, facing a lone first raise (nobody else has acted: only the blinds or nobody behind) from a
-    # seat seen raising first in at least WIDE_OPENER of its hands: re-raise to 3x (all in when short) with the top
-    # this x its raise-first share of hands and fold the rest, never flat call (issue 32: steal_pfr's flat calls of
-    # style lag's opens lost to its barrels while its re-raises won; 0 = off)
-    lone_3bet: float = ranged(0.0, 0.0, 2.0)
     # 3-4 live stacks, facing one raise nobody has called yet (seats behind may remain), effective stack against the
     # opener at or under this many big blinds: go all in when its ICM value beats folding; the opener calls with the
     # top of its range by its read fold to re-raises (Seen "fold_3bet"), the seats behind as a first-in push's callers
@@ -144,13 +121,6 @@ class RangedConfig(Ranged):
     # finish score's own payout, chosen among 0.5/0.75/1 on seed 7232, then +0.025 [+0.015, +0.036] finish score a
     # game on 1,000 fresh games at four tables (docs/benchmarks.md "Tables with push/fold players")
     bust_place: float = ranged(1.0, 0.0, 1.0)
-    # a table of the kind where the bot missed its four-seat target (issue 32: style lag with two of aggressive,
-    # pushfold, style pushfold, style rules; the tables with a caller, station, montecarlo or style mcpot, met it):
-    # two opponents seen raising first in at least this share of their hands, one of them at least WIDE_OPENER.
-    # There fold_equity becomes table_fold_equity (1.5 led a sweep at two such tables; on fresh deals the switch
-    # at 0.25 moved nothing, -0.001 [-0.009, +0.007] over six: docs/benchmarks.md; 0 = off, as before)
-    table_pfr: float = ranged(0.0, 0.0, 1.0)
-    table_fold_equity: float = ranged(1.5, 0.0, 2.0)
     # the share of hands a seat calls my first-in push with (_chart_call) from the logged field's players (read_prior's
     # "callers", flows/opponents/cg_holdem_prior.py): each player's calls of lone first-in all-ins in the depth band,
     # weighted by how likely this seat's vpip, pfr and fold to raises so far are under that player's logged rates
@@ -647,23 +617,16 @@ class RangedBot(Player):
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
-        if multi and not heads_up and self._reraises_wide(view, pct):
-            return self._raise_to(view, 3 * max(view.turn.chips))
-        pfr = self._wide_open(view) if multi and c.lone_3bet else 0.0
-        if pfr and all(s not in self.acted for s in view.opponents if s != self.aggressor):
-            return self._raise_to(view, 3 * max(view.turn.chips)) if pct >= 1 - c.lone_3bet * pfr else view.passive()
         if multi and c.icm_reraised and view.me in self.raisers:
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
-        steal = multi and heads_up and self.bets == 1 and self._stealer(view.opponents[0])
-        live = multi and not steal  # a stealer's open is played as heads-up
         reraise = 3 * max(view.turn.chips) - view.mine
-        realize = (c.call_realize * (c.live_realize if live else 1.0)) if heads_up else 1.0
-        respect = c.live_bluff if live else c.steal_bluff if steal else 1.0
+        realize = (c.call_realize * (c.live_realize if multi else 1.0)) if heads_up else 1.0
+        respect = c.live_bluff if multi else 1.0
         if (heads_up and self.bets == 1 and view.min_bet
                 and self._bluff_pays(view, eq, reraise, respect, "fold_3bet", realize)):
             return self._raise_to(view, 3 * max(view.turn.chips))
-        implied = (c.live_implied if live else 0.04) if heads_up else 0.0  # heads-up: some implied odds
-        if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if live else 0.0) - implied:
+        implied = (c.live_implied if multi else 0.04) if heads_up else 0.0  # heads-up: some implied odds
+        if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0) - implied:
             return "CALL"
         return view.passive()
 
@@ -676,29 +639,6 @@ class RangedBot(Player):
         if c.steal_postflop and live3:
             fold += c.steal_postflop * (1 - fold) * self.seen[seat].freq("fold_bet", w)
         return fold
-
-    def _wide_open(self, view: View) -> float:
-        """One raise so far, by a seat (not me) seen raising first in at least WIDE_OPENER of its hands, and a
-        re-raise possible: that seat's raise-first share, else 0."""
-        opener = self.aggressor
-        if self.bets != 1 or opener == view.me or not view.min_bet:
-            return 0.0
-        pfr = self.seen[opener].freq("pfr", self.config.prior_weight)
-        return pfr if pfr >= WIDE_OPENER else 0.0
-
-    def _reraises_wide(self, view: View, pct: float) -> bool:
-        """``wide_3bet``'s spot: a wide opener's raise (_wide_open), the others in the hand tight, and my hand in
-        the top ``wide_3bet`` x its raise-first share."""
-        c, w = self.config, self.config.prior_weight
-        pfr = self._wide_open(view) if c.wide_3bet else 0.0
-        return bool(pfr and pct >= 1 - c.wide_3bet * pfr
-                    and all(self.seen[s].freq("fold_pre", w) >= TIGHT_BEHIND
-                            for s in view.opponents if s != self.aggressor))
-
-    def _stealer(self, seat: int) -> bool:
-        """``seat`` raises first in at least ``steal_pfr`` of its hands as observed (off at 0)."""
-        c = self.config
-        return bool(c.steal_pfr) and self.seen[seat].freq("pfr", c.prior_weight) >= c.steal_pfr
 
     def _raise_to(self, view: View, total: float) -> str:
         """Raise my chips in this hand to ``total``; an all-in when that commits most of the stack."""
@@ -735,22 +675,11 @@ class RangedBot(Player):
             return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)
-        if view.min_bet and multi and self._raises_cbet(view):
-            add = 3 * view.call
-            return "ALL-IN" if add >= 0.6 * view.stack and view.can("ALL-IN") else view.bet(add)
         if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
             return view.pot_bet(1.0)
         if eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
             return "CALL"
         return "FOLD"
-
-    def _raises_cbet(self, view: View) -> bool:
-        """``cbet_raise``'s spot: the flop, one opponent left, the preflop raiser (not me) seen raising first
-        in at least ``cbet_raise`` of its hands, its first bet."""
-        c = self.config
-        seat = self.aggressor
-        return bool(c.cbet_raise and len(view.turn.board) == 3 and view.opponents == [seat] and seat != view.me
-                    and self.bets == 1 and self.seen[seat].freq("pfr", c.prior_weight) >= c.cbet_raise)
 
     def _bluff_size(self, view: View) -> float:
         """The pot when every opponent's shown hands say it folds to bets at least ``pot_bluff_folds``
@@ -771,25 +700,15 @@ class RangedBot(Player):
         all of them fold with the product of their frequencies (x ``respect`` after they bet), else
         I am called by their stronger part, where my equity is taken as 0.7 of what it is now."""
         c = self.config
-        fold_equity = c.table_fold_equity if self._raisers_table(view) else c.fold_equity
-        if not fold_equity or add >= 0.6 * view.stack:
+        if not c.fold_equity or add >= 0.6 * view.stack:
             return False
         folds = 1.0
         for s in view.opponents:
-            folds *= min(0.95, fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
+            folds *= min(0.95, c.fold_equity * respect * self._fold_chance(s, view.turn.board, folds_to))
         pot, call = view.pot, view.call
         called = 0.7 * eq * (pot + 2 * add - call) - add
         passive = 0.9 * eq * pot if call == 0 else max(0.0, realize * eq * (pot + call) - call)
         return folds * pot + (1 - folds) * called > passive
-
-    def _raisers_table(self, view: View) -> bool:
-        """``table_pfr``'s table (off at 0): two opponents of the game, live or out, seen raising first in at least
-        ``table_pfr`` of their hands and one of them at least WIDE_OPENER (reads, never names)."""
-        c = self.config
-        if not c.table_pfr:
-            return False
-        pfr = sorted((self.seen[s].freq("pfr", c.prior_weight) for s in self.seen if s != view.me), reverse=True)
-        return len(pfr) >= 2 and pfr[0] >= WIDE_OPENER and pfr[1] >= c.table_pfr
 
     def _fold_chance(self, seat: int, board, folds_to: str) -> float:
         """How likely ``seat`` folds to a bet now: its observed fold frequency preflop; postflop, the
