@@ -65,7 +65,6 @@ from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
 
 BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against checking
-CHART_TIGHTEN = 1.2  # chart_push: the chart's push depth divided by this per opponent past the first
 
 
 @dataclass(frozen=True)
@@ -74,9 +73,6 @@ class RangedConfig(Ranged):
     safety_ms: float = ranged(30.0, 1.0, 1000.0)  # exported program only: Monte Carlo stops past this
     push_below_bb: float = ranged(10.0, 0.0, MAX_BB)  # heads-up first in at or under this: the chart pushes or folds
     shove_below_bb: float = ranged(12.0, 0.0, MAX_BB)  # 3-4 seats first in at or under this: push or fold by ICM EV
-    # two live stacks, facing a raise (not all in) at or under this depth: re-shove the chart's calling hands, fold
-    # the rest, no flat call (issue 32's final heads-ups; 0 = off, as before)
-    reshove_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     open_hu: float = ranged(0.75, 0.0, 1.0)  # heads-up: share of hands opened first in
     open_multi: float = ranged(0.45, 0.0, 1.0)  # one player behind: share opened (x0.7 per extra player)
     open_size_bb: float = ranged(2.5, 1.0, MAX_BB)  # open raise to this many big blinds
@@ -89,7 +85,6 @@ class RangedConfig(Ranged):
     fold_equity: float = ranged(1.0, 0.0, 2.0)  # x observed folds to bets when bluffing pays; 0 = never bluff
     steal_fold: float = ranged(0.45, 0.0, 1.0)  # first-in opens widen to any two cards as folds behind pass this +0.2
     bluff_size: float = ranged(0.5, 0.05, MAX_BB)  # postflop bluff when checked to, share of the pot (1.0 lost to lag)
-    pot_bluff_folds: float = ranged(0.0, 0.0, 1.0)  # bluff the pot instead when shown folds to bets reach this; 0 = off
     read_weight: float = ranged(3.0, 0.0, 1e9)  # shown hands per strength bin the frequency model is worth; 1e9 = off
     call_realize: float = ranged(0.85, 0.0, 1.0)  # heads-up preflop: the share of equity a call of a raise keeps
     folds_in_range: float = ranged(1.0, 0.0, 1.0)  # preflop fold guess: 1 = the bottom of its range, 0 = of all hands
@@ -110,11 +105,6 @@ class RangedConfig(Ranged):
     # on seed 32 at the second four-seat table, then +0.022 [+0.009, +0.035] finish score a game on 1,200 fresh games
     # there, the first table unchanged (docs/benchmarks.md)
     resteal_below_bb: float = ranged(12.0, 0.0, MAX_BB)
-    # 3-4 live stacks, first in (not the big blind's option) at or under this effective depth: all in when the
-    # heads-up chart pushes at the depth x CHART_TIGHTEN per extra opponent, else the ICM check as before (issue 32:
-    # the one-hand ICM check folded 72% of first-in hands under 3 bb three-handed, and 22 of the bot's 39
-    # three-handed busts behind `aggressive` began under 2 bb; 0 = off, as before)
-    chart_push_below_bb: float = ranged(0.0, 0.0, MAX_BB)
     # 2-3 live stacks at a table that began with more: my bust in an all-in is valued at this share of the payout of
     # the place it takes (issue 32: ICM gave it 0, as if last, so covered calls and pushes folded hands whose
     # equity beat the pot odds: heads-up against a push it is worth 2/3, not 0; 0 = as before 2026-11-28). 1, the
@@ -154,11 +144,6 @@ class RangedConfig(Ranged):
     # (docs/benchmarks.md "The second miss table: opens into a caller who gives up"). The default since the field
     # rule held at seed 10932 (docs/benchmarks.md "steal_postflop for the field")
     steal_postflop: float = ranged(1.0, 0.0, 1.0)
-    # the first-in steal's reads (_gives_up: fold to raises, fold to postflop bets) start from Seen's priors worth this
-    # many observations, not prior_weight. Issue 32: at aggressive/lag/style pushfold (seed 11032), of the bot's 643
-    # four-handed first-in folds of bottom-60% hands (over 12 bb), 580 came in a game's first 20 hands, while the
-    # priors (0.45 each, worth 6) held three seats' give-ups' product near 0.34; once read, it opened them (0 = off)
-    steal_weight: float = ranged(0.0, 0.0, 1000.0)
     # heads-up postflop, checked to: check or bet one of BET_SIZES, whichever has the most chips in expectation
     # (_bet_by_ev): the opponent folds its range's weight below the fold cut (_fold_chance's read, the cut moved
     # with the size's pot odds), and a call is met with my equity against the part of its range that continues, from
@@ -592,9 +577,6 @@ class RangedBot(Player):
                 if PUSH_DEPTH[view.hand_class] >= eff and view.can("ALL-IN"):
                     return "ALL-IN"
                 return view.passive()
-            if (not heads_up and eff <= c.chart_push_below_bb and view.call and view.can("ALL-IN")
-                    and PUSH_DEPTH[view.hand_class] >= eff * CHART_TIGHTEN ** (len(view.opponents) - 1)):
-                return "ALL-IN"
             if not heads_up and eff <= c.shove_below_bb:
                 return "ALL-IN" if view.can("ALL-IN") and self._shove(view) else view.passive()
             share = c.open_hu if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
@@ -612,8 +594,6 @@ class RangedBot(Player):
             return "ALL-IN"
         if view.call >= view.stack or view.call >= (c.icm_share if multi else 0.6) * (view.stack + view.mine):
             return "CALL" if self._call_allin_with(view, self.range_equity(view)) else "FOLD"
-        if heads_up and not multi and eff <= c.reshove_below_bb:
-            return "ALL-IN" if CALL_DEPTH[view.hand_class] >= eff and view.can("ALL-IN") else view.passive()
         eq = self.range_equity(view)
         if eq >= c.reraise_equity + 0.05 * (len(view.opponents) - 1) and view.min_bet:
             return self._raise_to(view, 3 * max(view.turn.chips))
@@ -634,10 +614,9 @@ class RangedBot(Player):
         """The chance ``seat`` gives my first-in open the pot: it folds to the raise, or (steal_postflop, 3-4 live
         stacks) it calls and then folds to a postflop bet as often as it was seen folding to bets."""
         c = self.config
-        w = c.steal_weight or c.prior_weight  # steal_weight: a faster read than the priors' usual weight
-        fold = self.seen[seat].freq("fold_pre", w)
+        fold = self.seen[seat].freq("fold_pre", c.prior_weight)
         if c.steal_postflop and live3:
-            fold += c.steal_postflop * (1 - fold) * self.seen[seat].freq("fold_bet", w)
+            fold += c.steal_postflop * (1 - fold) * self.seen[seat].freq("fold_bet", c.prior_weight)
         return fold
 
     def _raise_to(self, view: View, total: float) -> str:
@@ -666,9 +645,8 @@ class RangedBot(Player):
             if (heads_up and street == 3 and self.aggressor == view.me
                     and self.rng.random() < c.cbet_frequency * (1.0 if dry else 0.6)):
                 return view.pot_bet(0.33)
-            size = self._bluff_size(view)
-            if self._bluff_pays(view, eq, size * view.pot, 1.0):
-                return view.pot_bet(size)
+            if self._bluff_pays(view, eq, c.bluff_size * view.pot, 1.0):
+                return view.pot_bet(c.bluff_size)
             return "CHECK"
         multi = len(self.live(view)) > 2
         if view.call >= view.stack or (multi and view.call >= c.icm_share * view.stack):
@@ -680,18 +658,6 @@ class RangedBot(Player):
         if eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
             return "CALL"
         return "FOLD"
-
-    def _bluff_size(self, view: View) -> float:
-        """The pot when every opponent's shown hands say it folds to bets at least ``pot_bluff_folds``
-        of the time, else ``bluff_size``: a pot bet lost to the loose-aggressive style, which calls."""
-        c = self.config
-        if not c.pot_bluff_folds:
-            return c.bluff_size
-        for s in view.opponents:
-            folds = self.reads[s].share("facing", FOLD)
-            if folds is None or folds < c.pot_bluff_folds:
-                return c.bluff_size
-        return max(c.bluff_size, 1.0)
 
     def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet",
                     realize: float = 1.0) -> bool:

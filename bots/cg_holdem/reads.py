@@ -116,13 +116,6 @@ class Reads:
 
         return mixed
 
-    def share(self, key: str, kind: int) -> float | None:
-        """The share of its actions in ``key`` that were ``kind``, all strengths; None unseen."""
-        table = self.table(key)
-        if table is None:
-            return None
-        return sum(table[kind]) / sum(map(sum, table))
-
 
 def read_prior(text: str) -> dict | None:
     """A `read_prior` as Reads' tables: {situation: [fold, passive, aggressive] x BINS counts}, and optionally the

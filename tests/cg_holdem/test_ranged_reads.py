@@ -2,11 +2,9 @@
 so each opponent action is counted by the strength the hand had, and later ranges and fold
 chances follow what the opponent really did with which hands."""
 
-from types import SimpleNamespace
-
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.hands import CLASS_PCT, COMBOS, combo_class, combo_index
-from bots.cg_holdem.reads import AGGRESSIVE, BINS, FOLD, PASSIVE, Reads
+from bots.cg_holdem.reads import AGGRESSIVE, BINS, FOLD, Reads
 from engine.cg_holdem.protocol import Setup, Turn
 from engine.cg_holdem.rules import parse_card_text
 
@@ -81,17 +79,3 @@ def test_act_counts_the_last_hand_from_the_showdown_lines():
     weakest = min(BINS - 1, int(CLASS_PCT[combo_class(*theirs)] * BINS))
     assert folds[weakest] == 1.0 and sum(folds) == 1.5  # its bin, half to the one neighbour
     assert b.reads[0].counts == {}  # my own actions are not read
-
-
-def test_the_pot_is_bluffed_only_against_an_opponent_shown_to_fold_to_bets():
-    b = BOTS["ranged"].make(BOTS["ranged"].config_from(["pot_bluff_folds=0.6"]))
-    b.start(Setup(5, 10, 10, 2, 2400, 1, 2, 0))
-    view = SimpleNamespace(opponents=[1])
-    assert b._bluff_size(view) == b.config.bluff_size < 1.0  # nothing shown yet: the default size
-    for _ in range(10):
-        b.reads[1].add("facing", PASSIVE, 0.5)
-    assert b._bluff_size(view) == b.config.bluff_size  # it calls
-    for _ in range(20):
-        b.reads[1].add("facing", FOLD, 0.2)
-    assert b.reads[1].share("facing", FOLD) > 0.6
-    assert b._bluff_size(view) == 1.0  # it folds two times in three: the pot

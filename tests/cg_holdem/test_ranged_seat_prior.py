@@ -39,7 +39,9 @@ def started(looks=None, **config):
 
 
 def raises(b) -> float:
-    return b.reads[A].share("pre_first", AGGRESSIVE)
+    """Seat A's share of raises among its first preflop actions in its read tables, all strengths."""
+    table = b.reads[A].table("pre_first")
+    return sum(table[AGGRESSIVE]) / sum(map(sum, table))
 
 
 def test_off_the_pooled_prior_as_before():

@@ -9,8 +9,9 @@ import pytest
 
 from bots.cg_holdem import BOTS
 from bots.cg_holdem.ranged import RangedConfig
-from bots.cg_holdem.reads import AGGRESSIVE, BINS, CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, check_prior
+from bots.cg_holdem.reads import BINS, CALLERS, PLAYERS, PLAYERS_BY_LIVE, SEEN_BY_LIVE, check_prior
 from engine.cg_holdem.protocol import Setup, Turn
+from tests.cg_holdem.test_ranged_seat_prior import raises
 
 A = 2  # the seat whose counts are set
 
@@ -50,10 +51,6 @@ def started(prior, looks=None, live=2, **config):
             for s in (b.seen[A], b.seen_by[A][int(live > 2)]):
                 s.n[stat], s.k[stat] = 30, k
     return b
-
-
-def raises(b) -> float:
-    return b.reads[A].share("pre_first", AGGRESSIVE)
 
 
 def test_off_by_default():
