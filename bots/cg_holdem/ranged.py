@@ -64,8 +64,6 @@ from bots.cg_holdem.reads import (
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
 
-BET_SIZES = (0.33, 0.5, 0.75, 1.0)  # bet_ev: the pot fractions weighed against checking
-
 
 @dataclass(frozen=True)
 class RangedConfig(Ranged):
@@ -144,17 +142,6 @@ class RangedConfig(Ranged):
     # (docs/benchmarks.md "The second miss table: opens into a caller who gives up"). The default since the field
     # rule held at seed 10932 (docs/benchmarks.md "steal_postflop for the field")
     steal_postflop: float = ranged(1.0, 0.0, 1.0)
-    # heads-up postflop, checked to: check or bet one of BET_SIZES, whichever has the most chips in expectation
-    # (_bet_by_ev): the opponent folds its range's weight below the fold cut (_fold_chance's read, the cut moved
-    # with the size's pot odds), and a call is met with my equity against the part of its range that continues, from
-    # the same Monte Carlo pass (issue 32: a bet is paid by the range that calls, not the whole range; style tracker
-    # called the bot's river bets mostly when ahead). The value is the share of my equity a check, or a called bet,
-    # realizes before the river (1 on the river); raises over the bet are not modelled. 0 = off, as before
-    bet_ev: float = ranged(0.0, 0.0, 1.0)
-    # bet_ev acts only while at most this many stacks are live (4 = at any count). Issue 32: bet_ev=0.85 lost at
-    # four seats at seed 11932 (pot-sized bets into style lag heads-up in the hand at 3-4 live stacks) while
-    # heads-up tables gained; 2 limits it to heads-up games (docs/benchmarks.md "bet_ev only heads-up in the game")
-    bet_ev_most_live: int = ranged(4, 2, 4)
     # 1: seat_prior and call_prior compare a seat with the logged players phase by phase, two live stacks apart from
     # three or four (read_prior's SEEN_BY_LIVE, PLAYERS_BY_LIVE): _field_weights takes the likelihood of the seat's
     # counts in each phase under each player's rates in that phase, and a seat's table prior is the players' tables of
@@ -393,10 +380,8 @@ class RangedBot(Player):
         return self.tables[key]
 
     # -- equity --------------------------------------------------------------------------
-    def range_equity(self, view: View, seats=None, ranges=None, record: list | None = None) -> float:
-        """My share of the pot against the seats' ranges (their narrowed ones by default). ``record``: each deal's
-        (first seat's hand, my share of that deal) appended to it, so my equity against any part of that seat's range
-        is a weighted mean over the same deals (bet_ev)."""
+    def range_equity(self, view: View, seats=None, ranges=None) -> float:
+        """My share of the pot against the seats' ranges (their narrowed ones by default)."""
         hole, board = list(view.turn.cards), list(view.turn.board)
         seats = view.opponents if seats is None else seats
         dead = set(hole) | set(board)
@@ -441,8 +426,6 @@ class RangedBot(Player):
                 ties += v == mine
             if ties:
                 share += 1.0 / ties
-            if record is not None:
-                record.append((hands[0], 1.0 / ties if ties else 0.0))
             if self.deadline and done % 16 == 0 and time.perf_counter() > self.deadline:
                 break
         return share / max(done, 1)
@@ -629,16 +612,12 @@ class RangedBot(Player):
     def postflop(self, view: View) -> str:
         c = self.config
         heads_up = len(view.opponents) == 1
-        deals = ([] if c.bet_ev and heads_up and view.call == 0 and view.min_bet
-                 and len(self.live(view)) <= c.bet_ev_most_live else None)
-        eq = self.range_equity(view, record=deals)
+        eq = self.range_equity(view)
         value = c.value_equity + (0 if heads_up else 0.08)
         street = len(view.turn.board)
         if view.call == 0:
             if not view.min_bet:
                 return "CHECK"
-            if deals is not None:
-                return self._bet_by_ev(view, eq, deals)
             if eq >= value:
                 return view.pot_bet(self._size(view, eq, street))
             dry = texture(view.turn.board) < 0.4
@@ -713,43 +692,6 @@ class RangedBot(Player):
             return guess if read is None else read(q, guess)
 
         return folds
-
-    def _bet_by_ev(self, view: View, eq: float, deals) -> str:
-        """bet_ev: check, or the bet of BET_SIZES with the most chips in expectation. A bet of b pots folds the
-        range's weight below the fold cut (Seen's fold to bets x the size's pot odds over a half-pot bet's: a bigger
-        bet folds more), else it is called and I hold my equity against the continuing part, read from ``deals``
-        (range_equity's record: each deal's hand weighted by its chance to continue). A check keeps my equity
-        against the whole range; before the river both keep bet_ev of it. Raises over the bet are not modelled."""
-        c, board, seat = self.config, view.turn.board, view.opponents[0]
-        realize = 1.0 if len(board) == 5 else c.bet_ev
-        pot, table = view.pot, self._table(board)
-        weights = self.ranges.get(seat) or [1.0] * len(COMBOS)
-        by_q: dict[float, float] = {}  # the range's weight by board percentile: the fold read is a function of it
-        for x, q in zip(weights, table, strict=True):
-            if q > 0:  # 0: touches the board
-                by_q[q] = by_q.get(q, 0.0) + x
-        total = sum(by_q.values())
-        dealt = [(table[combo_index(*hand)], mine) for hand, mine in deals]
-        freq, folds = self.seen[seat].freq("fold_bet", c.prior_weight), self._folds(seat)
-        best, best_ev = "CHECK", realize * eq * pot
-        covered = view.turn.stacks[seat]  # chips past its stack come back
-        tried = set()
-        for size in BET_SIZES:
-            answer = view.pot_bet(size)
-            if answer in tried:  # sizes clipped to the same bet
-                continue
-            tried.add(answer)
-            add = view.stack if answer == "ALL-IN" else int(answer[4:])
-            cut = min(0.95, freq * (size / (1 + 2 * size)) / 0.25)
-            fold = min(0.95, sum(x * folds(q, cut) for q, x in by_q.items()) / total) if total > 0 else 0.0
-            stay = [(1 - folds(q, cut), mine) for q, mine in dealt]
-            weight = sum(w for w, _ in stay)
-            eq_called = sum(w * mine for w, mine in stay) / weight if weight > 0 else eq
-            paid = min(add, covered)
-            ev = fold * pot + (1 - fold) * (realize * eq_called * (pot + 2 * paid) - paid)
-            if ev > best_ev:
-                best, best_ev = answer, ev
-        return best
 
     def _call_allin_with(self, view: View, eq: float) -> bool:
         """Calling costs (about) my stack or the bettor is all-in: compare ICM values (chip EV
