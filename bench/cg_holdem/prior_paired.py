@@ -14,7 +14,7 @@ import argparse
 import numpy as np
 
 from bench.cg_holdem.prior_tables import configured
-from bench.cg_holdem.ranged_paired import committed_module, maker, report
+from bench.cg_holdem.ranged_paired import committed_module, maker, one_line_errors, report
 from engine.cg_holdem import judge
 
 
@@ -36,11 +36,12 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)
     args = ap.parse_args(argv)
-    module = committed_module(args.rev)
-    against = [maker(a) for a in args.against.split("/") if a]
+    with one_line_errors(ap):  # every name and prior checked before the first game
+        module = committed_module(args.rev)
+        against = [maker(a) for a in args.against.split("/") if a]
+        entries = [candidate(module, entry) for entry in args.candidates]
     scores = {}
-    for entry in args.candidates:
-        name, make = candidate(module, entry)
+    for name, make in entries:
         scores[name] = np.asarray(judge.play_chunk([make, *against], seed=args.seed, first=0,
                                                    count=args.games).payoffs)
     print(f"ranged@{args.rev} against {args.against}, seed {args.seed}:")

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from bench.cg_holdem.ranged_paired import committed_module, maker, report
+from bench.cg_holdem.ranged_paired import committed_module, maker, one_line_errors, report
 from bots.base import build_config
 from engine.cg_holdem import judge
 from flows.opponents.cg_holdem_prior import resolve_settings
@@ -57,8 +57,11 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--save", help="a .npz file of every candidate's finish score per game, by table")
     args = ap.parse_args(argv)
-    module = committed_module(args.rev)
-    makers = dict(candidate(module, e) for e in args.candidates)
+    with one_line_errors(ap):  # every name, setting and table checked before the first game
+        module = committed_module(args.rev)
+        makers = dict(candidate(module, e) for e in args.candidates)
+        for table in args.against:
+            [maker(a) for a in table.split("/") if a]
     diffs: dict[str, list[np.ndarray]] = {name: [] for name in makers}
     saved: dict[str, np.ndarray] = {}
     for table in args.against:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import polars as pl
 
-from bench.cg_holdem.ranged_paired import maker
+from bench.cg_holdem.ranged_paired import maker, one_line_errors
 from bots.cg_holdem.hands import combo_class
 from bots.cg_holdem.pushfold_chart import CALL_DEPTH, PUSH_DEPTH
 from engine.cg_holdem import judge
@@ -157,7 +157,8 @@ def main(argv=None) -> None:
     else:
         if not args.candidate:
             ap.error("a candidate, or --load FOLDER")
-        tables = play(args.candidate, [a for a in args.against.split("/") if a], games=args.games, seed=args.seed)
+        with one_line_errors(ap):
+            tables = play(args.candidate, [a for a in args.against.split("/") if a], games=args.games, seed=args.seed)
         if args.save:
             save(tables, args.save)
     report(tables)

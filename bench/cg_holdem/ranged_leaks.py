@@ -21,7 +21,7 @@ import argparse
 
 import polars as pl
 
-from bench.cg_holdem.ranged_paired import maker
+from bench.cg_holdem.ranged_paired import maker, one_line_errors
 from engine.cg_holdem import judge
 from engine.cg_holdem.rules import HANDS_PER_LEVEL
 
@@ -113,7 +113,8 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--top", type=int, default=12, help="lines shown, the biggest losses first")
     args = ap.parse_args(argv)
-    rows = hand_rows(args.candidate, [a for a in args.against.split("/") if a], games=args.games, seed=args.seed)
+    with one_line_errors(ap):
+        rows = hand_rows(args.candidate, [a for a in args.against.split("/") if a], games=args.games, seed=args.seed)
     print(f"{args.candidate} vs {args.against}, seed {args.seed}, {args.games} games: finish score "
           f"{rows.group_by('unit').agg(pl.col('game_won').first())['game_won'].mean():.3f}, "
           f"{len(rows)} hands, net {rows['net_bb'].sum():+.1f} bb")

@@ -30,6 +30,7 @@ import subprocess
 import sys
 import types
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 import numpy as np
@@ -37,6 +38,7 @@ import numpy as np
 from bots import choice
 from bots.cg_holdem import BOTS
 from engine.cg_holdem import judge
+from engine.core.errors import UnknownName, UserError
 from flows import games as game_specs
 from flows.stats import confidence_sequence, mean_interval, paired_look, paired_mean_interval, race_losers, summarize
 
@@ -46,6 +48,9 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def style_maker(name: str):
     """A style program's player in process (bench/cg_holdem/styles/NAME.py, its own seed)."""
+    if name == "common" or not (STYLES / f"{name}.py").is_file():
+        known = ", ".join(sorted(p.stem for p in STYLES.glob("*.py") if p.stem != "common"))
+        raise UnknownName(f"style {name!r}: no such program; accepted: {known}")
     if str(STYLES) not in sys.path:
         sys.path.insert(0, str(STYLES))
     module = importlib.import_module(name)
@@ -59,8 +64,10 @@ RANGED_PARTS = ("bots/cg_holdem/hands.py", "bots/cg_holdem/reads.py")
 
 def _module_at(rev: str, path: str, *, check: bool = True) -> types.ModuleType | None:
     """``path`` as committed at ``rev`` (git), run as a module; None if ``rev`` has no such file and not ``check``."""
-    done = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, check=check, capture_output=True, text=True)
+    done = subprocess.run(["git", "show", f"{rev}:{path}"], cwd=ROOT, capture_output=True, text=True)
     if done.returncode:
+        if check:  # a mistyped revision is the user's to fix: one line, not git's traceback
+            raise UnknownName(f"revision {rev!r}: no {path} there (git: {done.stderr.strip().splitlines()[-1]})")
         return None
     module = types.ModuleType(f"{Path(path).stem}_at_{rev}")
     exec(compile(done.stdout, f"{Path(path).name}@{rev}", "exec"), module.__dict__)
@@ -211,6 +218,16 @@ def table(entries: list[str], *, games: int, seed: int) -> list[str]:
     return lines
 
 
+@contextmanager
+def one_line_errors(ap: argparse.ArgumentParser):
+    """A bench run stopped by the user's mistake (an unknown bot, style, setting or revision) says so in one line,
+    as the cardlab CLI does; anything else keeps its traceback."""
+    try:
+        yield
+    except UserError as exc:
+        ap.exit(2, f"{ap.prog}: error: {exc}\n")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("candidates", nargs="+", help="bot entries, the first is the baseline")
@@ -228,13 +245,16 @@ def main(argv=None) -> None:
     if twice:  # results are keyed by entry: a repeat would print once and look like a missing line
         ap.error(f"candidate {twice[0]!r} given twice; give each entry once (the same bot at two commits: NAME@REV)")
     against = [a for a in args.against.split("/") if a]
-    print(f"against {'/'.join(against)}, seed {args.seed}:")
-    if args.table:
-        lines = table([args.candidates[0], *against], games=args.games, seed=args.seed)
-    elif args.race:
-        lines = race(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers, d1=args.d1)
-    else:
-        lines = compare(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers)
+    with one_line_errors(ap):
+        for entry in [*args.candidates, *against]:  # every name checked before the first game, not mid-run
+            maker(entry)
+        print(f"against {'/'.join(against)}, seed {args.seed}:")
+        if args.table:
+            lines = table([args.candidates[0], *against], games=args.games, seed=args.seed)
+        elif args.race:
+            lines = race(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers, d1=args.d1)
+        else:
+            lines = compare(args.candidates, against, games=args.games, seed=args.seed, workers=args.workers)
     print("\n".join(lines))
 
 
