@@ -23,7 +23,7 @@ Standard library only (it is exported as is and runs the same code in process), 
 
 import math
 import time
-from bisect import bisect, bisect_left, insort
+from bisect import bisect
 from dataclasses import dataclass
 from itertools import accumulate
 
@@ -63,8 +63,6 @@ from bots.cg_holdem.reads import (
 )
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
-
-RIVER_PRIOR = 10.0  # river_read: the shown postflop bets after which the read counts half
 
 
 @dataclass(frozen=True)
@@ -151,13 +149,6 @@ class RangedConfig(Ranged):
     # vpip / raise-first / fold-to-raise 0.81 / 0.56 / 0.23, four-handed 0.44 / 0.33 / 0.59), one pooled set read the
     # heads-up tracker as lag in 158 of 195 games. 0 = off; a prior without those keys plays as before either way
     seat_prior_phase: float = ranged(0.0, 0.0, 1.0)
-    # heads-up in the hand on the river, facing a bet: the equity a call is weighed with moves this share of the way to
-    # my hand's rank among the bettor's shown postflop bets (its hand's board percentile at each bet, any street; the
-    # share of them my river percentile beats, ties half), that read worth n / (n + RIVER_PRIOR) after n of them.
-    # Issue 32: the exact audit of the river calls (seed 12732, docs/benchmarks.md "Calls and folds of a last bet")
-    # found thin calls losing to style:tracker, whose bets are strong, and folds losing to style lag, whose bets are
-    # often weak; 0 = off, as before
-    river_read: float = ranged(0.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 
@@ -186,7 +177,6 @@ class RangedBot(Player):
         self.lives: dict[int, int] = {}  # seat_prior_phase: hand -> stacks live at my first turn in it
         self.seen_by: dict[int, list[Seen]] = {}  # seat -> a Seen per phase
         self.phase_reads: dict[tuple[int, int], Reads] | None = None  # (seat, phase) -> its own Reads (the replay's)
-        self.shown_bets: dict[int, list[float]] = {}  # river_read: seat -> its shown postflop bets' percentiles, sorted
 
     def start(self, setup) -> None:
         super().start(setup)
@@ -215,7 +205,6 @@ class RangedBot(Player):
         self.pending = []
         self.tables = {}
         self.depths, self.calls, self.lives = {}, {}, {}
-        self.shown_bets = {}
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -260,8 +249,6 @@ class RangedBot(Player):
                 a, b = cards[seat]
                 q = CLASS_PCT[combo_class(a, b)] if not board else self._table(board)[combo_index(a, b)]
                 self.reads[seat].add(key, kind, q)
-                if board and kind == AGGRESSIVE and self.config.river_read:
-                    insort(self.shown_bets.setdefault(seat, []), q)
                 if self.phase_reads is not None:
                     self.phase_reads.setdefault((seat, self._phase(h)), Reads()).add(key, kind, q)
         self.pending = keep
@@ -641,27 +628,15 @@ class RangedBot(Player):
                 return view.pot_bet(c.bluff_size)
             return "CHECK"
         multi = len(self.live(view)) > 2
-        call_eq = self._river_read(view, eq) if heads_up and street == 5 else eq  # raises keep eq
         if view.call >= view.stack or (multi and view.call >= c.icm_share * view.stack):
-            return "CALL" if self._call_allin_with(view, call_eq) else "FOLD"
+            return "CALL" if self._call_allin_with(view, eq) else "FOLD"
         if eq >= c.raise_equity and view.min_bet:
             return view.pot_bet(0.9)
         if view.min_bet and self._bluff_pays(view, eq, view.call + view.pot + view.call, 0.8):
             return view.pot_bet(1.0)
-        if call_eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
+        if eq >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0):
             return "CALL"
         return "FOLD"
-
-    def _river_read(self, view: View, eq: float) -> float:
-        """river_read (off at 0): ``eq`` moved toward the share of the bettor's shown postflop bets my river hand's
-        percentile beats, by river_read x n / (n + RIVER_PRIOR) after n shown bets."""
-        shown = self.shown_bets.get(view.opponents[0]) if self.config.river_read else None
-        if not shown:
-            return eq
-        mine = self._table(view.turn.board)[combo_index(*view.turn.cards)]
-        below, upto = bisect_left(shown, mine), bisect(shown, mine)
-        beats = (below + (upto - below) / 2) / len(shown)
-        return eq + self.config.river_read * len(shown) / (len(shown) + RIVER_PRIOR) * (beats - eq)
 
     def _bluff_pays(self, view: View, eq: float, add: float, respect: float, folds_to: str = "fold_bet",
                     realize: float = 1.0) -> bool:
