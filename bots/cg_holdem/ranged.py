@@ -149,12 +149,6 @@ class RangedConfig(Ranged):
     # vpip / raise-first / fold-to-raise 0.81 / 0.56 / 0.23, four-handed 0.44 / 0.33 / 0.59), one pooled set read the
     # heads-up tracker as lag in 158 of 195 games. 0 = off; a prior without those keys plays as before either way
     seat_prior_phase: float = ranged(0.0, 0.0, 1.0)
-    # heads-up first in, deeper than push_below_bb (not the big blind's option): the opened share read from the
-    # opponent's answers to raises (issue 32: open_hu=0.85 gained against style tracker, which calls opens, and lost
-    # against style lag, which folds them; both re-raise about 0.18 of the bot's opens, so the call rate tells them
-    # apart). call = 1 - fold_pre - raise_pre (Seen frequencies with their priors, so 0.40 unseen),
-    # x = clamp((call - 0.40) / 0.60, -1, 1), share = clamp(open_hu + open_read * (1 - open_hu) * x, 0, 1); 0 = off
-    open_read: float = ranged(0.0, 0.0, 4.0)
     seed: int = seed_field(0)
 
 
@@ -298,8 +292,6 @@ class RangedBot(Player):
                 seen.count("pfr", aggressive)
             if facing:
                 seen.count("fold_3bet" if seat in self.raisers else "fold_pre", action == "FOLD")
-                if seat not in self.raisers:
-                    seen.count("raise_pre", aggressive)
         elif facing:
             seen.count("fold_bet", action == "FOLD")
             seen.count("raise_bet", aggressive)
@@ -570,7 +562,7 @@ class RangedBot(Player):
                 return view.passive()
             if not heads_up and eff <= c.shove_below_bb:
                 return "ALL-IN" if view.can("ALL-IN") and self._shove(view) else view.passive()
-            share = self._open_hu(view.opponents[0]) if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
+            share = c.open_hu if heads_up else c.open_multi * 0.7 ** (len(view.opponents) - 1)
             if view.call == 0:  # the big blind's option: only raise the best
                 share *= 0.4
             else:  # a steal: wider the likelier everyone behind folds
@@ -600,17 +592,6 @@ class RangedBot(Player):
         if eq * realize >= view.pot_odds() + c.call_margin + (c.live_margin if multi else 0.0) - implied:
             return "CALL"
         return view.passive()
-
-    def _open_hu(self, seat: int) -> float:
-        """Heads-up first in: the share of hands opened, open_hu moved by ``seat``'s read call rate facing a raise
-        (open_read's formula, RangedConfig)."""
-        c = self.config
-        if not c.open_read:
-            return c.open_hu
-        seen, w = self.seen[seat], c.prior_weight
-        prior = 1 - Seen.PRIORS["fold_pre"] - Seen.PRIORS["raise_pre"]
-        x = min(1.0, max(-1.0, (1 - seen.freq("fold_pre", w) - seen.freq("raise_pre", w) - prior) / (1 - prior)))
-        return min(1.0, max(0.0, c.open_hu + c.open_read * (1 - c.open_hu) * x))
 
     def _gives_up(self, seat: int, live3: bool) -> float:
         """The chance ``seat`` gives my first-in open the pot: it folds to the raise, or (steal_postflop, 3-4 live

@@ -13,7 +13,6 @@ class Seen:
     PRIORS = {
         "vpip": 0.45, "pfr": 0.3,  # preflop, first action: plays voluntarily / raises
         "fold_pre": 0.45, "fold_3bet": 0.45,  # preflop facing a raise / a re-raise of its own raise: folds
-        "raise_pre": 0.15,  # preflop facing a raise (not its own re-raised): re-raises (read by open_read only)
         "lead": 0.35,  # postflop, no bet yet on the street: bets
         "barrel3": 0.6, "barrel4": 0.45, "barrel5": 0.4,  # the same as the preflop raiser, by board size
         "fold_bet": 0.45, "raise_bet": 0.12,  # postflop facing a bet: folds / raises
