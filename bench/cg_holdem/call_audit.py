@@ -26,7 +26,7 @@ import numpy as np
 import polars as pl
 
 from bench.cg_holdem.ranged_endgame import TABLES, load, save
-from bench.cg_holdem.ranged_paired import committed_module, maker
+from bench.cg_holdem.ranged_paired import committed_module, maker, one_line_errors
 from engine.cg_holdem import judge
 from engine.cg_holdem.luck import board_outcomes, finish_value, settle
 from engine.cg_holdem.protocol import parse_card_text
@@ -227,8 +227,10 @@ def main(argv=None) -> None:
     if not args.candidate or not args.candidate.startswith("ranged@") or not args.against:
         ap.error("ranged@REV and --against, or --load FOLDER")
     against = [a for a in args.against.split("/") if a]
-    make, records = audited(args.candidate.split("@", 1)[1])
-    log = judge.play_chunk([make, *(maker(a) for a in against)], seed=args.seed, first=0, count=args.games,
+    with one_line_errors(ap):  # a mistyped revision or opponent: one line, before any game
+        make, records = audited(args.candidate.split("@", 1)[1])
+        opponents = [maker(a) for a in against]
+    log = judge.play_chunk([make, *opponents], seed=args.seed, first=0, count=args.games,
                            names=[args.candidate, *against])
     tables = {t: pl.DataFrame(dict(log.events.columns[t])) for t in TABLES}
     frame = spots(records, tables)

@@ -3,7 +3,7 @@ naming it, before any game, as the cardlab CLI does."""
 
 import pytest
 
-from bench.cg_holdem import prior_paired, prior_tables, ranged_endgame, ranged_leaks, ranged_paired
+from bench.cg_holdem import call_audit, prior_paired, prior_tables, ranged_endgame, ranged_leaks, ranged_paired
 
 CASES = [
     (ranged_paired.main, ["--games", "2", "--against", "aggressive", "ranged", "ranged:no_such_knob=1"],
@@ -16,6 +16,8 @@ CASES = [
      "/no/such/prior.json"),
     (ranged_leaks.main, ["nobot", "--against", "aggressive"], "'nobot'"),
     (ranged_endgame.main, ["ranged", "--against", "style:zz"], "style 'zz'"),
+    (call_audit.main, ["ranged@no-such-rev", "--against", "aggressive"], "revision 'no-such-rev'"),
+    (call_audit.main, ["ranged@HEAD", "--against", "style:zz"], "style 'zz'"),
 ]
 
 
