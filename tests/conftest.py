@@ -1,11 +1,16 @@
-"""Test-wide settings: every store the workspace writes goes to a temporary folder."""
+"""Test-wide settings: every store the workspace writes goes to a temporary folder, removed when the
+process ends (each pytest worker has its own; CARDLAB_KEEP_TEST_TMP=1 keeps them to look into)."""
 
+import atexit
 import os
+import shutil
 import sys
 import tempfile
 from pathlib import Path
 
 _TMP = Path(tempfile.mkdtemp(prefix="cardlab-tests-"))
+if os.environ.get("CARDLAB_KEEP_TEST_TMP") != "1":  # about 4 MB a worker a run, left in /tmp before
+    atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 os.environ["CARDLAB_DB"] = str(_TMP / "handlog.duckdb")
 os.environ["CARDLAB_OUT"] = str(_TMP / "out")
 os.environ["CARDLAB_ARTIFACT_ROOT"] = str(_TMP / "mlflow-artifacts")
