@@ -12,6 +12,9 @@ narrowed range, in PART of its decisions:
 - ``allin``: only the all-in valuations: the equity ``_call_allin_with`` weighs (by ICM, or pot odds against several
   bettors: facing a call of most of its chips pre- or postflop, and a re-raise of its own raise at 3-4 live stacks)
   and ``_push_value``'s (the first-in push of 3-4 seats, ``_shove``, and the re-steal, ``_resteals``);
+- finer postflop parts: ``flop``, ``turn``, ``river`` (postflop decisions on that street), ``post_bet`` (postflop
+  facing a bet: call, fold or raise, the all-in calls among them) and ``post_free`` (postflop with nothing to call:
+  bet or check);
 - ``none``: the control: it learns the cards and uses them nowhere (plays as ``ranged``, bit for bit).
 
 It knows the opponents' two cards, nothing else: the board is still sampled (the same ``samples`` Monte Carlo deals,
@@ -43,7 +46,8 @@ from engine.cg_holdem.deck import DeckSource
 from engine.core.errors import UnknownName
 from engine.core.seeds import Purpose, match_key, unit_key
 
-PARTS = ("none", "all", "pre", "post", "allin")
+PARTS = ("none", "all", "pre", "post", "allin", "flop", "turn", "river", "post_bet", "post_free")
+STREETS = {"flop": 3, "turn": 4, "river": 5}
 ORACLE = "oracle:"
 
 
@@ -103,9 +107,10 @@ class OracleBot(RangedBot):
             self.valuing -= 1
 
     def _knows(self, view) -> bool:
-        part = self.part
-        return (part == "all" or (part == "pre" and view.preflop) or (part == "post" and not view.preflop)
-                or (part == "allin" and self.valuing > 0))
+        part, post = self.part, not view.preflop
+        return (part == "all" or (part == "pre" and not post) or (part == "post" and post)
+                or (part == "allin" and self.valuing > 0) or (post and STREETS.get(part) == len(view.turn.board))
+                or (post and part == ("post_bet" if view.call else "post_free")))
 
     def _calls_with(self, seat: int, given, hole) -> bool:
         """Whether ``hole`` lies in the calling range ``given`` for ``seat``: its weight there over its weight before

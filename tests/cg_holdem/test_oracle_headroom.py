@@ -6,7 +6,7 @@ from itertools import combinations
 
 import pytest
 
-from bench.cg_holdem.oracle_headroom import DealtCards, OracleBot, game_seed, oracle_part, places, play_units
+from bench.cg_holdem.oracle_headroom import PARTS, DealtCards, OracleBot, game_seed, oracle_part, places, play_units
 from bench.cg_holdem.ranged_paired import maker
 from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, COMBOS, above
 from bots.cg_holdem.pure_eval import value7
@@ -76,9 +76,10 @@ def test_the_river_equity_is_the_exact_one_and_the_all_in_call_follows_it():
     oracle = bot("all", holes, 2)
     assert oracle.range_equity(view_of(oracle, RIVER_ALLIN)) == 0.0
     # the call of the all-in, by part: the river is postflop and an all-in valuation
-    decisions = {part: bot(part, holes, 2).act(RIVER_ALLIN) for part in ("none", "all", "pre", "post", "allin")}
+    decisions = {part: bot(part, holes, 2).act(RIVER_ALLIN) for part in PARTS}
     assert bot(None, {}, 2).act(RIVER_ALLIN) == "CALL"
-    assert decisions == {"none": "CALL", "all": "FOLD", "pre": "CALL", "post": "FOLD", "allin": "FOLD"}
+    assert decisions == {"none": "CALL", "all": "FOLD", "pre": "CALL", "post": "FOLD", "allin": "FOLD", "flop": "CALL",
+                         "turn": "CALL", "river": "FOLD", "post_bet": "FOLD", "post_free": "CALL"}
 
 
 def test_the_turn_equity_is_the_exact_one_within_monte_carlo_error():
@@ -104,9 +105,12 @@ def test_the_parts_it_does_not_cover_keep_the_bots_own_equity():
         b = bot(part, holes, 2)
         return b.range_equity(view_of(b, turn))
 
-    for turn, outside, inside in ((PREFLOP, "post", "pre"), (RIVER_CHECKED, "pre", "post")):
-        assert equity(outside, turn) == equity(None, turn)  # the same generator, the same draws: the same figure
-        assert equity(inside, turn) != equity(None, turn)
+    for turn, outside, inside in ((PREFLOP, ("post", "river", "post_free"), ("pre",)),
+                                  (RIVER_CHECKED, ("pre", "flop", "turn", "post_bet"), ("post", "river", "post_free"))):
+        for part in outside:  # the same generator, the same draws: the same figure
+            assert equity(part, turn) == equity(None, turn)
+        for part in inside:
+            assert equity(part, turn) != equity(None, turn)
         assert equity("allin", turn) == equity(None, turn)  # not an all-in valuation
         assert equity("none", turn) == equity(None, turn)
     assert equity("all", RIVER_CHECKED) == 0.0
@@ -197,5 +201,5 @@ def test_the_wrapper_changes_no_play():
 def test_entries_and_places():
     assert oracle_part("oracle:allin") == "allin" and oracle_part("ranged") is None
     with pytest.raises(UnknownName):
-        oracle_part("oracle:flop")
+        oracle_part("oracle:preflop")
     assert places([1.0, 2 / 3, 0.0, 1.0], 4) == [2, 1, 0, 1]
