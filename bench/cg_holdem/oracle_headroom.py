@@ -17,6 +17,11 @@ narrowed range, in PART of its decisions:
   bet or check);
 - ``none``: the control: it learns the cards and uses them nowhere (plays as ``ranged``, bit for bit).
 
+``oracle:PART:decile`` knows less: only the strength decile of each opponent's actual hand (the bins Reads counts by,
+reads.BINS: preflop the hand class's percentile, postflop its board percentile, RangedBot._table), and holds the bot's
+own range (narrowed, or the calling range given) cut to that decile (each combo there at least 1e-5, so the actual hand
+always stays in it): what an ideal reader of strength by bins could know at best, between the range and the cards.
+
 It knows the opponents' two cards, nothing else: the board is still sampled (the same ``samples`` Monte Carlo deals,
 on the bot's own seeded generator); its fold guesses, reads, thresholds, sizes and bluffs stay the bot's. Where the
 bot gives an explicit calling range (``_push_value``: the likeliest caller's hands that call an all-in), the oracle uses
@@ -39,8 +44,9 @@ from contextlib import contextmanager
 import numpy as np
 
 from bench.cg_holdem.ranged_paired import maker, one_line_errors, report
-from bots.cg_holdem.hands import COMBOS, combo_index
+from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, COMBOS, combo_index
 from bots.cg_holdem.ranged import RangedBot, RangedConfig
+from bots.cg_holdem.reads import BINS
 from engine.cg_holdem import judge
 from engine.cg_holdem.deck import DeckSource
 from engine.core.errors import UnknownName
@@ -48,7 +54,9 @@ from engine.core.seeds import Purpose, match_key, unit_key
 
 PARTS = ("none", "all", "pre", "post", "allin", "flop", "turn", "river", "post_bet", "post_free")
 STREETS = {"flop": 3, "turn": 4, "river": 5}
+KNOWS = ("cards", "decile")  # what an oracle knows of each opponent's hand: its two cards, or its strength decile
 ORACLE = "oracle:"
+PREFLOP_PCT = [CLASS_PCT[c] for c in COMBO_CLASS]  # each combo's preflop percentile
 
 
 class DealtCards:
@@ -81,15 +89,21 @@ def _one_hot(hole: tuple[int, int]) -> list[float]:
     return weights
 
 
+def _bin(q: float) -> int:
+    return min(BINS - 1, int(q * BINS))  # as Reads bins a strength
+
+
 class OracleBot(RangedBot):
     """The ranged bot with exact equity against the opponents' actual cards in ``part`` of its decisions (module
     doc)."""
 
-    def __init__(self, config, part: str, cards: DealtCards):
+    def __init__(self, config, part: str, cards: DealtCards, knows: str = "cards"):
         super().__init__(config)
         if part not in PARTS:
             raise UnknownName(f"oracle part {part!r}: accepted: {', '.join(PARTS)}")
-        self.part, self.cards = part, cards
+        if knows not in KNOWS:
+            raise UnknownName(f"oracle knowledge {knows!r}: accepted: {', '.join(KNOWS)}")
+        self.part, self.cards, self.knows = part, cards, knows
         self.holes: dict[int, tuple[int, int]] = {}
         self.valuing = 0  # > 0 inside an all-in valuation (part allin)
         self.resteal = False  # inside _resteals: its opener's calling range is cut from the opener's narrowed range
@@ -126,8 +140,19 @@ class OracleBot(RangedBot):
         for s in view.opponents if seats is None else seats:
             given = ranges.get(s) if ranges is not None else None
             hole = self.holes[s]
-            fixed[s] = given if given is not None and not self._calls_with(s, given, hole) else _one_hot(hole)
+            fixed[s] = given if given is not None and not self._calls_with(s, given, hole) else \
+                self._known(view, s, hole, given)
         return super().range_equity(view, seats, fixed)
+
+    def _known(self, view, seat: int, hole, given) -> list[float]:
+        """The weights the oracle holds for ``seat``'s hand: its cards, or (decile) the range given or the seat's
+        narrowed one cut to the actual hand's strength decile."""
+        if self.knows == "cards":
+            return _one_hot(hole)
+        strength = PREFLOP_PCT if view.preflop else self._table(view.turn.board)
+        mine = _bin(strength[combo_index(*hole)])
+        weights = given if given is not None else self.ranges.get(seat) or [1.0] * len(COMBOS)
+        return [max(x, 1e-5) if _bin(q) == mine else 0.0 for x, q in zip(weights, strength, strict=True)]
 
     def _push_value(self, view, callers):
         with self._valuing():
@@ -147,14 +172,16 @@ class OracleBot(RangedBot):
         return super()._call_allin_with(view, eq)
 
 
-def oracle_part(entry: str) -> str | None:
-    """PART of an ``oracle:PART`` entry (checked), else None."""
+def oracle_part(entry: str) -> tuple[str, str] | None:
+    """(PART, what it knows) of an ``oracle:PART[:decile]`` entry (checked), else None."""
     if not entry.startswith(ORACLE):
         return None
-    part = entry[len(ORACLE):]
+    part, _, knows = entry[len(ORACLE):].partition(":")
     if part not in PARTS:
         raise UnknownName(f"oracle part {part!r}: accepted: {', '.join(PARTS)}")
-    return part
+    if (knows or "cards") not in KNOWS:
+        raise UnknownName(f"oracle knowledge {knows!r}: accepted: {', '.join(KNOWS)}")
+    return part, knows or "cards"
 
 
 def game_seed(seed: int, unit: int, players: int) -> int:
@@ -172,7 +199,7 @@ def play_units(entries: list[str], *, seed: int, first: int, count: int):
     logs = []
     for unit in range(first, first + count):
         game = game_seed(seed, unit, players)
-        lineup = [m or (lambda p=p, g=game: OracleBot(RangedConfig(), p, DealtCards(g, players)))
+        lineup = [m or (lambda p=p, g=game: OracleBot(RangedConfig(), p[0], DealtCards(g, players), p[1]))
                   for m, p in zip(fixed, parts, strict=True)]
         logs.append(judge.play_chunk(lineup, seed=seed, first=unit, count=1))
     return logs

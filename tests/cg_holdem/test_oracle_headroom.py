@@ -6,9 +6,18 @@ from itertools import combinations
 
 import pytest
 
-from bench.cg_holdem.oracle_headroom import PARTS, DealtCards, OracleBot, game_seed, oracle_part, places, play_units
+from bench.cg_holdem.oracle_headroom import (
+    PARTS,
+    PREFLOP_PCT,
+    DealtCards,
+    OracleBot,
+    game_seed,
+    oracle_part,
+    places,
+    play_units,
+)
 from bench.cg_holdem.ranged_paired import maker
-from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, COMBOS, above
+from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, COMBOS, above, combo_index
 from bots.cg_holdem.pure_eval import value7
 from bots.cg_holdem.ranged import RangedBot, RangedConfig
 from bots.cg_holdem.strategies import View
@@ -32,10 +41,10 @@ class Known:
         return self.given
 
 
-def bot(part: str | None, holes: dict, players: int, **config):
+def bot(part: str | None, holes: dict, players: int, knows: str = "cards", **config):
     """The oracle for ``part`` (None: the ranged bot itself) seated at 0, started, its game key 5."""
     c = RangedConfig(**config)
-    b = RangedBot(c) if part is None else OracleBot(c, part, Known(holes))
+    b = RangedBot(c) if part is None else OracleBot(c, part, Known(holes), knows)
     b.start(Setup(10, 20, 10, 2, 4800 // players, 0, players, 0))
     b.new_game(5)
     if part is not None:
@@ -199,7 +208,27 @@ def test_the_wrapper_changes_no_play():
 
 
 def test_entries_and_places():
-    assert oracle_part("oracle:allin") == "allin" and oracle_part("ranged") is None
-    with pytest.raises(UnknownName):
-        oracle_part("oracle:preflop")
+    assert oracle_part("oracle:allin") == ("allin", "cards") and oracle_part("ranged") is None
+    assert oracle_part("oracle:post:decile") == ("post", "decile")
+    for wrong in ("oracle:preflop", "oracle:all:suit"):
+        with pytest.raises(UnknownName):
+            oracle_part(wrong)
     assert places([1.0, 2 / 3, 0.0, 1.0], 4) == [2, 1, 0, 1]
+
+
+def test_the_decile_oracle_holds_the_range_cut_to_the_actual_hands_strength_decile():
+    holes = {1: RIVER_OPP}
+    b = bot("all", holes, 2, knows="decile")
+    view = view_of(b, RIVER_CHECKED)
+    b.ranges[1] = [0.0 if i % 2 else 0.5 for i in range(len(COMBOS))]  # a narrowed range, the actual hand out of it
+    weights = b._known(view, 1, RIVER_OPP, None)
+    q = b._table(RIVER_BOARD)
+    kept = [i for i, x in enumerate(weights) if x > 0]
+    assert weights[combo_index(*RIVER_OPP)] > 0 and all(q[i] >= 0.9 for i in kept)  # the straight: the top decile
+    assert {weights[i] for i in kept} == {0.5, 1e-5}  # the bot's own weights there, none dropped
+    assert 1 < len(kept) < 120  # more than the hand, far less than the range
+    own = bot(None, {}, 2).range_equity(view_of(bot(None, {}, 2), RIVER_CHECKED))
+    assert b.range_equity(view) < own - 0.3  # every top-decile hand beats top pair here
+    pre = bot("all", {1: cards("As", "Ad")}, 2, knows="decile")
+    top = [i for i, x in enumerate(pre._known(view_of(pre, PREFLOP), 1, cards("As", "Ad"), None)) if x > 0]
+    assert all(PREFLOP_PCT[i] >= 0.9 for i in top) and len(top) > 50
