@@ -10,7 +10,8 @@ A candidate is `base` (the defaults of ranged.py at REV) or NAME=k=v[,k=v...]: s
 JSON file, model ids or `log:` names in the hand log CARDLAB_DB points at). Each table prints ranged_paired's
 lines (mean finish score and position, every later candidate minus the first per game, 95%); then, per
 candidate, the tables pooled: the mean of the tables' paired differences, their standard errors combined,
-normal 95%.
+normal 95%. `--luck` takes each game's all-in luck out of every figure, the pooled ones too (ranged_paired's
+--luck; the raw pooled figure beside), and `--save` then keeps each game's correction too (`TABLE|NAME|luck`).
 """
 
 import argparse
@@ -18,7 +19,7 @@ import math
 
 import numpy as np
 
-from bench.cg_holdem.ranged_paired import committed_module, maker, one_line_errors, report
+from bench.cg_holdem.ranged_paired import chunk_luck, committed_module, maker, one_line_errors, report
 from bots.base import build_config
 from engine.cg_holdem import judge
 from flows.opponents.cg_holdem_prior import resolve_settings
@@ -56,6 +57,8 @@ def main(argv=None) -> None:
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)
     ap.add_argument("--save", help="a .npz file of every candidate's finish score per game, by table")
+    ap.add_argument("--luck", action="store_true", help="take each game's all-in luck out of every figure "
+                    "(module doc)")
     args = ap.parse_args(argv)
     with one_line_errors(ap):  # every name, setting and table checked before the first game
         module = committed_module(args.rev)
@@ -63,24 +66,34 @@ def main(argv=None) -> None:
         for table in args.against:
             [maker(a) for a in table.split("/") if a]
     diffs: dict[str, list[np.ndarray]] = {name: [] for name in makers}
+    raws: dict[str, list[np.ndarray]] = {name: [] for name in makers}  # with --luck: the raw differences too
     saved: dict[str, np.ndarray] = {}
     for table in args.against:
         against = [maker(a) for a in table.split("/") if a]
-        scores = {name: np.asarray(judge.play_chunk([make, *against], seed=args.seed, first=0,
-                                                    count=args.games).payoffs) for name, make in makers.items()}
+        logs = {name: judge.play_chunk([make, *against], seed=args.seed, first=0, count=args.games)
+                for name, make in makers.items()}
+        scores = {name: np.asarray(log.payoffs) for name, log in logs.items()}
+        luck = {name: chunk_luck(log) for name, log in logs.items()} if args.luck else None
         print(f"ranged@{args.rev} against {table}, seed {args.seed}:")
-        print("\n".join(report(scores, players=1 + len(against))), flush=True)
+        print("\n".join(report(scores, players=1 + len(against), luck=luck)), flush=True)
         base = next(iter(scores))
         for name, s in scores.items():
-            diffs[name].append(s - scores[base])
+            raws[name].append(s - scores[base])
+            diffs[name].append(raws[name][-1] if luck is None else (s - luck[name]) - (scores[base] - luck[base]))
             saved[f"{table}|{name}"] = s
+            if luck is not None:
+                saved[f"{table}|{name}|luck"] = luck[name]
         if args.save:  # after each table: a long run's finished tables are kept
             np.savez(args.save, **saved)
     if len(args.against) > 1:
         for name in list(makers)[1:]:
             mean, low, high = pooled(diffs[name])
-            print(f"pooled over {len(args.against)} tables, {name} minus {args.candidates[0]}: "
-                  f"{mean:+.4f} [{low:+.4f}, {high:+.4f}] per game")
+            line = (f"pooled over {len(args.against)} tables, {name} minus {args.candidates[0]}: "
+                    f"{mean:+.4f} [{low:+.4f}, {high:+.4f}] per game")
+            if args.luck:
+                raw = pooled(raws[name])
+                line += f" luck out; raw {raw[0]:+.4f} [{raw[1]:+.4f}, {raw[2]:+.4f}]"
+            print(line)
 
 
 if __name__ == "__main__":

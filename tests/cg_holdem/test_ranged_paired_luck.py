@@ -5,6 +5,7 @@ has none; without --luck the figures are those of before."""
 import numpy as np
 import pytest
 
+from bench.cg_holdem import prior_tables
 from bench.cg_holdem.ranged_paired import chunk_luck, compare, maker, race, report, scored, table
 from engine.cg_holdem import judge
 from flows.games.cg_holdem_luck import unit_luck
@@ -82,3 +83,19 @@ def test_a_race_with_luck_looks_at_the_corrected_scores_and_ends_with_compare_s_
     assert bounds["corrected"] != bounds["raw"]  # the check tells them apart
     assert f"stopped after 2 games (anytime bound on it minus the first {bounds['corrected']})" in stopped[1]
 
+
+def test_prior_tables_pools_the_tables_corrected_differences(tmp_path, capsys):
+    saved = tmp_path / "s.npz"
+    prior_tables.main(["--rev", "HEAD", "--against", "aggressive", "--against", "style:pushfold", "--games", "2",
+                       "--seed", "5", "--luck", "--save", str(saved), "base", "wide=call_margin=0.05"])
+    out = capsys.readouterr().out.splitlines()
+    got = np.load(saved)
+    corrected, raw = [], []
+    for t in ("aggressive", "style:pushfold"):
+        raw.append(got[f"{t}|wide"] - got[f"{t}|base"])
+        corrected.append(raw[-1] - (got[f"{t}|wide|luck"] - got[f"{t}|base|luck"]))
+    assert np.count_nonzero(got["aggressive|base|luck"])  # all-ins happen: the correction is not all zeros
+    mean, low, high = prior_tables.pooled(corrected)
+    r = prior_tables.pooled(raw)
+    assert out[-1] == (f"pooled over 2 tables, wide minus base: {mean:+.4f} [{low:+.4f}, {high:+.4f}] per game "
+                       f"luck out; raw {r[0]:+.4f} [{r[1]:+.4f}, {r[2]:+.4f}]")
