@@ -164,8 +164,8 @@ def chunk_luck(log: ChunkLog, seats: np.ndarray | None = None) -> np.ndarray:
 class Scored(NamedTuple):
     payoffs: np.ndarray  # the candidate's finish score per game
     luck: np.ndarray | None  # each game's all-in luck correction (chunk_luck), None when not asked
-    play_seconds: float  # CPU seconds playing the games, and taking their luck out (all workers)
-    luck_seconds: float
+    play_seconds: float  # CPU seconds playing the games (all workers)
+    luck_seconds: float  # CPU seconds taking their luck out
 
 
 def _chunk(job) -> Scored:
@@ -266,17 +266,18 @@ def report(scores: dict[str, np.ndarray], players: int | None = None,
     correction, chunk_luck) every figure is of the scores with it taken out, the raw one beside it, and the
     correction's own mean (95%: an unbiased one covers 0) with the variance-reduction factor (raw / corrected)."""
     base = next(iter(scores))
+    out = scores if luck is None else {c: s - luck[c] for c, s in scores.items()}  # what every figure reads
     lines = []
     for c, raw in scores.items():
-        s = raw if luck is None else raw - luck[c]
+        s = out[c]
         line = f"{c}: mean finish score {s.mean():.3f} over {len(s)} games"
         if luck is not None:
             line += f" luck out (raw {raw.mean():.3f}; {_luck_figures(luck_check(raw, s))})"
         if c != base:
             n = len(s)
-            line += f"; minus {base}: {_paired(s - (scores[base] if luck is None else scores[base] - luck[base])[:n])}"
+            line += f"; minus {base}: {_paired(s - out[base][:n])}"
             if luck is not None:
-                check = luck_check(raw - scores[base][:n], s - (scores[base] - luck[base])[:n])
+                check = luck_check(raw - scores[base][:n], s - out[base][:n])
                 line += f" luck out; raw {_paired(raw - scores[base][:n])}; {_luck_figures(check)}"
         if players:  # the score is (players - position) / (players - 1); firsts are as played
             line += f"; mean position {players - (players - 1) * s.mean():.2f}, {int((raw == 1.0).sum())} firsts"
