@@ -21,6 +21,7 @@ narrowed range, in PART of its decisions:
 reads.BINS: preflop the hand class's percentile, postflop its board percentile, RangedBot._table), and holds the bot's
 own range (narrowed, or the calling range given) cut to that decile (each combo there at least 1e-5, so the actual hand
 always stays in it): what an ideal reader of strength by bins could know at best, between the range and the cards.
+``:tercile`` and ``:half`` know coarser still: the same with three and two equal strength bins.
 
 It knows the opponents' two cards, nothing else: the board is still sampled (the same ``samples`` Monte Carlo deals,
 on the bot's own seeded generator); its fold guesses, reads, thresholds, sizes and bluffs stay the bot's. Where the
@@ -54,7 +55,8 @@ from engine.core.seeds import Purpose, match_key, unit_key
 
 PARTS = ("none", "all", "pre", "post", "allin", "flop", "turn", "river", "post_bet", "post_free")
 STREETS = {"flop": 3, "turn": 4, "river": 5}
-KNOWS = ("cards", "decile")  # what an oracle knows of each opponent's hand: its two cards, or its strength decile
+# what an oracle knows of each opponent's hand: its two cards, or its strength bin of this many equal bins
+KNOWS = {"cards": 0, "decile": BINS, "tercile": 3, "half": 2}
 ORACLE = "oracle:"
 PREFLOP_PCT = [CLASS_PCT[c] for c in COMBO_CLASS]  # each combo's preflop percentile
 
@@ -89,8 +91,8 @@ def _one_hot(hole: tuple[int, int]) -> list[float]:
     return weights
 
 
-def _bin(q: float) -> int:
-    return min(BINS - 1, int(q * BINS))  # as Reads bins a strength
+def _bin(q: float, bins: int) -> int:
+    return min(bins - 1, int(q * bins))  # as Reads bins a strength (at BINS)
 
 
 class OracleBot(RangedBot):
@@ -146,13 +148,14 @@ class OracleBot(RangedBot):
 
     def _known(self, view, seat: int, hole, given) -> list[float]:
         """The weights the oracle holds for ``seat``'s hand: its cards, or (decile) the range given or the seat's
-        narrowed one cut to the actual hand's strength decile."""
+        narrowed one cut to the actual hand's strength bin (decile, tercile, half)."""
         if self.knows == "cards":
             return _one_hot(hole)
         strength = PREFLOP_PCT if view.preflop else self._table(view.turn.board)
-        mine = _bin(strength[combo_index(*hole)])
+        bins = KNOWS[self.knows]
+        mine = _bin(strength[combo_index(*hole)], bins)
         weights = given if given is not None else self.ranges.get(seat) or [1.0] * len(COMBOS)
-        return [max(x, 1e-5) if _bin(q) == mine else 0.0 for x, q in zip(weights, strength, strict=True)]
+        return [max(x, 1e-5) if _bin(q, bins) == mine else 0.0 for x, q in zip(weights, strength, strict=True)]
 
     def _push_value(self, view, callers):
         with self._valuing():
@@ -173,7 +176,7 @@ class OracleBot(RangedBot):
 
 
 def oracle_part(entry: str) -> tuple[str, str] | None:
-    """(PART, what it knows) of an ``oracle:PART[:decile]`` entry (checked), else None."""
+    """(PART, what it knows) of an ``oracle:PART[:KNOWS]`` entry (checked), else None."""
     if not entry.startswith(ORACLE):
         return None
     part, _, knows = entry[len(ORACLE):].partition(":")

@@ -210,6 +210,7 @@ def test_the_wrapper_changes_no_play():
 def test_entries_and_places():
     assert oracle_part("oracle:allin") == ("allin", "cards") and oracle_part("ranged") is None
     assert oracle_part("oracle:post:decile") == ("post", "decile")
+    assert oracle_part("oracle:all:half") == ("all", "half")
     for wrong in ("oracle:preflop", "oracle:all:suit"):
         with pytest.raises(UnknownName):
             oracle_part(wrong)
@@ -232,3 +233,6 @@ def test_the_decile_oracle_holds_the_range_cut_to_the_actual_hands_strength_deci
     pre = bot("all", {1: cards("As", "Ad")}, 2, knows="decile")
     top = [i for i, x in enumerate(pre._known(view_of(pre, PREFLOP), 1, cards("As", "Ad"), None)) if x > 0]
     assert all(PREFLOP_PCT[i] >= 0.9 for i in top) and len(top) > 50
+    pre = bot("all", {1: cards("As", "Ad")}, 2, knows="tercile")
+    third = [i for i, x in enumerate(pre._known(view_of(pre, PREFLOP), 1, cards("As", "Ad"), None)) if x > 0]
+    assert all(PREFLOP_PCT[i] >= 2 / 3 for i in third) and 3 * len(top) < len(third) < 0.4 * len(COMBOS)
