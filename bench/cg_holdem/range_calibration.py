@@ -30,15 +30,13 @@ lone opponent's program (``multi`` for several).
 
 import argparse
 import random
-from itertools import combinations
 
 import numpy as np
 
 from bench.cg_holdem.oracle_headroom import PREFLOP_PCT, DealtCards, _bin, game_seed
 from bench.cg_holdem.ranged_paired import maker, one_line_errors
 from bots.cg_holdem.hands import COMBOS, board_percentiles, combo_index
-from bots.cg_holdem.pure_eval import value7
-from bots.cg_holdem.ranged import RangedBot, RangedConfig
+from bots.cg_holdem.ranged import RangedBot, RangedConfig, known_equity
 from bots.cg_holdem.reads import BINS
 from engine.cg_holdem import judge
 
@@ -46,27 +44,11 @@ SITUATIONS = ("pre_raise", "flop_bet", "turn_bet", "river_bet", "post_free", "al
 TOP = 3  # the calibration table's top deciles
 
 
-def exact_equity(hole, board, holes, rng: random.Random, samples: int) -> float:
-    """My pot share against the actual ``holes``: every runout from the flop on, preflop ``samples`` random boards."""
-    known = set(hole) | set(board) | {c for h in holes for c in h}
-    deck = [c for c in range(52) if c not in known]
-    need = 5 - len(board)
-    runs = combinations(deck, need) if need <= 2 else (rng.sample(deck, need) for _ in range(samples))
-    share, count = 0.0, 0
-    for run in runs:
-        full = [*board, *run]
-        mine, theirs = value7([*hole, *full]), [value7([a, b, *full]) for a, b in holes]
-        if mine >= max(theirs):  # ties split the pot
-            share += 1.0 / (1 + theirs.count(mine))
-        count += 1
-    return share / count
-
-
 class Watcher(RangedBot):
     """The default ranged bot, recording its reads against the actual cards (module doc); its play is untouched: the
     extra equities run on generators of their own, the bot's ``_rng`` swapped out and back."""
 
-    def __init__(self, config, cards: DealtCards, programs: list[str], game: int, exact_samples: int = 600):
+    def __init__(self, config, cards: DealtCards, programs: list[str], game: int, exact_samples: int = 1000):
         super().__init__(config)
         self.cards, self.programs, self.game = cards, programs, game
         self.exact_samples = exact_samples
@@ -115,7 +97,7 @@ class Watcher(RangedBot):
         strength, dead = self._strength(view), set(hole) | set(board)
         decision = {"game": self.game, "hand": view.turn.hand, "situation": situation, "est": eq,
                     "n_opp": len(opponents), "program": self.programs[opponents[0]] if len(opponents) == 1 else "multi",
-                    "exact": exact_equity(hole, board, [self.holes[s] for s in opponents], self.mine,
+                    "exact": known_equity(hole, board, [self.holes[s] for s in opponents], self.mine,
                                           self.exact_samples)}
         self.decisions.append(decision)
         for s in opponents:
@@ -123,14 +105,14 @@ class Watcher(RangedBot):
             mass = [0.0] * BINS
             for (a, b), x, q in zip(COMBOS, weights, strength, strict=True):
                 if a not in dead and b not in dead:
-                    mass[_bin(q)] += x
+                    mass[_bin(q, BINS)] += x
             total = sum(mass) or 1.0
             self.rows.append({"game": self.game, "hand": view.turn.hand, "situation": situation,
                               "program": self.programs[s], "n_opp": len(opponents),
                               "mass": [m / total for m in mass],
-                              "true": _bin(strength[combo_index(*self.holes[s])]),
+                              "true": _bin(strength[combo_index(*self.holes[s])], BINS),
                               "est": self._own_draws(view, [s]),
-                              "exact": exact_equity(hole, board, [self.holes[s]], self.mine, self.exact_samples),
+                              "exact": known_equity(hole, board, [self.holes[s]], self.mine, self.exact_samples),
                               "decision": len(self.decisions) - 1})
 
     def _call_allin_with(self, view, eq: float) -> bool:
@@ -144,7 +126,7 @@ class Watcher(RangedBot):
         return super()._call_allin_with(view, eq)
 
 
-def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_samples: int = 600):
+def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_samples: int = 1000):
     """Units first..first+games-1 with the watcher first in the line-up: (rows, decisions, each unit's ChunkLog)."""
     players = 1 + len(against)
     names = ["ranged", *against]
@@ -226,7 +208,8 @@ def main(argv=None) -> None:
     ap.add_argument("--against", required=True, help="opponents separated by '/': bots or style:NAME")
     ap.add_argument("--games", type=int, default=200)
     ap.add_argument("--seed", type=int, default=32)
-    ap.add_argument("--exact-samples", type=int, default=600, help="preflop boards for the equity vs actual cards")
+    ap.add_argument("--exact-samples", type=int, default=1000,
+                    help="the equity vs actual cards: every runout when there are at most this many, else this many")
     ap.add_argument("--save", help="save the rows (.npz)")
     args = ap.parse_args(argv)
     against = [a for a in args.against.split("/") if a]

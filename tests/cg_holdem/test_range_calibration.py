@@ -6,8 +6,9 @@ import random
 
 import numpy as np
 
-from bench.cg_holdem.range_calibration import exact_equity, interval, tables, watch
+from bench.cg_holdem.range_calibration import interval, tables, watch
 from bench.cg_holdem.ranged_paired import maker
+from bots.cg_holdem.ranged import known_equity
 from engine.cg_holdem import judge
 from engine.core.cards import parse_card_name
 
@@ -16,13 +17,13 @@ def cards(*names: str) -> list[int]:
     return [parse_card_name(n) for n in names]
 
 
-def test_exact_equity_on_a_river_a_turn_and_a_split():
+def test_known_equity_on_a_river_a_turn_and_a_split():
     board = cards("Ks", "9c", "8d", "7h", "2s")
-    assert exact_equity(cards("Kh", "Qd"), board, [tuple(cards("Jh", "Tc"))], random.Random(0), 10) == 0.0
-    assert exact_equity(cards("Jd", "Ts"), board, [tuple(cards("Jh", "Tc"))], random.Random(0), 10) == 0.5
+    assert known_equity(cards("Kh", "Qd"), board, [tuple(cards("Jh", "Tc"))], random.Random(0), 10) == 0.0
+    assert known_equity(cards("Jd", "Ts"), board, [tuple(cards("Jh", "Tc"))], random.Random(0), 10) == 0.5
     # turn: trips against an overpair, 44 rivers: the overpair wins with its two outs (a full house) only
     turn = cards("5s", "5d", "9c", "2h")
-    eq = exact_equity(cards("5c", "3d"), turn, [tuple(cards("Ah", "Ac"))], random.Random(0), 10)
+    eq = known_equity(cards("5c", "3d"), turn, [tuple(cards("Ah", "Ac"))], random.Random(0), 44)
     assert abs(eq - 42 / 44) < 1e-12
 
 
