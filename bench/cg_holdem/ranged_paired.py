@@ -37,6 +37,7 @@ comparison's last line; preflop all-ins enumerate about a million boards, cached
 
 import argparse
 import importlib
+import multiprocessing
 import subprocess
 import sys
 import time
@@ -187,7 +188,9 @@ def scored(candidate: str, against: list[str], *, games: int, seed: int, workers
     if workers <= 1:
         parts = [_chunk(j) for j in jobs]
     else:
-        with ProcessPoolExecutor(workers) as pool:
+        # the luck's DuckDB and polars start thread pools: a child forked after this process used them can hang
+        context = multiprocessing.get_context("spawn") if luck else None
+        with ProcessPoolExecutor(workers, mp_context=context) as pool:
             parts = list(pool.map(_chunk, jobs))
     return Scored(np.concatenate([p.payoffs for p in parts]),
                   np.concatenate([p.luck for p in parts]) if luck else None,
@@ -294,7 +297,7 @@ def _paired(diff: np.ndarray) -> str:
 def _luck_figures(check) -> str:
     low, high = check.shift_interval
     # a setting that never acts here plays the first's games: no spread, no factor to give
-    factor = f"factor {check.factor:.2f}" if check.raw.sd > 0 else "no spread to narrow"
+    factor = f"factor {check.factor:.2f}" if check.raw.sd > 0 or check.adjusted.sd > 0 else "no spread to narrow"
     return f"the luck taken out {check.shift.mean:+.4f} [{low:+.4f}, {high:+.4f}], {factor}"
 
 

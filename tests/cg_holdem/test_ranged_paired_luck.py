@@ -2,6 +2,10 @@
 in-process chunk, is what the hook gives the same games read from a hand log; a game without an all-in run-out
 has none; without --luck the figures are those of before."""
 
+import subprocess
+import sys
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -99,3 +103,15 @@ def test_prior_tables_pools_the_tables_corrected_differences(tmp_path, capsys):
     r = prior_tables.pooled(raw)
     assert out[-1] == (f"pooled over 2 tables, wide minus base: {mean:+.4f} [{low:+.4f}, {high:+.4f}] per game "
                        f"luck out; raw {r[0]:+.4f} [{r[1]:+.4f}, {r[2]:+.4f}]")
+
+
+@pytest.mark.slow  # spawns two worker processes (their imports take seconds)
+def test_workers_take_the_luck_out_of_their_own_games_after_the_process_used_it():
+    """A fork after this process's DuckDB and polars started their threads could hang: workers are spawned."""
+    code = ("from bench.cg_holdem.ranged_paired import compare\n"
+            "a = compare(['station', 'pushfold'], ['pushfold'], games=4, seed=5, luck=True)\n"
+            "b = compare(['station', 'pushfold'], ['pushfold'], games=4, seed=5, luck=True, workers=2)\n"
+            "assert a[:-1] == b[:-1], (a, b)\n")
+    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[2], timeout=120,
+                          capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-2000:]
