@@ -29,19 +29,39 @@ lone opponent's program (``multi`` for several).
 """
 
 import argparse
+import math
 import random
+from itertools import combinations
 
 import numpy as np
 
 from bench.cg_holdem.oracle_headroom import PREFLOP_PCT, DealtCards, _bin, game_seed
 from bench.cg_holdem.ranged_paired import maker, one_line_errors
 from bots.cg_holdem.hands import COMBOS, board_percentiles, combo_index
-from bots.cg_holdem.ranged import RangedBot, RangedConfig, known_equity
+from bots.cg_holdem.pure_eval import value7
+from bots.cg_holdem.ranged import RangedBot, RangedConfig
 from bots.cg_holdem.reads import BINS
 from engine.cg_holdem import judge
 
 SITUATIONS = ("pre_raise", "flop_bet", "turn_bet", "river_bet", "post_free", "allin", "pre_other")
 TOP = 3  # the calibration table's top deciles
+
+
+def known_equity(hole, board, holes, rng: random.Random, runs: int) -> float:
+    """My pot share against the hands ``holes``: every runout when there are at most ``runs``, else ``runs`` random
+    ones from ``rng``."""
+    known = set(hole) | set(board) | {c for h in holes for c in h}
+    deck = [c for c in range(52) if c not in known]
+    need = 5 - len(board)
+    every = math.comb(len(deck), need) <= runs
+    share, count = 0.0, 0
+    for run in combinations(deck, need) if every else (rng.sample(deck, need) for _ in range(runs)):
+        full = [*board, *run]
+        mine, theirs = value7([*hole, *full]), [value7([a, b, *full]) for a, b in holes]
+        if mine >= max(theirs):  # ties split the pot
+            share += 1.0 / (1 + theirs.count(mine))
+        count += 1
+    return share / count
 
 
 class Watcher(RangedBot):

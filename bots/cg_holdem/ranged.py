@@ -22,11 +22,10 @@ Standard library only (it is exported as is and runs the same code in process), 
 """
 
 import math
-import random
 import time
 from bisect import bisect
 from dataclasses import dataclass
-from itertools import accumulate, combinations
+from itertools import accumulate
 
 from bots.base import Ranged, ranged, seed_field, validated
 from bots.cg_holdem.hands import (
@@ -150,33 +149,7 @@ class RangedConfig(Ranged):
     # vpip / raise-first / fold-to-raise 0.81 / 0.56 / 0.23, four-handed 0.44 / 0.33 / 0.59), one pooled set read the
     # heads-up tracker as lag in 158 of 195 games. 0 = off; a prior without those keys plays as before either way
     seat_prior_phase: float = ranged(0.0, 0.0, 1.0)
-    # each seat's own reading error, learned in the game: after every hand (all cards are shown, folded ones too) the
-    # equity each decision used against that seat is set beside its equity against the seat's actual cards, and the
-    # decisions after take off the mean error so far in that situation (preflop facing a raise, postflop facing a bet,
-    # postflop first to act), shrunk toward none as if this many errors of 0 had been seen (issue 32: the reads of
-    # range_calibration.py; several opponents in the hand: one table-wide count; 0 = off)
-    read_bias: float = ranged(0.0, 0.0, 1e6)
     seed: int = seed_field(0)
-
-
-BIAS_RUNS = 120  # read_bias: runouts of an equity against shown cards (every one when there are no more)
-
-
-def known_equity(hole, board, holes, rng: random.Random, runs: int) -> float:
-    """My pot share against the hands ``holes``: every runout when there are at most ``runs``, else ``runs`` random
-    ones from ``rng``."""
-    known = set(hole) | set(board) | {c for h in holes for c in h}
-    deck = [c for c in range(52) if c not in known]
-    need = 5 - len(board)
-    every = math.comb(len(deck), need) <= runs
-    share, count = 0.0, 0
-    for run in combinations(deck, need) if every else (rng.sample(deck, need) for _ in range(runs)):
-        full = [*board, *run]
-        mine, theirs = value7([*hole, *full]), [value7([a, b, *full]) for a, b in holes]
-        if mine >= max(theirs):  # ties split the pot
-            share += 1.0 / (1 + theirs.count(mine))
-        count += 1
-    return share / count
 
 
 class RangedBot(Player):
@@ -204,9 +177,6 @@ class RangedBot(Player):
         self.lives: dict[int, int] = {}  # seat_prior_phase: hand -> stacks live at my first turn in it
         self.seen_by: dict[int, list[Seen]] = {}  # seat -> a Seen per phase
         self.phase_reads: dict[tuple[int, int], Reads] | None = None  # (seat, phase) -> its own Reads (the replay's)
-        self.bias: dict[tuple, list[float]] = {}  # read_bias: (situation, seat or -1) -> [sum of errors, count]
-        self.bias_pending: list[tuple] = []  # read_bias: (hand, key, hole, board, seats, equity used)
-        self.bias_rng: random.Random | None = None  # read_bias: the draws of its equities against shown cards
 
     def start(self, setup) -> None:
         super().start(setup)
@@ -235,7 +205,6 @@ class RangedBot(Player):
         self.pending = []
         self.tables = {}
         self.depths, self.calls, self.lives = {}, {}, {}
-        self.bias, self.bias_pending, self.bias_rng = {}, [], None
         self._new_hand(0)
 
     def _new_hand(self, hand: int) -> None:
@@ -265,8 +234,6 @@ class RangedBot(Player):
             self._new_hand(turn.hand)
         for hand, _, cards in turn.showdowns:
             self._learn(hand, cards)
-            if self.config.read_bias:
-                self._learn_bias(hand, cards)
         # boards of finished hands are not needed again
         self.tables = {k: v for k, v in self.tables.items() if k == turn.board[:len(k)]}
         return as_listed(super().act(turn), turn.possible)
@@ -413,46 +380,8 @@ class RangedBot(Player):
         return self.tables[key]
 
     # -- equity --------------------------------------------------------------------------
-    def _bias_key(self, view: View) -> tuple:
-        situation = "pre" if view.preflop else "bet" if view.call else "free"
-        return situation, view.opponents[0] if len(view.opponents) == 1 else -1
-
-    def _debias(self, view: View, eq: float) -> float:
-        """read_bias: ``eq`` less this situation's mean error against these opponents so far, shrunk; the equity
-        used is kept to be checked against the cards once they are shown."""
-        key = self._bias_key(view)
-        self.bias_pending.append((view.turn.hand, key, tuple(view.turn.cards), tuple(view.turn.board),
-                                  tuple(view.opponents), eq))
-        total, count = self.bias.get(key, (0.0, 0.0))
-        return min(1.0, max(0.0, eq - total / (count + self.config.read_bias)))
-
-    def _learn_bias(self, hand: int, cards) -> None:
-        """read_bias: each decision of ``hand`` whose opponents' cards are shown: its error (the equity it used less
-        the equity against the cards: every river from the turn on, else BIAS_RUNS random runouts on a generator
-        of its own) added to its situation's count."""
-        keep = []
-        for rec in self.bias_pending:
-            h, key, hole, board, seats, eq = rec
-            if h > hand:
-                keep.append(rec)
-            elif h == hand and all(s < len(cards) and cards[s] is not None for s in seats):
-                if self.bias_rng is None:  # its own draws: the bot's generator sees none of them
-                    self.bias_rng = random.Random(f"read_bias {self._rng_seed}")
-                actual = known_equity(hole, board, [cards[s] for s in seats], self.bias_rng, BIAS_RUNS)
-                counts = self.bias.setdefault(key, [0.0, 0.0])
-                counts[0] += eq - actual
-                counts[1] += 1
-        self.bias_pending = keep
-
     def range_equity(self, view: View, seats=None, ranges=None) -> float:
-        """My share of the pot against the seats' ranges (their narrowed ones by default; read_bias: less the
-        learned error there)."""
-        eq = self._range_equity(view, seats, ranges)
-        if self.config.read_bias and seats is None and ranges is None and view.opponents:
-            return self._debias(view, eq)
-        return eq
-
-    def _range_equity(self, view: View, seats=None, ranges=None) -> float:
+        """My share of the pot against the seats' ranges (their narrowed ones by default)."""
         hole, board = list(view.turn.cards), list(view.turn.board)
         seats = view.opponents if seats is None else seats
         dead = set(hole) | set(board)

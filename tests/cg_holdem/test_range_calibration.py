@@ -6,9 +6,8 @@ import random
 
 import numpy as np
 
-from bench.cg_holdem.range_calibration import interval, tables, watch
+from bench.cg_holdem.range_calibration import interval, known_equity, tables, watch
 from bench.cg_holdem.ranged_paired import maker
-from bots.cg_holdem.ranged import known_equity
 from engine.cg_holdem import judge
 from engine.core.cards import parse_card_name
 
