@@ -137,38 +137,56 @@ def setup_for(game: Game, seat: int) -> Setup:
                  game.config.starting_stacks()[seat], game.first_big_blind, game.n, seat)
 
 
+class Referee:
+    """The referee loop between two decisions: the game, the seats and what each seat was shown last. Its two
+    steps, ``ask`` and ``play``, are play_game's loop body; a bench may copy a Referee and play a step otherwise."""
+
+    def __init__(self, seats: Sequence[Seat], game: Game):
+        self.seats, self.game = seats, game
+        self.last_round = [0] * game.n  # the round of each seat's previous decision (0: none yet)
+        self.seen = [0] * game.n  # the showdowns each seat was shown
+        self.messages: list[tuple[int, int, str]] = []
+
+    def ask(self) -> tuple[int, Turn, str | None]:
+        """The seat to act, its turn and its answer (None: a timeout / crash)."""
+        game = self.game
+        s = game.to_act
+        turn = turn_for(game, s, self.last_round[s], self.seen[s])
+        setup = setup_for(game, s) if self.last_round[s] == 0 else None
+        self.last_round[s], self.seen[s] = game.round, len(game.showdowns)
+        return s, turn, self.seats[s].decide(setup, turn)
+
+    def play(self, s: int, turn: Turn, answer: str | None) -> None:
+        """Play seat ``s``'s answer to ``turn`` as the referee reads it."""
+        if answer is None:
+            self.game.play(TIMEOUT)
+            return
+        kind, amount, message = parse_output(answer)
+        if message:
+            self.messages.append((turn.round, s, message))
+        self.game.play(kind, amount)
+
+
 def play_game(seats: Sequence[Seat], *, seed: int, config: GameConfig | None = None,
               on_turn: Callable[[int, Turn, str | None], None] | None = None) -> GameResult:
     """Play one game to its end; ``on_turn(seat, turn, answer)`` sees every exchange."""
     config = config or GameConfig(players=len(seats))
     if config.players != len(seats):
         raise BadValue(f"config is for {config.players} players but {len(seats)} seats were given")
-    game = Game(config, seed)
-    last_round = [0] * game.n
-    seen = [0] * game.n
-    messages = []
+    referee = Referee(seats, Game(config, seed))
+    game = referee.game
     try:
         while not game.over:
-            s = game.to_act
-            turn = turn_for(game, s, last_round[s], seen[s])
-            setup = setup_for(game, s) if last_round[s] == 0 else None
-            last_round[s], seen[s] = game.round, len(game.showdowns)
-            answer = seats[s].decide(setup, turn)
+            s, turn, answer = referee.ask()
             if on_turn is not None:
                 on_turn(s, turn, answer)
-            if answer is None:
-                game.play(TIMEOUT)
-                continue
-            kind, amount, message = parse_output(answer)
-            if message:
-                messages.append((turn.round, s, message))
-            game.play(kind, amount)
+            referee.play(s, turn, answer)
     finally:
         reports = tuple(seat.close() for seat in seats)
     return GameResult(
         seed=seed, players=game.n, first_big_blind=game.first_big_blind, scores=tuple(game.scores()),
         positions=tuple(game.positions()), ranks=tuple(game.rank), final_stacks=tuple(game.stack),
-        rounds=game.round, hands=tuple(game.hands), history=tuple(game.history), messages=tuple(messages),
+        rounds=game.round, hands=tuple(game.hands), history=tuple(game.history), messages=tuple(referee.messages),
         overflow=game.overflow, seat_reports=reports,
     )
 
@@ -203,6 +221,24 @@ def unit_seating(unit: int, players: int) -> tuple[int, int]:
     return unit // players, unit % players
 
 
+def unit_seats(lineup: Sequence[Callable[[], Bot]], *, key: int, unit: int) -> tuple[list, list[int], int, int]:
+    """Unit ``unit``'s seats as play_chunk seats them (fresh bots, each told its key), the seat of each line-up
+    member, the rotation and the game's seed."""
+    players = len(lineup)
+    deal, rotation = unit_seating(unit, players)
+    game_seed = java_seed(unit_key(key, deal, Purpose.DEAL))
+    seat_of = [(rotation + k) % players for k in range(players)]  # lineup index -> seat
+    by_seat: list = [None] * players
+    for k, make in enumerate(lineup):
+        bot = make()
+        if hasattr(bot, "new_game"):
+            bot.new_game(unit_key(unit_key(key, unit, Purpose.BOT), k, Purpose.BOT))
+        by_seat[seat_of[k]] = bot
+    # A line-up member is an in-process Bot, or a Seat of its own (an external program).
+    seats = [b if isinstance(b, (BotSeat, ProgramSeat)) else BotSeat(b) for b in by_seat]
+    return seats, seat_of, rotation, game_seed
+
+
 def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, count: int,
                names: Sequence[str] | None = None) -> ChunkLog:
     """Units first..first+count-1 (one unit = one game). lineup[0] is the primary bot;
@@ -214,22 +250,12 @@ def play_chunk(lineup: Sequence[Callable[[], Bot]], *, seed: int, first: int, co
     events = _ChunkEvents()
     payoffs = np.empty(count)
     for i, unit in enumerate(range(first, first + count)):
-        deal, rotation = unit_seating(unit, players)
-        game_seed = java_seed(unit_key(key, deal, Purpose.DEAL))
-        seat_of = [(rotation + k) % players for k in range(players)]  # lineup index -> seat
-        by_seat: list = [None] * players
-        for k, make in enumerate(lineup):
-            bot = make()
-            if hasattr(bot, "new_game"):
-                bot.new_game(unit_key(unit_key(key, unit, Purpose.BOT), k, Purpose.BOT))
-            by_seat[seat_of[k]] = bot
-        # A line-up member is an in-process Bot, or a Seat of its own (an external program).
-        seats = [b if isinstance(b, (BotSeat, ProgramSeat)) else BotSeat(b) for b in by_seat]
+        seats, seat_of, rotation, game_seed = unit_seats(lineup, key=key, unit=unit)
         result = play_game(seats, seed=game_seed, config=GameConfig(players=players))
         seat_names = [names[(s - rotation) % players] for s in range(players)]
         primary = seat_of[0]
         payoffs[i] = (players - result.positions[primary]) / (players - 1)
-        events.add(unit, deal, rotation, primary, result, seat_names)
+        events.add(unit, unit_seating(unit, players)[0], rotation, primary, result, seat_names)
     return ChunkLog(first=first, payoffs=payoffs, events=events.batch())
 
 
