@@ -4,10 +4,11 @@ actual cards, decision by decision. Bench only: the bot plays as ``ranged``, bit
     nice -n 10 .venv/bin/python -m bench.cg_holdem.range_calibration --against style:tracker/aggressive/style:lag \
         --games 200 --seed 13132 --save /tmp/h3/calib.npz
 
-The default RangedBot (RangedConfig()) plays the games oracle_headroom plays (its game_seed, DealtCards: the same
-seed, the same units); a subclass only watches. At each equity the bot decides on (``range_equity`` against every
-opponent's narrowed range: postflop every decision, preflop facing a raise; the pushes' explicit calling ranges are
-left out, the true hand need not be in them) it records, per opponent still in the hand:
+The default RangedBot (RangedConfig(), or ``--set k=v,...``'s settings) plays the games oracle_headroom plays (its
+game_seed, DealtCards: the same seed, the same units); a subclass only watches. At each equity the bot decides on
+(``range_equity`` against every opponent's narrowed range: postflop every decision, preflop facing a raise; the
+pushes' explicit calling ranges are left out, the true hand need not be in them) it records, per opponent still in the
+hand:
 
 - the situation: ``pre_raise`` (preflop facing a raise), ``flop_bet`` / ``turn_bet`` / ``river_bet`` (postflop facing a
   bet), ``post_free`` (postflop, nothing to call), ``allin`` (the equity went to ``_call_allin_with``: a call of most
@@ -25,7 +26,9 @@ Printed per opponent x situation: decisions, the mean mass on the true decile (u
 the top three deciles beside how often the true hand was there, and the signed equity error (estimate minus actual)
 with a 95% interval over decision-opponents (normal) and one clustered by game (decisions in a game are not
 independent: same opponent, same reads). Then the decisions' own error (all opponents at once) by situation and the
-lone opponent's program (``multi`` for several).
+lone opponent's program (``multi`` for several). With ``read_temper`` set, the temperature each opponent program's
+seat was read with, preflop and postflop: the mean over games at the bot's last turn and at its first turn from half
+that hand number on, and the actions scored by then.
 """
 
 import argparse
@@ -37,6 +40,7 @@ import numpy as np
 
 from bench.cg_holdem.oracle_headroom import PREFLOP_PCT, DealtCards, _bin, game_seed
 from bench.cg_holdem.ranged_paired import maker, one_line_errors
+from bots.base import build_config
 from bots.cg_holdem.hands import COMBOS, board_percentiles, combo_index
 from bots.cg_holdem.pure_eval import value7
 from bots.cg_holdem.ranged import RangedBot, RangedConfig
@@ -77,10 +81,15 @@ class Watcher(RangedBot):
         self.holes: dict[int, tuple[int, int]] = {}
         self.mine = random.Random(game)  # this tool's own draws; the bot's generator never sees them
         self.pcts: dict[tuple, list[float]] = {}
+        self.taus: list[tuple] = []  # read_temper: (hand, [(program, tau preflop, postflop, n pre, n post)]) a turn
 
     def act(self, turn) -> str:
         self.holes = self.cards.holes(turn, self.setup.me)
-        return super().act(turn)
+        answer = super().act(turn)
+        if self.config.read_temper:
+            self.taus.append((turn.hand, [(self.programs[s], t.tau(0), t.tau(1), *t.n)
+                                          for s, t in self.tempers.items() if s != self.setup.me]))
+        return answer
 
     def _strength(self, view) -> list[float]:
         if view.preflop:
@@ -146,8 +155,11 @@ class Watcher(RangedBot):
         return super()._call_allin_with(view, eq)
 
 
-def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_samples: int = 1000):
-    """Units first..first+games-1 with the watcher first in the line-up: (rows, decisions, each unit's ChunkLog)."""
+def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_samples: int = 1000,
+          config: RangedConfig | None = None, taus: list | None = None):
+    """Units first..first+games-1 with the watcher first in the line-up: (rows, decisions, each unit's ChunkLog).
+    ``taus``: a list that gets each game's read_temper snapshots (Watcher.taus)."""
+    config = config or RangedConfig()
     players = 1 + len(against)
     names = ["ranged", *against]
     makers = [maker(a) for a in against]
@@ -159,11 +171,13 @@ def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_sa
         bots: list = []
 
         def make(u=unit, p=programs, d=dealt, b=bots):
-            b.append(Watcher(RangedConfig(), d, p, u, exact_samples))
+            b.append(Watcher(config, d, p, u, exact_samples))
             return b[-1]
 
         log = judge.play_chunk([make, *makers], seed=seed, first=unit, count=1)
         rows += bots[0].rows
+        if taus is not None:
+            taus.append(bots[0].taus)
         decisions += bots[0].decisions
         logs.append(log)
     return rows, decisions, logs
@@ -223,6 +237,27 @@ def tables(rows: list[dict], decisions: list[dict], programs: list[str]) -> list
     return out
 
 
+def temper_table(taus: list) -> list[str]:
+    """read_temper's learned temperatures per opponent program (module doc), from each game's Watcher.taus."""
+    at: dict[tuple, list] = {}
+    for snaps in taus:
+        if not snaps:
+            continue
+        last = snaps[-1][0]
+        mid = next(s for s in snaps if s[0] >= last / 2)
+        for when, snap in (("mid", mid), ("end", snaps[-1])):
+            for program, pre, post, n_pre, n_post in snap[1]:
+                at.setdefault((program, when), []).append((pre, post, n_pre, n_post))
+    out = ["read_temper: learned tau per opponent program, mean over games [10th-90th percentile] (actions scored)"]
+    for (program, when), xs in sorted(at.items()):
+        x = np.array(xs)
+        out.append(f"  {program:14s} {when}  games {len(x):4d}  preflop {x[:, 0].mean():.2f} "
+                   f"[{np.percentile(x[:, 0], 10):.2f}, {np.percentile(x[:, 0], 90):.2f}] ({x[:, 2].mean():.1f})  "
+                   f"postflop {x[:, 1].mean():.2f} [{np.percentile(x[:, 1], 10):.2f}, "
+                   f"{np.percentile(x[:, 1], 90):.2f}] ({x[:, 3].mean():.1f})")
+    return out
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", required=True, help="opponents separated by '/': bots or style:NAME")
@@ -231,16 +266,22 @@ def main(argv=None) -> None:
     ap.add_argument("--exact-samples", type=int, default=1000,
                     help="the equity vs actual cards: every runout when there are at most this many, else this many")
     ap.add_argument("--save", help="save the rows (.npz)")
+    ap.add_argument("--set", default="", help="the watcher's settings, k=v,... (RangedConfig; default: none)")
     args = ap.parse_args(argv)
     against = [a for a in args.against.split("/") if a]
     with one_line_errors(ap):
         for entry in against:
             maker(entry)
-        rows, decisions, logs = watch(against, seed=args.seed, games=args.games, exact_samples=args.exact_samples)
+        config = build_config(RangedConfig, [x for x in args.set.split(",") if x], owner="--set")
+        taus: list = []
+        rows, decisions, logs = watch(against, seed=args.seed, games=args.games, exact_samples=args.exact_samples,
+                                      config=config, taus=taus)
     payoffs = np.concatenate([log.payoffs for log in logs])
     print(f"against {'/'.join(against)}, seed {args.seed}, {args.games} games: mean finish score "
           f"{payoffs.mean():.3f}, {len(decisions)} decisions, {len(rows)} decision-opponents")
     print("\n".join(tables(rows, decisions, list(dict.fromkeys(against)))))
+    if config.read_temper:
+        print("\n".join(temper_table(taus)))
     if args.save:
         np.savez(args.save, payoffs=payoffs,
                  **{f"row_{k}": np.array([r[k] for r in rows]) for k in rows[0]},
