@@ -2,13 +2,17 @@
 default the narrowing is the soft steps' as before; the learning flattens the reads of a seat whose actions are spread
 over all strengths and sharpens those of one that acts only with the top; a game replays bit for bit."""
 
+import sys
+
 from bots.cg_holdem import BOTS
+from bots.cg_holdem.export import write_submission
 from bots.cg_holdem.hands import CLASS_PCT, COMBO_CLASS, above
 from bots.cg_holdem.ranged import RangedBot, RangedConfig, step_like
 from bots.cg_holdem.reads import Q_GRID, TEMPERS, Temper
 from engine.cg_holdem import judge
+from engine.cg_holdem.judge import BotSeat, ProgramSeat, play_game
 from engine.cg_holdem.protocol import Setup, Turn
-from engine.cg_holdem.rules import parse_card_text
+from engine.cg_holdem.rules import GameConfig, parse_card_text
 
 
 def cards(text: str) -> tuple[int, ...]:
@@ -105,3 +109,13 @@ def test_a_game_with_read_temper_replays_bit_for_bit_and_plays_otherwise_than_of
     first = play(on, 11)
     assert play(on, 11) == first
     assert play(RangedConfig(), 11) != first
+
+
+def test_the_exported_program_with_read_temper_plays_a_game_without_faults(tmp_path):
+    spec = BOTS["ranged"]
+    path = write_submission(tmp_path / "ranged.py", spec, spec.config_from(["read_temper=2", "samples=60"]))
+    config = GameConfig(players=2, first_turn_ms=5000, turn_ms=1000)
+    program = ProgramSeat([sys.executable, str(path)], first_turn_ms=5000, turn_ms=1000)
+    result = play_game([program, BotSeat(BOTS["aggressive"].make())], seed=8, config=config)
+    assert result.seat_reports[0]["failure"] is None and result.seat_reports[0]["answers"] > 10
+    assert "TIMEOUT" not in {h.action for h in result.history}
