@@ -24,8 +24,9 @@ the real game's), to check the hand-end figure against the score the arena ranks
 
 Printed, for groupings of the decision kinds (street; facing: preflop unraised / a raise, postflop none / a bet;
 the bot's action; the bet faced to the pot; live stacks 2 or 3-4; the opponent's program when one is left in the
-hand, else multi; the bot's equity band, its last range_equity in the decision, '-' where it computed none) and
-each alternative: decisions, decisions a game, the mean gain a decision and a game (gain x decisions a game =
+hand, else multi; the bot's equity band, its last range_equity in the decision, '-' where it computed none; the depth,
+its chips or the deepest opponent's in the hand if fewer, in big blinds: <12, 12-20, 20-30, 30-50, 50+) and each
+alternative: decisions, decisions a game, the mean gain a decision and a game (gain x decisions a game =
 finish score a game, scaled up by 1 / --sample), 95% normal intervals clustered by game; rows by the largest gain
 a game, the top --top of each grouping (kinds seen in --least games or more). ``--save F.csv``: one row per
 decision and alternative.
@@ -48,7 +49,7 @@ from engine.cg_holdem.state import Action, Game
 from engine.core.seeds import match_key
 
 ALTERNATIVES = ("fold", "call", "half", "pot", "allin")  # call: check when nothing is owed
-DIMENSIONS = ("street", "facing", "action", "size", "live", "opponent", "equity")
+DIMENSIONS = ("street", "facing", "action", "size", "live", "opponent", "equity", "depth")
 GROUPINGS = ("street,facing,action", "street,facing,action,live", "live,facing,action,equity",
              "live,opponent,street,facing,action", ",".join(DIMENSIONS))
 STREETS = {0: "pre", 3: "flop", 4: "turn", 5: "river"}
@@ -92,11 +93,13 @@ def kind_of(game, me: int, names: list[str], action: Action, equity: float | Non
     live = sum(1 for s in range(game.n) if game.stack[s] + game.total[s] > 0)
     rivals = [s for s in range(game.n)
               if s != me and not game.folded[s] and game.stack[s] + game.total[s] > 0]
+    depth = min(game.stack[me] + game.total[me], max(game.stack[s] + game.total[s] for s in rivals)) / game.bb
     return {"street": STREETS[len(game.board)], "facing": facing, "action": action_name(game, action),
             "size": "-" if not call else band(call / pot, (0.34, 0.67, 1.01), ("<1/3", "1/3-2/3", "2/3-1", ">1")),
             "live": "2" if live == 2 else "3-4", "opponent": names[rivals[0]] if len(rivals) == 1 else "multi",
             "equity": "-" if equity is None else band(equity, (0.2, 0.4, 0.6, 0.8), ("<.2", ".2-.4", ".4-.6",
-                                                                                  ".6-.8", ">.8"))}
+                                                                                  ".6-.8", ">.8")),
+            "depth": band(depth, (12, 20, 30, 50), ("<12", "12-20", "20-30", "30-50", "50+"))}
 
 
 def value(game, me: int, hands: int) -> float:
