@@ -173,11 +173,6 @@ class RangedConfig(Ranged):
     # at 0 (tau 1) of variance 1 / (2 x this). Issue 32: the ranges behind style lag's bets were too strong, behind the
     # tracker's too weak (docs/benchmarks.md "Where the reference bot misreads"). 0 = off (as before)
     read_temper: float = ranged(0.0, 0.0, 1e6)
-    # 3-4 live stacks, the flop, nothing to call, where the bot would check (no value bet, c-bet or bluff): bet half
-    # the pot at or above this equity. Issue 32: counterfactual rollouts (bench/cg_holdem/action_rollouts.py) found
-    # half-pot bets there gaining over the check at both four-seat tracker tables (docs/benchmarks.md "Which of the
-    # bot's own decisions lose"). 0 = off (as before)
-    live_flop_bet: float = ranged(0.0, 0.0, 1.0)
     seed: int = seed_field(0)
 
 
@@ -664,8 +659,6 @@ class RangedBot(Player):
                 return view.pot_bet(0.33)
             if self._bluff_pays(view, eq, c.bluff_size * view.pot, 1.0):
                 return view.pot_bet(c.bluff_size)
-            if c.live_flop_bet and street == 3 and eq >= c.live_flop_bet and len(self.live(view)) > 2:
-                return view.pot_bet(0.5)
             return "CHECK"
         multi = len(self.live(view)) > 2
         if view.call >= view.stack or (multi and view.call >= c.icm_share * view.stack):
