@@ -26,9 +26,7 @@ Printed per opponent x situation: decisions, the mean mass on the true decile (u
 the top three deciles beside how often the true hand was there, and the signed equity error (estimate minus actual)
 with a 95% interval over decision-opponents (normal) and one clustered by game (decisions in a game are not
 independent: same opponent, same reads). Then the decisions' own error (all opponents at once) by situation and the
-lone opponent's program (``multi`` for several). With ``read_temper`` set, the temperature each opponent program's
-seat was read with, preflop and postflop: the mean over games at the bot's last turn and at its first turn from half
-that hand number on, and the actions scored by then.
+lone opponent's program (``multi`` for several).
 """
 
 import argparse
@@ -81,15 +79,10 @@ class Watcher(RangedBot):
         self.holes: dict[int, tuple[int, int]] = {}
         self.mine = random.Random(game)  # this tool's own draws; the bot's generator never sees them
         self.pcts: dict[tuple, list[float]] = {}
-        self.taus: list[tuple] = []  # read_temper: (hand, [(program, tau preflop, postflop, n pre, n post)]) a turn
 
     def act(self, turn) -> str:
         self.holes = self.cards.holes(turn, self.setup.me)
-        answer = super().act(turn)
-        if self.config.read_temper:
-            self.taus.append((turn.hand, [(self.programs[s], t.tau(0), t.tau(1), *t.n)
-                                          for s, t in self.tempers.items() if s != self.setup.me]))
-        return answer
+        return super().act(turn)
 
     def _strength(self, view) -> list[float]:
         if view.preflop:
@@ -156,9 +149,8 @@ class Watcher(RangedBot):
 
 
 def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_samples: int = 1000,
-          config: RangedConfig | None = None, taus: list | None = None):
-    """Units first..first+games-1 with the watcher first in the line-up: (rows, decisions, each unit's ChunkLog).
-    ``taus``: a list that gets each game's read_temper snapshots (Watcher.taus)."""
+          config: RangedConfig | None = None):
+    """Units first..first+games-1 with the watcher first in the line-up: (rows, decisions, each unit's ChunkLog)."""
     config = config or RangedConfig()
     players = 1 + len(against)
     names = ["ranged", *against]
@@ -176,8 +168,6 @@ def watch(against: list[str], *, seed: int, games: int, first: int = 0, exact_sa
 
         log = judge.play_chunk([make, *makers], seed=seed, first=unit, count=1)
         rows += bots[0].rows
-        if taus is not None:
-            taus.append(bots[0].taus)
         decisions += bots[0].decisions
         logs.append(log)
     return rows, decisions, logs
@@ -237,27 +227,6 @@ def tables(rows: list[dict], decisions: list[dict], programs: list[str]) -> list
     return out
 
 
-def temper_table(taus: list) -> list[str]:
-    """read_temper's learned temperatures per opponent program (module doc), from each game's Watcher.taus."""
-    at: dict[tuple, list] = {}
-    for snaps in taus:
-        if not snaps:
-            continue
-        last = snaps[-1][0]
-        mid = next(s for s in snaps if s[0] >= last / 2)
-        for when, snap in (("mid", mid), ("end", snaps[-1])):
-            for program, pre, post, n_pre, n_post in snap[1]:
-                at.setdefault((program, when), []).append((pre, post, n_pre, n_post))
-    out = ["read_temper: learned tau per opponent program, mean over games [10th-90th percentile] (actions scored)"]
-    for (program, when), xs in sorted(at.items()):
-        x = np.array(xs)
-        out.append(f"  {program:14s} {when}  games {len(x):4d}  preflop {x[:, 0].mean():.2f} "
-                   f"[{np.percentile(x[:, 0], 10):.2f}, {np.percentile(x[:, 0], 90):.2f}] ({x[:, 2].mean():.1f})  "
-                   f"postflop {x[:, 1].mean():.2f} [{np.percentile(x[:, 1], 10):.2f}, "
-                   f"{np.percentile(x[:, 1], 90):.2f}] ({x[:, 3].mean():.1f})")
-    return out
-
-
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--against", required=True, help="opponents separated by '/': bots or style:NAME")
@@ -273,15 +242,12 @@ def main(argv=None) -> None:
         for entry in against:
             maker(entry)
         config = build_config(RangedConfig, [x for x in args.set.split(",") if x], owner="--set")
-        taus: list = []
         rows, decisions, logs = watch(against, seed=args.seed, games=args.games, exact_samples=args.exact_samples,
-                                      config=config, taus=taus)
+                                      config=config)
     payoffs = np.concatenate([log.payoffs for log in logs])
     print(f"against {'/'.join(against)}, seed {args.seed}, {args.games} games: mean finish score "
           f"{payoffs.mean():.3f}, {len(decisions)} decisions, {len(rows)} decision-opponents")
     print("\n".join(tables(rows, decisions, list(dict.fromkeys(against)))))
-    if config.read_temper:
-        print("\n".join(temper_table(taus)))
     if args.save:
         np.savez(args.save, payoffs=payoffs,
                  **{f"row_{k}": np.array([r[k] for r in rows]) for k in rows[0]},

@@ -57,30 +57,12 @@ from bots.cg_holdem.reads import (
     SEEN_BY_LIVE,
     Reads,
     Seen,
-    Temper,
     by_phase,
     check_prior,
     read_prior,
 )
 from bots.cg_holdem.strategies import MAX_BB, MAX_SAMPLES, Player, View
 from engine.cg_holdem.rules import big_blind
-
-
-def step_like(step: tuple, q: float) -> float:
-    """The guess likelihood of an action (RangedBot._guess's step: its shape and cuts) for a hand at strength
-    percentile q (preflop the class percentile, postflop the board percentile)."""
-    shape, cut, top = step
-    if shape == "pre_raise":
-        return 0.02 + above(q, cut, 0.04)
-    if shape == "pre_call":  # the strongest would have raised
-        return 0.04 + above(q, cut, 0.07) * (1 - 0.6 * above(q, top, 0.03))
-    if shape == "pre_check":
-        return 1 - 0.7 * above(q, cut, 0.04)
-    if shape == "bet":
-        return 0.04 + above(q, cut, 0.08)
-    if shape == "call":  # the strongest would have raised
-        return 0.06 + above(q, cut, 0.1) * (1 - 0.5 * above(q, top, 0.05))
-    return 1 - 0.6 * above(q, cut, 0.06)  # a postflop check: the top would have led
 
 
 @dataclass(frozen=True)
@@ -167,12 +149,6 @@ class RangedConfig(Ranged):
     # vpip / raise-first / fold-to-raise 0.81 / 0.56 / 0.23, four-handed 0.44 / 0.33 / 0.59), one pooled set read the
     # heads-up tracker as lag in 158 of 195 games. 0 = off; a prior without those keys plays as before either way
     seat_prior_phase: float = ranged(0.0, 0.0, 1.0)
-    # each seat's guess likelihoods (the soft steps of _guess) raised to a temperature tau learned from its shown
-    # hands, preflop and postflop apart (reads.Temper): every non-fold action is scored by how well the step placed
-    # the hand it turned out to hold, for each tau of a grid; tau is the posterior mean of ln tau under a normal prior
-    # at 0 (tau 1) of variance 1 / (2 x this). Issue 32: the ranges behind style lag's bets were too strong, behind the
-    # tracker's too weak (docs/benchmarks.md "Where the reference bot misreads"). 0 = off (as before)
-    read_temper: float = ranged(0.0, 0.0, 1e6)
     seed: int = seed_field(0)
 
 
@@ -186,9 +162,7 @@ class RangedBot(Player):
         self.deadline = 0.0  # perf_counter() past which the exported program's Monte Carlo stops
         self.seen: dict[int, Seen] = {}
         self.reads: dict[int, Reads] = {}
-        # (hand, seat, situation, kind, board, read_temper's step or None): counted once the cards are shown
-        self.pending: list[tuple] = []
-        self.tempers: dict[int, Temper] = {}  # read_temper: seat -> its learned temperatures
+        self.pending: list[tuple] = []  # (hand, seat, situation, kind, board): counted once the cards are shown
         self.tables: dict[tuple, list[float]] = {}
         # answers to lone first-in all-ins are counted only where read (call_prior) or logged (the prior's watcher)
         self.count_calls = False
@@ -207,7 +181,6 @@ class RangedBot(Player):
     def start(self, setup) -> None:
         super().start(setup)
         self.seen = {s: Seen() for s in range(setup.players)}
-        self.tempers = {s: Temper(self.config.read_temper) for s in range(setup.players)}
         c, prior = self.config, read_prior(self.config.read_prior) or {}
         self.field = list(prior.get(CALLERS, {}).values())
         names = list(prior.get(CALLERS, {}))
@@ -269,15 +242,13 @@ class RangedBot(Player):
         """Count each action of ``hand`` by the strength of the hand its player turned out to hold."""
         keep = []
         for rec in self.pending:
-            h, seat, key, kind, board, step = rec
+            h, seat, key, kind, board = rec
             if h > hand:
                 keep.append(rec)
             elif h == hand and seat < len(cards) and cards[seat] is not None:
                 a, b = cards[seat]
                 q = CLASS_PCT[combo_class(a, b)] if not board else self._table(board)[combo_index(a, b)]
                 self.reads[seat].add(key, kind, q)
-                if step is not None:  # read_temper: how well the action's guess placed this hand
-                    self.tempers[seat].add(int(bool(board)), lambda x, step=step: step_like(step, x), q)
                 if self.phase_reads is not None:
                     self.phase_reads.setdefault((seat, self._phase(h)), Reads()).add(key, kind, q)
         self.pending = keep
@@ -301,15 +272,11 @@ class RangedBot(Player):
             self._count(self.seen[seat], seat, action, aggressive, street, facing)
             if self.count_phases:
                 self._count(self.seen_by[seat][self._phase(hand)], seat, action, aggressive, street, facing)
-            shows = action not in ("FOLD", "TIMEOUT")  # an action that narrows the range
-            step = self._guess(seat, action, aggressive, board, facing) if shows and (
-                current or self.config.read_temper) else None
             if action != "TIMEOUT":
                 kind = AGGRESSIVE if aggressive else FOLD if action == "FOLD" else PASSIVE
-                self.pending.append((hand, seat, self._situation(seat, street, facing), kind, tuple(board),
-                                     step if self.config.read_temper else None))
-            if current and shows:
-                self._narrow(seat, action, aggressive, board, facing, step)
+                self.pending.append((hand, seat, self._situation(seat, street, facing), kind, tuple(board)))
+            if current and action not in ("FOLD", "TIMEOUT"):
+                self._narrow(seat, action, aggressive, board, facing)
         if aggressive:
             self.bets += 1
             self.raisers.add(seat)
@@ -356,51 +323,51 @@ class RangedBot(Player):
             return "pre_facing" if facing else "pre_first"
         return "facing" if facing else "barrel" if seat == self.aggressor else "lead"
 
-    def _guess(self, seat, action, aggressive, board, facing) -> tuple:
-        """The soft step in strength an action's likelihood follows (step_like's shape and cuts), placed by the seat's
-        observed frequencies."""
+    def _narrow(self, seat, action, aggressive, board, facing) -> None:
         seen, w = self.seen[seat], self.config.prior_weight
-        if not board:
-            pfr, vpip = seen.freq("pfr", w), seen.freq("vpip", w)
-            if aggressive:  # a raise: the top pfr of hands, a re-raise a smaller top
-                return "pre_raise", 1 - pfr * (0.45 ** self.bets), 0.0
-            if action == "CALL":  # continuing with the rest of its voluntary range
-                folds = seen.freq("fold_3bet" if seat in self.raisers else "fold_pre", w)
-                cont = vpip if not self.bets else max(0.05, 1 - folds)
-                return "pre_call", 1 - cont, 1 - pfr / 3
-            return "pre_check", 1 - pfr, 0.0  # a check: the strongest would have raised
-        # Facing a bet, its range splits by strength: the bottom folds, the top raises, the rest
-        # calls; with no bet yet, the top leads. Who leads or raises often says little by it.
-        lead = min(0.97, seen.freq(f"barrel{len(board)}" if seat == self.aggressor else "lead", w))
-        raises = max(0.03, min(0.9, seen.freq("raise_bet", w)))
-        if aggressive:
-            return "bet", 1 - (raises if facing else lead), 0.0
-        if action == "CALL":  # who rarely folds calls with anything
-            return "call", min(seen.freq("fold_bet", w), 1 - raises - 0.05), 1 - raises
-        return "check", 1 - lead, 0.0
-
-    def _narrow(self, seat, action, aggressive, board, facing, step) -> None:
-        """Multiply ``seat``'s range by the action's likelihood: the guess (``step``, tempered by read_temper's
-        learned temperature) mixed per strength bin with what its shown hands did (Reads)."""
         weights = self.ranges.setdefault(seat, [1.0] * len(COMBOS))
         kind = AGGRESSIVE if aggressive else PASSIVE
         read = self.reads[seat].chance(self._situation(seat, len(board), facing), kind, self.config.read_weight)
-        tau = self.tempers[seat].tau(int(bool(board))) if self.config.read_temper else 1.0
-
-        def like(q: float) -> float:
-            x = step_like(step, q)
-            return x if tau == 1.0 else x ** tau
-
         if not board:
-            likes = [like(CLASS_PCT[c]) for c in range(169)]
+            pfr, vpip = seen.freq("pfr", w), seen.freq("vpip", w)
+            if aggressive:  # a raise: the top pfr of hands, a re-raise a smaller top
+                share = pfr * (0.45 ** self.bets)
+                like = [0.02 + above(CLASS_PCT[c], 1 - share, 0.04) for c in range(169)]
+            elif action == "CALL":  # continuing with the rest of its voluntary range
+                folds = seen.freq("fold_3bet" if seat in self.raisers else "fold_pre", w)
+                cont = vpip if not self.bets else max(0.05, 1 - folds)
+                like = [0.04 + above(CLASS_PCT[c], 1 - cont, 0.07) * (1 - 0.6 * above(CLASS_PCT[c], 1 - pfr / 3, 0.03))
+                        for c in range(169)]
+            else:  # a check: the strongest would have raised
+                like = [1 - 0.7 * above(CLASS_PCT[c], 1 - pfr, 0.04) for c in range(169)]
             if read is not None:
-                likes = [max(0.01, read(CLASS_PCT[c], min(1.0, likes[c]))) for c in range(169)]
+                like = [max(0.01, read(CLASS_PCT[c], min(1.0, like[c]))) for c in range(169)]
             for i, c in enumerate(COMBO_CLASS):
-                weights[i] *= likes[c]
+                weights[i] *= like[c]
             return
+        # Facing a bet, its range splits by strength: the bottom folds, the top raises, the rest
+        # calls; with no bet yet, the top leads. Who leads or raises often says little by it.
+        pct = self._table(board)
+        lead = min(0.97, seen.freq(f"barrel{len(board)}" if seat == self.aggressor else "lead", w))
+        raises = max(0.03, min(0.9, seen.freq("raise_bet", w)))
+        if aggressive:
+            cut = 1 - (raises if facing else lead)
+
+            def like(q):
+                return 0.04 + above(q, cut, 0.08)
+        elif action == "CALL":
+            cut = min(seen.freq("fold_bet", w), 1 - raises - 0.05)  # who rarely folds calls with anything
+
+            def like(q):
+                return 0.06 + above(q, cut, 0.1) * (1 - 0.5 * above(q, 1 - raises, 0.05))
+        else:
+            cut = 1 - lead
+
+            def like(q):
+                return 1 - 0.6 * above(q, cut, 0.06)
         # the likelihood per percentile bin is a step function of q: worked out once per distinct q
         cache: dict[float, float] = {}
-        for i, q in enumerate(self._table(board)):
+        for i, q in enumerate(pct):
             x = cache.get(q)
             if x is None:
                 x = cache[q] = like(q) if read is None else max(0.01, read(q, min(1.0, like(q))))

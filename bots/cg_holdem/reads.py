@@ -4,7 +4,6 @@ and the format of a `read_prior` (its keys, what each setting keeps of it, its v
 Standard library only: the export inlines it before ranged.py."""
 
 import json
-import math
 
 
 class Seen:
@@ -116,42 +115,6 @@ class Reads:
             return (seen[b] + weight * guess) / (total[b] + weight)
 
         return mixed
-
-
-# read_temper: the temperatures tried on each seat's guess likelihoods (L(q) ** tau), powers of sqrt 2 around 1, and the
-# strength percentiles a likelihood's mean is taken over (the percentile scales are about uniform over combos)
-TEMPERS = tuple(2 ** (k / 2) for k in range(-5, 6))  # 0.18 ... 5.7
-LOG_TEMPERS = tuple(math.log(t) for t in TEMPERS)
-Q_GRID = tuple((i + 0.5) / 40 for i in range(40))
-
-
-class Temper:
-    """How much one seat's actions say about its strength (read_temper), learned from its shown hands: per phase
-    (0 preflop, 1 postflop) the log predictive density of each shown hand's strength under its action's guess
-    likelihood tempered by each of TEMPERS, tau log L(q) - log mean over Q_GRID of L ** tau, summed over its non-fold
-    actions. A seat whose bets are spread over all strengths scores best at tau < 1 (its actions say little), one that
-    bets only the top at tau > 1."""
-
-    def __init__(self, prior: float):
-        self.prior = prior  # the prior on ln tau: a normal at 0 with variance 1 / (2 prior)
-        self.scores = [[0.0] * len(TEMPERS) for _ in range(2)]
-        self.n = [0, 0]
-
-    def add(self, phase: int, like, q: float) -> None:
-        """One action whose likelihood was ``like`` (a function of the strength q) by a hand shown at strength ``q``."""
-        grid = [like(x) for x in Q_GRID]
-        at = math.log(like(q))
-        scores = self.scores[phase]
-        for i, t in enumerate(TEMPERS):
-            scores[i] += t * at - math.log(sum(x ** t for x in grid) / len(grid))
-        self.n[phase] += 1
-
-    def tau(self, phase: int) -> float:
-        """The posterior mean of ln tau over TEMPERS (the scores plus the prior), as a temperature."""
-        logs = [s - self.prior * lt * lt for s, lt in zip(self.scores[phase], LOG_TEMPERS, strict=True)]
-        top = max(logs)
-        weights = [math.exp(x - top) for x in logs]
-        return math.exp(sum(w * lt for w, lt in zip(weights, LOG_TEMPERS, strict=True)) / sum(weights))
 
 
 def read_prior(text: str) -> dict | None:
